@@ -1,0 +1,84 @@
+import type { JsonRpcErrorObject } from './types.js';
+
+/** Numeric JSON-RPC and MCP error codes sent on the wire. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** 2025-era resource-not-found (2026-07-28 uses InvalidParams). */
+  ResourceNotFound: -32002,
+  /** URL elicitation required (2025-11-25). */
+  UrlElicitationRequired: -32042,
+  /** 2026-07-28: an Mcp-* header disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability that was not declared. */
+  MissingClientCapability: -32021,
+  /** 2026-07-28: the requested protocol revision is not supported. */
+  UnsupportedProtocolVersion: -32022,
+  /** Sampling rejected by the user (convention from the spec's examples). */
+  UserRejected: -1,
+} as const;
+
+/**
+ * A wire error: carries a numeric `code` and is sent to the peer as a JSON-RPC error.
+ * Throw it from a handler to answer with exactly this error.
+ */
+export class JsonRpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'JsonRpcError';
+    this.code = code;
+    this.data = data;
+  }
+
+  /** The error object as sent on the wire. */
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  /** Rebuilds a JsonRpcError from a received error object. */
+  static from(error: JsonRpcErrorObject): JsonRpcError {
+    return new JsonRpcError(error.code, error.message, error.data);
+  }
+}
+
+/** Stable string codes of local errors (never sent on the wire). */
+export type McpkitErrorCode =
+  | 'REQUEST_TIMEOUT'
+  | 'REQUEST_CANCELLED'
+  | 'CONNECTION_CLOSED'
+  | 'NOT_CONNECTED'
+  | 'ALREADY_CONNECTED'
+  | 'CAPABILITY_MISSING'
+  | 'UNSUPPORTED_PROTOCOL_VERSION'
+  | 'INVALID_RESULT'
+  | 'INVALID_DEFINITION'
+  | 'INVALID_SCHEMA'
+  | 'UNSUPPORTED_SCHEMA_DIALECT'
+  | 'MESSAGE_TOO_LARGE'
+  | 'INVALID_MESSAGE'
+  | 'TRANSPORT_ERROR'
+  | 'PROCESS_EXITED'
+  | 'PAGE_LIMIT'
+  | 'PROGRESS_NOT_INCREASING';
+
+/**
+ * A local error: something went wrong on this side (timeout, closed connection, bad definition).
+ * Carries a stable string `code`; never sent to the peer.
+ */
+export class McpkitError extends Error {
+  readonly code: McpkitErrorCode;
+
+  constructor(code: McpkitErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'McpkitError';
+    this.code = code;
+  }
+}

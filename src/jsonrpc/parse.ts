@@ -1,0 +1,93 @@
+import { ErrorCode } from './errors.js';
+import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from './types.js';
+
+/** What one decoded payload turned out to be. */
+export type Parsed =
+  | { kind: 'message'; message: JsonRpcMessage }
+  | { kind: 'batch'; items: unknown[] }
+  | { kind: 'invalid'; error: JsonRpcErrorResponse };
+
+/** Builds an error response (the id is null when it could not be read). */
+export function errorResponse(
+  id: RequestId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
+}
+
+function isId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+function isParams(value: unknown): boolean {
+  return value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value));
+}
+
+/**
+ * Checks the JSON-RPC 2.0 envelope of an already-parsed value, once, and classifies it.
+ * Params and results are left to the method's own handler; only the envelope is checked here.
+ */
+export function classify(value: unknown): Parsed {
+  if (Array.isArray(value)) return { kind: 'batch', items: value };
+  if (typeof value !== 'object' || value === null) {
+    return invalid(null, 'Invalid Request: a JSON-RPC message must be an object');
+  }
+  const m = value as Record<string, unknown>;
+  const rawId = m.id;
+  const id = isId(rawId) ? rawId : null;
+  if (m.jsonrpc !== '2.0') return invalid(id, 'Invalid Request: "jsonrpc" must be "2.0"');
+  if ('method' in m) {
+    if (typeof m.method !== 'string' || m.method === '') {
+      return invalid(id, 'Invalid Request: "method" must be a non-empty string');
+    }
+    if (!isParams(m.params)) return invalid(id, 'Invalid Request: "params" must be an object');
+    if (!('id' in m)) return { kind: 'message', message: value as JsonRpcMessage };
+    if (!isId(rawId)) return invalid(null, 'Invalid Request: "id" must be a string or an integer');
+    return { kind: 'message', message: value as JsonRpcMessage };
+  }
+  if ('result' in m) {
+    if (!isId(rawId)) return invalid(null, 'Invalid Request: a response "id" must be a string or an integer');
+    if (typeof m.result !== 'object' || m.result === null || Array.isArray(m.result)) {
+      return invalid(id, 'Invalid Request: "result" must be an object');
+    }
+    return { kind: 'message', message: value as JsonRpcMessage };
+  }
+  if ('error' in m) {
+    const e = m.error as Record<string, unknown> | null;
+    if (typeof e !== 'object' || e === null || !Number.isInteger(e.code) || typeof e.message !== 'string') {
+      return invalid(id, 'Invalid Request: "error" must have an integer code and a string message');
+    }
+    if (rawId !== null && rawId !== undefined && !isId(rawId)) {
+      return invalid(null, 'Invalid Request: an error response "id" must be a string, an integer or null');
+    }
+    return { kind: 'message', message: value as JsonRpcMessage };
+  }
+  return invalid(id, 'Invalid Request: a message needs "method", "result" or "error"');
+}
+
+/** Parses one JSON text and classifies it; malformed JSON gives a -32700 error with id null. */
+export function parseMessage(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return { kind: 'invalid', error: errorResponse(null, ErrorCode.ParseError, `Parse error: ${detail}`) };
+  }
+  return classify(value);
+}
+
+function invalid(id: RequestId | null, message: string): Parsed {
+  return { kind: 'invalid', error: errorResponse(id, ErrorCode.InvalidRequest, message) };
+}
+
+/** Encodes one message as JSON text (no trailing newline). */
+export function encodeMessage(message: JsonRpcMessage | JsonRpcMessage[]): string {
+  return JSON.stringify(message);
+}

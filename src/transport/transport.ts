@@ -1,0 +1,45 @@
+import type { Parsed } from '../jsonrpc/parse.js';
+import type { JsonRpcMessage, RequestId } from '../jsonrpc/types.js';
+
+/** What a transport knows about where a message came from (filled by HTTP and auth layers). */
+export interface MessageContext {
+  /** Authentication information established by the transport, if any. */
+  authInfo?: unknown;
+  /** Transport-level session id (HTTP), if any. */
+  sessionId?: string;
+  /** Request headers (HTTP), lower-cased names. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Options for one outgoing message. */
+export interface SendOptions {
+  /** The incoming request this message belongs to (HTTP routes it onto that request's stream). */
+  relatedRequestId?: RequestId;
+}
+
+/** The callbacks a transport delivers to; set by whoever owns the transport (a server or client session). */
+export interface TransportReceiver {
+  /** One well-formed message. */
+  onmessage(message: JsonRpcMessage, context?: MessageContext): void;
+  /** A payload that was not a single well-formed message: malformed JSON, a bad envelope, or a batch. */
+  oninvalid(parsed: Exclude<Parsed, { kind: 'message' }>, context?: MessageContext): void;
+  /** A transport problem that did not close the connection (for reporting). */
+  onerror(error: Error): void;
+  /** The connection is gone; called once. */
+  onclose(): void;
+}
+
+/**
+ * Moves JSON-RPC messages between two peers. One transport per file in `src/transport/`;
+ * framing lives in `src/framing/`, protocol logic in `src/protocol/`.
+ */
+export interface Transport {
+  /** Begins delivering incoming messages to `receiver`. Called once. */
+  start(receiver: TransportReceiver): Promise<void>;
+  /** Sends one message (or a batch of responses). Rejects if the transport is closed. */
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void>;
+  /** Closes the connection; `onclose` follows. Safe to call more than once. */
+  close(): Promise<void>;
+  /** Transport-level session id, where the transport has one. */
+  readonly sessionId?: string | undefined;
+}
