@@ -25,8 +25,8 @@ export interface TransportReceiver {
   oninvalid(parsed: Exclude<Parsed, { kind: 'message' }>, context?: MessageContext): void;
   /** A transport problem that did not close the connection (for reporting). */
   onerror(error: Error): void;
-  /** The connection is gone; called once. */
-  onclose(): void;
+  /** The connection is gone; called once. `error` says why when it ended unexpectedly (a crashed process). */
+  onclose(error?: Error): void;
 }
 
 /**

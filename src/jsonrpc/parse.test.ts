@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ErrorCode } from './errors.js';
+import { parseMessage } from './parse.js';
+
+test('parses a request, a notification and both kinds of response', () => {
+  for (const text of [
+    '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x"}}',
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    '{"jsonrpc":"2.0","id":1,"result":{}}',
+    '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}',
+  ]) {
+    assert.equal(parseMessage(text).kind, 'message', text);
+  }
+});
+
+test('malformed JSON is a -32700 error with id null', () => {
+  const parsed = parseMessage('{"jsonrpc":');
+  assert.equal(parsed.kind, 'invalid');
+  if (parsed.kind === 'invalid') {
+    assert.equal(parsed.error.error.code, ErrorCode.ParseError);
+    assert.equal(parsed.error.id, null);
+  }
+});
+
+test('bad envelopes are -32600 and keep a readable id', () => {
+  const cases: [string, string | number | null][] = [
+    ['{"jsonrpc":"1.0","id":7,"method":"ping"}', 7],
+    ['{"jsonrpc":"2.0","id":7}', 7],
+    ['{"jsonrpc":"2.0","id":7,"method":5}', 7],
+    ['{"jsonrpc":"2.0","id":7,"method":"x","params":[1]}', 7],
+    ['{"jsonrpc":"2.0","id":1.5,"method":"x"}', null],
+    ['{"jsonrpc":"2.0","id":null,"method":"x"}', null],
+    ['42', null],
+  ];
+  for (const [text, id] of cases) {
+    const parsed = parseMessage(text);
+    assert.equal(parsed.kind, 'invalid', text);
+    if (parsed.kind === 'invalid') {
+      assert.equal(parsed.error.error.code, ErrorCode.InvalidRequest, text);
+      assert.equal(parsed.error.id, id, text);
+    }
+  }
+});
+
+test('an array is reported as a batch', () => {
+  const parsed = parseMessage('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
+  assert.equal(parsed.kind, 'batch');
+});
