@@ -1,1 +1,49 @@
-export const x: number = 1;
+// The root entry: runtime-neutral (no `node:` imports), so servers and clients run on Node, Bun, Deno
+// and Workers. Node-only pieces live behind their own subpaths (`mcpkit/stdio`).
+
+export { Client, type ClientEvents, type ClientOptions } from './client/client.js';
+export type {
+  ClientHandlers,
+  ClientRequestContext,
+  ElicitationHandler,
+  RootsHandler,
+  SamplingHandler,
+} from './client/handlers.js';
+export { ErrorCode, JsonRpcError, McpkitError, type McpkitErrorCode } from './jsonrpc/errors.js';
+export type {
+  JsonObject,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResultResponse,
+  RequestId,
+} from './jsonrpc/types.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './protocol/outgoing.js';
+export type { InferArgs, SchemaArg } from './schema/index.js';
+export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from './server/completion.js';
+export type { ReadReturn } from './server/content.js';
+export type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './server/context.js';
+export type { Middleware, MiddlewareRequest } from './server/middleware.js';
+export type { PromptArgumentConfig, PromptConfig, PromptHandler, PromptReturn } from './server/prompts.js';
+export type { RegisteredHandle } from './server/registry.js';
+export type {
+  ResourceConfig,
+  ResourceHandler,
+  ResourceTemplateConfig,
+  ResourceTemplateHandler,
+} from './server/resources.js';
+export { McpServer, type ServerOptions } from './server/server.js';
+export type { ServerSession } from './server/session.js';
+export type { ToolConfig, ToolHandler, ToolReturn } from './server/tools.js';
+export { UriTemplate } from './server/uri-template.js';
+export type * from './spec/types.js';
+export {
+  isStatefulRevision,
+  LATEST_STATEFUL_REVISION,
+  STATEFUL_REVISIONS,
+  type StatefulRevision,
+} from './spec/versions.js';
+export { createLinkedTransports } from './transport/memory.js';
+export type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport/transport.js';

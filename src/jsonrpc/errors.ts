@@ -66,6 +66,7 @@ export type McpkitErrorCode =
   | 'INVALID_MESSAGE'
   | 'TRANSPORT_ERROR'
   | 'PROCESS_EXITED'
+  | 'SPAWN_FAILED'
   | 'PAGE_LIMIT'
   | 'PROGRESS_NOT_INCREASING';
 

@@ -87,7 +87,22 @@ function invalid(id: RequestId | null, message: string): Parsed {
   return { kind: 'invalid', error: errorResponse(id, ErrorCode.InvalidRequest, message) };
 }
 
-/** Encodes one message as JSON text (no trailing newline). */
+const ENCODED: unique symbol = Symbol('mcpkit.encoded');
+
+/**
+ * Marks a result object as immutable and stores its JSON text once, so every response carrying it
+ * splices the text instead of serialising it again (used for cached list results).
+ */
+export function preEncode<T extends object>(result: T): T {
+  Object.defineProperty(result, ENCODED, { value: JSON.stringify(result), enumerable: false });
+  return Object.freeze(result);
+}
+
+/** Encodes one message (or a batch) as JSON text, without a trailing newline. */
 export function encodeMessage(message: JsonRpcMessage | JsonRpcMessage[]): string {
+  if (!Array.isArray(message) && 'result' in message) {
+    const text = (message.result as { [ENCODED]?: string })[ENCODED];
+    if (text !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${text}}`;
+  }
   return JSON.stringify(message);
 }

@@ -1,0 +1,81 @@
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import type { JsonObject, RequestId } from '../jsonrpc/types.js';
+import { applyElicitationDefaults, validateElicitationContent } from '../schema/index.js';
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Root,
+} from '../spec/types.js';
+
+/** What a client-side handler gets besides the request's params. */
+export interface ClientRequestContext {
+  /** Aborted when the server cancels the request or the connection closes. */
+  signal: AbortSignal;
+  /** The JSON-RPC id of the server's request. */
+  requestId: RequestId;
+}
+
+/** Answers `sampling/createMessage`. */
+export type SamplingHandler = (params: CreateMessageParams, ctx: ClientRequestContext) => Promise<CreateMessageResult> | CreateMessageResult;
+/** Answers `elicitation/create` (form or URL mode). */
+export type ElicitationHandler = (params: ElicitParams, ctx: ClientRequestContext) => Promise<ElicitResult> | ElicitResult;
+/** Answers `roots/list`. */
+export type RootsHandler = (ctx: ClientRequestContext) => Promise<Root[]> | Root[];
+
+/** The client's answers to server requests. */
+export interface ClientHandlers {
+  sampling?: SamplingHandler;
+  elicitation?: ElicitationHandler;
+  rootsHandler?: RootsHandler;
+}
+
+/** Answers sampling, checking that tools are offered only when the client declared them. */
+export async function answerSampling(handler: SamplingHandler, caps: ClientCapabilities, params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject> {
+  if (!Array.isArray(params.messages) || typeof params.maxTokens !== 'number') {
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: sampling needs "messages" and a numeric "maxTokens"');
+  }
+  if ((params.tools !== undefined || params.toolChoice !== undefined) && !caps.sampling?.tools) {
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'This client did not declare sampling.tools: "tools" and "toolChoice" are not allowed');
+  }
+  return (await handler(params as unknown as CreateMessageParams, ctx)) as unknown as JsonObject;
+}
+
+/**
+ * Answers elicitation: refuses undeclared modes, fills schema defaults into an accepted form answer
+ * and validates it before it is sent.
+ */
+export async function answerElicitation(
+  handler: ElicitationHandler,
+  caps: ClientCapabilities,
+  params: JsonObject,
+  ctx: ClientRequestContext,
+  applyDefaults: boolean,
+): Promise<JsonObject> {
+  const mode = params.mode ?? 'form';
+  const declared = caps.elicitation ?? {};
+  const formDeclared = declared.form !== undefined || declared.url === undefined;
+  if ((mode === 'form' && !formDeclared) || (mode === 'url' && !declared.url) || (mode !== 'form' && mode !== 'url')) {
+    throw new JsonRpcError(ErrorCode.InvalidParams, `This client does not support elicitation mode "${String(mode)}"`);
+  }
+  if (mode === 'url') {
+    if (typeof params.url !== 'string' || typeof params.elicitationId !== 'string') {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: URL elicitation needs "url" and "elicitationId"');
+    }
+    return (await handler(params as unknown as ElicitParams, ctx)) as unknown as JsonObject;
+  }
+  const schema = params.requestedSchema;
+  if (typeof schema !== 'object' || schema === null || typeof params.message !== 'string') {
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: form elicitation needs "message" and "requestedSchema"');
+  }
+  const answer = await handler(params as unknown as ElicitParams, ctx);
+  if (answer.action !== 'accept') return answer as unknown as JsonObject;
+  const content = applyDefaults ? applyElicitationDefaults(schema as JsonObject, answer.content ?? {}) : (answer.content ?? {});
+  const checked = validateElicitationContent(schema as JsonObject, content);
+  if (!checked.ok) {
+    throw new JsonRpcError(ErrorCode.InternalError, `The elicitation answer does not match the requested schema: ${checked.issues.join('; ')}`);
+  }
+  return { ...answer, content } as unknown as JsonObject;
+}

@@ -1,0 +1,153 @@
+import { JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import type { JsonObject, JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
+import type { ProgressParams } from '../spec/types.js';
+import { RestartableTimer } from './timer.js';
+
+/** Options for one outgoing request. */
+export interface RequestOptions {
+  /** Cancels the request: the peer is sent `notifications/cancelled` and the call rejects. */
+  signal?: AbortSignal;
+  /** Milliseconds without a response (or progress) before the request fails. Default 60 000. */
+  timeout?: number;
+  /** Whether a progress notification restarts the timeout. Default true. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard ceiling in milliseconds from the start, whatever progress arrives. Default: none. */
+  maxTotalTimeout?: number;
+  /** Receives progress notifications; asking for them attaches a progress token. */
+  onprogress?: (progress: ProgressParams) => void;
+}
+
+/** Default per-request timeout: 60 seconds. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+interface Pending {
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+  timer: RestartableTimer;
+  startedAt: number;
+  options: RequestOptions | undefined;
+  onabort: (() => void) | undefined;
+}
+
+/**
+ * Correlates outgoing requests with their responses: ids, timeouts that progress restarts,
+ * cancellation by signal, and failure of everything pending when the connection closes.
+ */
+export class OutgoingRequests {
+  #nextId = 0;
+  readonly #pending = new Map<RequestId, Pending>();
+  /** Ids given up on recently (timeout/cancel): a late response to them is expected, not an error. */
+  readonly #abandoned = new Set<RequestId>();
+  readonly #cancel: (id: RequestId, reason: string) => void;
+
+  constructor(cancel: (id: RequestId, reason: string) => void) {
+    this.#cancel = cancel;
+  }
+
+  /** Number of requests awaiting a response. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** Allocates an id and registers the request; returns the id and the promise of its result. */
+  begin(options: RequestOptions | undefined): { id: number; promise: Promise<JsonObject> } {
+    const id = ++this.#nextId;
+    const signal = options?.signal;
+    if (signal?.aborted) {
+      return { id, promise: Promise.reject(cancelledError(signal)) };
+    }
+    let pending!: Pending;
+    const promise = new Promise<JsonObject>((resolve, reject) => {
+      const timeout = options?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      pending = {
+        resolve,
+        reject,
+        timer: new RestartableTimer(timeout, () =>
+          this.#giveUp(id, new McpkitError('REQUEST_TIMEOUT', `Request timed out after ${timeout} ms`)),
+        ),
+        startedAt: Date.now(),
+        options,
+        onabort: undefined,
+      };
+    });
+    if (signal) {
+      pending.onabort = () => this.#giveUp(id, cancelledError(signal));
+      signal.addEventListener('abort', pending.onabort, { once: true });
+    }
+    this.#pending.set(id, pending);
+    return { id, promise };
+  }
+
+  /** Fails a request that could not be sent. */
+  failSend(id: RequestId, error: Error): void {
+    const p = this.#take(id);
+    p?.reject(error);
+  }
+
+  /** Settles the request a response belongs to; returns false when no request was waiting for it. */
+  settle(response: JsonRpcResponse): boolean {
+    const id = response.id;
+    if (id === null) return false;
+    const p = this.#take(id);
+    if (!p) return this.#abandoned.has(id);
+    if ('error' in response) p.reject(JsonRpcError.from(response.error));
+    else p.resolve(response.result);
+    return true;
+  }
+
+  /** Delivers a progress notification to the request that owns the token; false when none does. */
+  progress(params: ProgressParams): boolean {
+    const p = this.#pending.get(params.progressToken);
+    if (!p?.options?.onprogress) return false;
+    const { maxTotalTimeout, resetTimeoutOnProgress } = p.options;
+    if (maxTotalTimeout !== undefined && Date.now() - p.startedAt >= maxTotalTimeout) {
+      this.#giveUp(
+        params.progressToken,
+        new McpkitError('REQUEST_TIMEOUT', `Request exceeded the maximum total timeout of ${maxTotalTimeout} ms`),
+      );
+      return true;
+    }
+    if (resetTimeoutOnProgress !== false) p.timer.restart();
+    p.options.onprogress(params);
+    return true;
+  }
+
+  /** Fails every pending request (the connection closed). */
+  failAll(error: Error): void {
+    for (const id of [...this.#pending.keys()]) this.#take(id)?.reject(error);
+  }
+
+  #giveUp(id: RequestId, error: Error): void {
+    const p = this.#take(id);
+    if (!p) return;
+    this.#remember(id);
+    this.#cancel(id, error.message);
+    p.reject(error);
+  }
+
+  #take(id: RequestId): Pending | undefined {
+    const p = this.#pending.get(id);
+    if (!p) return undefined;
+    this.#pending.delete(id);
+    p.timer.clear();
+    if (p.onabort) p.options?.signal?.removeEventListener('abort', p.onabort);
+    return p;
+  }
+
+  #remember(id: RequestId): void {
+    this.#abandoned.add(id);
+    // Bounded: keep only the most recent 1024 abandoned ids.
+    if (this.#abandoned.size > 1024) {
+      const oldest = this.#abandoned.values().next().value;
+      if (oldest !== undefined) this.#abandoned.delete(oldest);
+    }
+  }
+}
+
+function cancelledError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  const detail = reason instanceof Error ? reason.message : reason === undefined ? '' : String(reason);
+  return new McpkitError('REQUEST_CANCELLED', detail ? `Request cancelled: ${detail}` : 'Request cancelled', {
+    cause: reason,
+  });
+}

@@ -1,0 +1,247 @@
+import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import { classify, errorResponse, type Parsed } from '../jsonrpc/parse.js';
+import type {
+  JsonObject,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from '../jsonrpc/types.js';
+import type { ProgressParams } from '../spec/types.js';
+import type { MessageContext, SendOptions, Transport } from '../transport/transport.js';
+import { OutgoingRequests, type RequestOptions } from './outgoing.js';
+
+/** What a request handler gets besides the request itself. */
+export interface IncomingRequest {
+  request: JsonRpcRequest;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  signal: AbortSignal;
+  context: MessageContext | undefined;
+}
+
+/** The side-specific behaviour a Peer delegates to (server session or client). */
+export interface PeerHandlers {
+  /** Answers one request; throw a JsonRpcError to answer with that error. */
+  request(incoming: IncomingRequest): Promise<JsonObject> | JsonObject;
+  /** Handles one notification other than progress and cancellation. */
+  notification(notification: JsonRpcNotification, context: MessageContext | undefined): void;
+  /** Whether a JSON-RPC batch is acceptable right now (only the 2025-03-26 revision allows them). */
+  batchAllowed(): boolean;
+  /** The reason batches are refused, for the error message. */
+  batchRefusal(): string;
+  /** Reports a problem that did not stop the connection. */
+  error(error: Error): void;
+  /** The connection closed. */
+  closed(error: Error | undefined): void;
+}
+
+/** Options of a Peer. */
+export interface PeerOptions {
+  /** Whether malformed payloads are answered with a JSON-RPC error (servers) or only reported (clients). */
+  answerInvalid: boolean;
+}
+
+/**
+ * One end of a JSON-RPC connection: sends requests and correlates responses, runs incoming requests
+ * with an AbortSignal, handles progress and cancellation, and answers malformed input. Side-agnostic.
+ */
+export class Peer {
+  readonly transport: Transport;
+  readonly #handlers: PeerHandlers;
+  readonly #options: PeerOptions;
+  readonly #outgoing: OutgoingRequests;
+  readonly #incoming = new Map<RequestId, AbortController>();
+  #closed = false;
+
+  constructor(transport: Transport, handlers: PeerHandlers, options: PeerOptions) {
+    this.transport = transport;
+    this.#handlers = handlers;
+    this.#options = options;
+    this.#outgoing = new OutgoingRequests((id, reason) => {
+      this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) => this.#report(e));
+    });
+  }
+
+  /** Starts the transport and begins receiving. */
+  start(): Promise<void> {
+    return this.transport.start({
+      onmessage: (message, context) => this.receive(message, context),
+      oninvalid: (parsed, context) => this.#invalid(parsed, context),
+      onerror: (error) => this.#handlers.error(error),
+      onclose: (error) => this.#onclose(error),
+    });
+  }
+
+  /** True once the connection has closed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Number of incoming requests being handled. */
+  get inFlight(): number {
+    return this.#incoming.size;
+  }
+
+  /** Sends a request and resolves with its result (rejects with JsonRpcError or McpkitError). */
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    options?: RequestOptions,
+    send?: SendOptions,
+  ): Promise<JsonObject> {
+    if (this.#closed) return Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed'));
+    const { id, promise } = this.#outgoing.begin(options);
+    let p = params;
+    if (options?.onprogress) {
+      const meta = (params?._meta as JsonObject | undefined) ?? {};
+      p = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    const message: JsonRpcRequest = p === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: p };
+    this.transport.send(message, send).catch((e: unknown) => this.#outgoing.failSend(id, toError(e)));
+    return promise;
+  }
+
+  /** Sends a notification. */
+  notify(method: string, params?: JsonObject, send?: SendOptions): Promise<void> {
+    if (this.#closed) return Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed'));
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.transport.send(message, send);
+  }
+
+  /** Closes the transport. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  /** Handles one incoming well-formed message. */
+  receive(message: JsonRpcMessage, context?: MessageContext): void {
+    if ('method' in message) {
+      if ('id' in message) this.#runRequest(message, context);
+      else this.#notification(message, context);
+      return;
+    }
+    if (!this.#outgoing.settle(message)) {
+      this.#handlers.error(new McpkitError('INVALID_MESSAGE', `Received a response for unknown request id ${String(message.id)}`));
+    }
+  }
+
+  #notification(notification: JsonRpcNotification, context: MessageContext | undefined): void {
+    const params = notification.params;
+    if (notification.method === 'notifications/cancelled') {
+      const id = params?.requestId;
+      // A cancel for an unknown or finished request is ignored, as the spec asks.
+      if (typeof id === 'string' || typeof id === 'number') this.#incoming.get(id)?.abort(params?.reason ?? 'cancelled');
+      return;
+    }
+    if (notification.method === 'notifications/progress') {
+      if (params && isProgress(params)) this.#outgoing.progress(params);
+      return;
+    }
+    this.#handlers.notification(notification, context);
+  }
+
+  #runRequest(request: JsonRpcRequest, context: MessageContext | undefined): void {
+    this.#answer(request, context).then(
+      (response) => {
+        if (response) this.#send(response, request.id);
+      },
+      (e: unknown) => this.#report(e),
+    );
+  }
+
+  /** Runs one request to its response (undefined when it was cancelled and must not be answered). */
+  async #answer(request: JsonRpcRequest, context: MessageContext | undefined): Promise<JsonRpcResponse | undefined> {
+    const id = request.id;
+    if (this.#incoming.has(id)) {
+      return errorResponse(id, ErrorCode.InvalidRequest, `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`);
+    }
+    const controller = new AbortController();
+    this.#incoming.set(id, controller);
+    try {
+      const result = await this.#handlers.request({ request, signal: controller.signal, context });
+      if (controller.signal.aborted) return undefined;
+      return { jsonrpc: '2.0', id, result };
+    } catch (e) {
+      if (controller.signal.aborted) return undefined;
+      return errorResponse(id, ...this.#wireError(e));
+    } finally {
+      this.#incoming.delete(id);
+    }
+  }
+
+  #wireError(e: unknown): [number, string, unknown?] {
+    if (e instanceof JsonRpcError) return [e.code, e.message, e.data];
+    // Unexpected errors are reported locally; the peer sees no stack or internal detail.
+    this.#report(e);
+    return [ErrorCode.InternalError, 'Internal error'];
+  }
+
+  #invalid(parsed: Exclude<Parsed, { kind: 'message' }>, context: MessageContext | undefined): void {
+    if (parsed.kind === 'invalid') {
+      const error = parsed.error;
+      this.#handlers.error(new McpkitError('INVALID_MESSAGE', error.error.message));
+      if (this.#options.answerInvalid) this.#send(error, undefined);
+      return;
+    }
+    if (!this.#options.answerInvalid) {
+      this.#handlers.error(new McpkitError('INVALID_MESSAGE', 'Received a JSON-RPC batch, which is not expected here'));
+      return;
+    }
+    if (!this.#handlers.batchAllowed() || parsed.items.length === 0) {
+      const why = parsed.items.length === 0 ? 'Invalid Request: empty batch' : this.#handlers.batchRefusal();
+      this.#send(errorResponse(null, ErrorCode.InvalidRequest, why), undefined);
+      return;
+    }
+    this.#runBatch(parsed.items, context).catch((e: unknown) => this.#report(e));
+  }
+
+  async #runBatch(items: unknown[], context: MessageContext | undefined): Promise<void> {
+    const answers = items.map(async (item): Promise<JsonRpcResponse | undefined> => {
+      const parsed = classify(item);
+      if (parsed.kind === 'batch') return errorResponse(null, ErrorCode.InvalidRequest, 'Invalid Request: nested batch');
+      if (parsed.kind === 'invalid') return parsed.error;
+      const message = parsed.message;
+      if ('method' in message && 'id' in message) return this.#answer(message, context);
+      this.receive(message, context);
+      return undefined;
+    });
+    const responses = (await Promise.all(answers)).filter((r): r is JsonRpcResponse => r !== undefined);
+    if (responses.length > 0 && !this.#closed) {
+      this.transport.send(responses).catch((e: unknown) => this.#report(e));
+    }
+  }
+
+  #send(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
+    if (this.#closed) return;
+    const options = relatedRequestId === undefined ? undefined : { relatedRequestId };
+    this.transport.send(message, options).catch((e: unknown) => this.#report(e));
+  }
+
+  #onclose(error: Error | undefined): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const reason = new McpkitError(
+      'CONNECTION_CLOSED',
+      error ? `Connection closed: ${error.message}` : 'Connection closed',
+      error ? { cause: error } : undefined,
+    );
+    this.#outgoing.failAll(reason);
+    for (const controller of this.#incoming.values()) controller.abort(reason);
+    this.#incoming.clear();
+    this.#handlers.closed(error);
+  }
+
+  #report(e: unknown): void {
+    this.#handlers.error(toError(e));
+  }
+}
+
+function isProgress(params: JsonObject): params is JsonObject & ProgressParams {
+  const t = params.progressToken;
+  return (typeof t === 'string' || typeof t === 'number') && typeof params.progress === 'number';
+}
+
+function toError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}

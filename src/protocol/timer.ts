@@ -1,0 +1,39 @@
+/** A restartable one-shot timer: Node's `refresh()` where available, clear-and-set elsewhere. */
+export class RestartableTimer {
+  #handle: ReturnType<typeof setTimeout> | undefined;
+  readonly #ms: number;
+  readonly #fire: () => void;
+
+  constructor(ms: number, fire: () => void) {
+    this.#ms = ms;
+    this.#fire = fire;
+    this.#handle = setTimeout(fire, ms);
+    unref(this.#handle);
+  }
+
+  /** Starts the full delay again from now. */
+  restart(): void {
+    const h = this.#handle;
+    if (h === undefined) return;
+    if (typeof h === 'object' && h !== null && 'refresh' in h && typeof h.refresh === 'function') {
+      h.refresh();
+      return;
+    }
+    clearTimeout(h);
+    this.#handle = setTimeout(this.#fire, this.#ms);
+    unref(this.#handle);
+  }
+
+  /** Stops the timer for good. */
+  clear(): void {
+    if (this.#handle !== undefined) clearTimeout(this.#handle);
+    this.#handle = undefined;
+  }
+}
+
+function unref(handle: unknown): void {
+  // A pending request timer alone should not keep a process alive.
+  if (typeof handle === 'object' && handle !== null && 'unref' in handle && typeof handle.unref === 'function') {
+    handle.unref();
+  }
+}

@@ -1,0 +1,58 @@
+import type { RequestId } from '../jsonrpc/types.js';
+import type { RequestOptions } from '../protocol/outgoing.js';
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  Implementation,
+  LoggingLevel,
+  Meta,
+  Root,
+} from '../spec/types.js';
+
+/** What a handler knows about the session it serves. */
+export interface SessionInfo {
+  /** Transport session id (Streamable HTTP), if any. */
+  readonly id: string | undefined;
+  /** The negotiated protocol revision. */
+  readonly protocolVersion: string;
+  /** The client's declared capabilities. */
+  readonly clientCapabilities: ClientCapabilities;
+  /** The client's name and version. */
+  readonly clientInfo: Implementation | undefined;
+}
+
+/** Form-mode elicitation as a handler asks for it (`mode` may be omitted). */
+export type ElicitFormRequest = Omit<ElicitFormParams, '_meta'>;
+/** URL-mode elicitation as a handler asks for it (`elicitationId` is generated when omitted). */
+export type ElicitUrlRequest = Omit<ElicitUrlParams, '_meta' | 'elicitationId'> & { elicitationId?: string };
+
+/**
+ * The context every server handler receives: cancellation, progress, logging, the requests a server
+ * can make of the client, and what is known about the session and caller.
+ */
+export interface RequestContext {
+  /** Aborted when the client cancels the request or disconnects. */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of the request being handled. */
+  readonly requestId: RequestId;
+  /** The request's `_meta` (progress token and any client metadata). */
+  readonly meta: Meta | undefined;
+  /** The session the request arrived on. */
+  readonly session: SessionInfo;
+  /** Authentication information from the transport (filled by the auth layer). */
+  readonly authInfo: unknown;
+  /** Reports progress; a no-op when the client asked for none. Values must increase. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a log message to the client if `level` meets the session's threshold. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the user for input through the client (form or URL mode). */
+  elicit(request: ElicitFormRequest | ElicitUrlRequest, options?: RequestOptions): Promise<ElicitResult>;
+  /** Asks the client to sample from a language model. */
+  sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
+  /** Asks the client for its roots. */
+  listRoots(options?: RequestOptions): Promise<Root[]>;
+}

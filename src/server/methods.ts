@@ -1,0 +1,131 @@
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { CompletionReference } from '../spec/types.js';
+import { complete } from './completion.js';
+import type { RequestContext } from './context.js';
+import { getPrompt } from './prompts.js';
+import { readResource, readTemplated } from './resources.js';
+import type { ServerDefinition } from './server-definition.js';
+import { LOG_LEVELS, type ServerSession } from './session.js';
+import { callTool } from './tools.js';
+
+/** One protocol method's implementation. */
+export type MethodHandler = (
+  def: ServerDefinition,
+  params: JsonObject,
+  ctx: RequestContext,
+  session: ServerSession,
+) => Promise<JsonObject> | JsonObject;
+
+/** The server capability a method needs, or undefined when it is always available. */
+export type CapabilityGate = 'tools' | 'resources' | 'prompts' | 'logging' | 'completions' | 'resources.subscribe';
+
+const EMPTY: JsonObject = Object.freeze({}) as JsonObject;
+
+function str(params: JsonObject, key: string): string {
+  const v = params[key];
+  if (typeof v !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: "${key}" must be a string`);
+  return v;
+}
+
+/** The server-side methods of the stateful era, with the capability each needs. */
+export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: MethodHandler }> = new Map<
+  string,
+  { gate?: CapabilityGate; run: MethodHandler }
+>([
+  ['ping', { run: () => EMPTY }],
+  ['tools/list', { gate: 'tools', run: (d, p) => d.tools.page(p.cursor) }],
+  [
+    'tools/call',
+    {
+      gate: 'tools',
+      run: (d, p, ctx) => {
+        const name = str(p, 'name');
+        const tool = d.tools.get(name);
+        if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        return callTool(tool.def, p.arguments, ctx);
+      },
+    },
+  ],
+  ['prompts/list', { gate: 'prompts', run: (d, p) => d.prompts.page(p.cursor) }],
+  [
+    'prompts/get',
+    {
+      gate: 'prompts',
+      run: (d, p, ctx) => {
+        const name = str(p, 'name');
+        const prompt = d.prompts.get(name);
+        if (!prompt) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+        return getPrompt(prompt.def, p.arguments, ctx);
+      },
+    },
+  ],
+  ['resources/list', { gate: 'resources', run: (d, p, ctx) => d.listResources(p.cursor, ctx) }],
+  ['resources/templates/list', { gate: 'resources', run: (d, p) => d.templates.page(p.cursor) }],
+  [
+    'resources/read',
+    {
+      gate: 'resources',
+      run: (d, p, ctx, session) => {
+        const uri = str(p, 'uri');
+        const fixed = d.resources.get(uri);
+        if (fixed) return readResource(fixed.def, ctx);
+        for (const entry of d.templates.enabled()) {
+          const variables = entry.def.template.match(uri);
+          if (variables) return readTemplated(entry.def, uri, variables, ctx);
+        }
+        throw session.codec.resourceNotFound(uri);
+      },
+    },
+  ],
+  [
+    'resources/subscribe',
+    {
+      gate: 'resources.subscribe',
+      run: (_d, p, _ctx, session) => {
+        session.subscribe(str(p, 'uri'));
+        return EMPTY;
+      },
+    },
+  ],
+  [
+    'resources/unsubscribe',
+    {
+      gate: 'resources.subscribe',
+      run: (_d, p, _ctx, session) => {
+        session.subscriptions.delete(str(p, 'uri'));
+        return EMPTY;
+      },
+    },
+  ],
+  [
+    'logging/setLevel',
+    {
+      gate: 'logging',
+      run: (_d, p, _ctx, session) => {
+        const level = LOG_LEVELS.indexOf(p.level as never);
+        if (level < 0) {
+          throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid log level: use one of ${LOG_LEVELS.join(', ')}`);
+        }
+        session.logLevel = level;
+        return EMPTY;
+      },
+    },
+  ],
+  [
+    'completion/complete',
+    {
+      gate: 'completions',
+      run: (d, p, ctx) => {
+        const ref = p.ref as CompletionReference | undefined;
+        const argument = p.argument as { name?: unknown; value?: unknown } | undefined;
+        if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
+          throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: "argument" needs a string name and value');
+        }
+        const context = { arguments: ((p.context as JsonObject | undefined)?.arguments ?? {}) as Record<string, string> };
+        const completer = d.completerFor(ref, argument.name);
+        return complete(completer, argument.value, context, ctx) as unknown as Promise<JsonObject>;
+      },
+    },
+  ],
+]);

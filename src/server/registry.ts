@@ -1,0 +1,141 @@
+import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import { preEncode } from '../jsonrpc/parse.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+
+/** A handle to one registered tool, resource, template or prompt. */
+export interface RegisteredHandle<TUpdate> {
+  /** Whether the entry is listed and callable. */
+  readonly enabled: boolean;
+  /** Lists the entry again (sends list_changed). */
+  enable(): void;
+  /** Hides the entry (sends list_changed). */
+  disable(): void;
+  /** Changes the entry's definition (sends list_changed). */
+  update(changes: TUpdate): void;
+  /** Removes the entry for good (sends list_changed). */
+  remove(): void;
+}
+
+/** One entry as the registry stores it. */
+export interface Entry<TDef> {
+  key: string;
+  def: TDef;
+  enabled: boolean;
+}
+
+/**
+ * An ordered, keyed registry with handles, change notification and cached paginated list results.
+ * The list pages are built once per change, so listing costs a lookup.
+ */
+export class Registry<TDef, TUpdate> {
+  readonly #entries = new Map<string, Entry<TDef>>();
+  readonly #kind: string;
+  readonly #listKey: string;
+  readonly #describe: (def: TDef) => JsonObject;
+  readonly #apply: (def: TDef, changes: TUpdate) => TDef;
+  readonly #onchange: () => void;
+  #pageSize: number;
+  #pages: JsonObject[] | undefined;
+
+  constructor(options: {
+    kind: string;
+    listKey: string;
+    pageSize: number;
+    describe: (def: TDef) => JsonObject;
+    apply: (def: TDef, changes: TUpdate) => TDef;
+    onchange: () => void;
+  }) {
+    this.#kind = options.kind;
+    this.#listKey = options.listKey;
+    this.#pageSize = options.pageSize;
+    this.#describe = options.describe;
+    this.#apply = options.apply;
+    this.#onchange = options.onchange;
+  }
+
+  /** Number of entries (enabled or not). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Adds an entry; a duplicate key is a definition error. */
+  add(key: string, def: TDef): RegisteredHandle<TUpdate> {
+    if (this.#entries.has(key)) {
+      throw new McpkitError('INVALID_DEFINITION', `A ${this.#kind} named ${JSON.stringify(key)} is already registered`);
+    }
+    const entry: Entry<TDef> = { key, def, enabled: true };
+    this.#entries.set(key, entry);
+    this.#changed();
+    return this.#handle(entry);
+  }
+
+  /** The enabled entry with this key, if any. */
+  get(key: string): Entry<TDef> | undefined {
+    const e = this.#entries.get(key);
+    return e?.enabled ? e : undefined;
+  }
+
+  /** Enabled entries in registration order. */
+  *enabled(): IterableIterator<Entry<TDef>> {
+    for (const e of this.#entries.values()) if (e.enabled) yield e;
+  }
+
+  /** One page of the list result (cached until the registry changes). */
+  page(cursor: unknown): JsonObject {
+    const pages = this.#pages ?? this.#build();
+    const offset = decodeCursor(cursor);
+    const index = offset / this.#pageSize;
+    const page = Number.isInteger(index) ? pages[index] : undefined;
+    if (!page) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor');
+    return page;
+  }
+
+  #build(): JsonObject[] {
+    const items = [...this.enabled()].map((e) => this.#describe(e.def));
+    const pages: JsonObject[] = [];
+    for (let i = 0; i === 0 || i < items.length; i += this.#pageSize) {
+      const slice = items.slice(i, i + this.#pageSize);
+      const next = i + this.#pageSize < items.length ? encodeCursor(i + this.#pageSize) : undefined;
+      pages.push(preEncode(next === undefined ? { [this.#listKey]: slice } : { [this.#listKey]: slice, nextCursor: next }));
+    }
+    this.#pages = pages;
+    return pages;
+  }
+
+  #changed(): void {
+    this.#pages = undefined;
+    this.#onchange();
+  }
+
+  #handle(entry: Entry<TDef>): RegisteredHandle<TUpdate> {
+    const live = () => {
+      if (this.#entries.get(entry.key) !== entry) {
+        throw new McpkitError('INVALID_DEFINITION', `The ${this.#kind} ${JSON.stringify(entry.key)} was removed`);
+      }
+    };
+    const setEnabled = (enabled: boolean) => {
+      live();
+      if (entry.enabled === enabled) return;
+      entry.enabled = enabled;
+      this.#changed();
+    };
+    return {
+      get enabled() {
+        return entry.enabled;
+      },
+      enable: () => setEnabled(true),
+      disable: () => setEnabled(false),
+      update: (changes) => {
+        live();
+        entry.def = this.#apply(entry.def, changes);
+        this.#changed();
+      },
+      remove: () => {
+        live();
+        this.#entries.delete(entry.key);
+        this.#changed();
+      },
+    };
+  }
+}

@@ -1,0 +1,112 @@
+import { McpkitError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { Annotations, Icon, Meta, Resource } from '../spec/types.js';
+import type { Completer } from './completion.js';
+import { type ReadReturn, toReadResult } from './content.js';
+import type { RequestContext } from './context.js';
+import { UriTemplate } from './uri-template.js';
+
+/** Display data of a resource. */
+export interface ResourceConfig {
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+/** Reads a fixed resource. */
+export type ResourceHandler = (uri: string, ctx: RequestContext) => ReadReturn | Promise<ReadReturn>;
+
+/** A registered fixed resource. */
+export interface ResourceDef {
+  uri: string;
+  config: ResourceConfig;
+  handler: ResourceHandler;
+}
+
+/** Changes accepted by a resource handle's `update`. */
+export type ResourceUpdate = Partial<ResourceConfig> & { handler?: ResourceHandler };
+
+/** Display data, completion and listing of a resource template. */
+export interface ResourceTemplateConfig<V extends string = string> extends Omit<ResourceConfig, 'size'> {
+  /** Suggests values for each variable in `completion/complete`. */
+  complete?: Partial<Record<V, Completer>>;
+  /** Lists concrete resources of this template in `resources/list`. */
+  list?: (ctx: RequestContext) => Resource[] | Promise<Resource[]>;
+}
+
+/** Reads a resource whose URI matched a template. */
+export type ResourceTemplateHandler<V extends string = string> = (
+  uri: string,
+  variables: Record<V, string | string[]>,
+  ctx: RequestContext,
+) => ReadReturn | Promise<ReadReturn>;
+
+/** A registered resource template, parsed once. */
+export interface TemplateDef {
+  template: UriTemplate;
+  config: ResourceTemplateConfig;
+  handler: ResourceTemplateHandler;
+}
+
+/** Changes accepted by a template handle's `update`. */
+export type TemplateUpdate = Partial<ResourceTemplateConfig> & { handler?: ResourceTemplateHandler };
+
+/** Checks a fixed resource definition. */
+export function defineResource(uri: string, config: ResourceConfig, handler: ResourceHandler): ResourceDef {
+  if (!URL.canParse(uri)) throw new McpkitError('INVALID_DEFINITION', `Invalid resource URI ${JSON.stringify(uri)}`);
+  if (!config.name) throw new McpkitError('INVALID_DEFINITION', `Resource ${uri} needs a name`);
+  return { uri, config, handler };
+}
+
+/** Parses and checks a resource template definition. */
+export function defineTemplate(uriTemplate: string, config: ResourceTemplateConfig, handler: ResourceTemplateHandler): TemplateDef {
+  if (!config.name) throw new McpkitError('INVALID_DEFINITION', `Resource template ${uriTemplate} needs a name`);
+  const template = new UriTemplate(uriTemplate);
+  for (const variable of Object.keys(config.complete ?? {})) {
+    if (!template.variableNames.includes(variable)) {
+      throw new McpkitError('INVALID_DEFINITION', `Template ${uriTemplate} has no variable "${variable}" to complete`);
+    }
+  }
+  return { template, config, handler };
+}
+
+function display(config: Omit<ResourceConfig, 'name'> & { name: string }): JsonObject {
+  const out: JsonObject = { name: config.name };
+  for (const key of ['title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta'] as const) {
+    if (config[key] !== undefined) out[key] = config[key];
+  }
+  return out;
+}
+
+/** The resource as listed by `resources/list`. */
+export function describeResource(def: ResourceDef): JsonObject {
+  return { uri: def.uri, ...display(def.config) };
+}
+
+/** The template as listed by `resources/templates/list`. */
+export function describeTemplate(def: TemplateDef): JsonObject {
+  const { complete: _c, list: _l, ...shown } = def.config;
+  return { uriTemplate: def.template.toString(), ...display(shown) };
+}
+
+/** Reads a fixed resource. */
+export async function readResource(def: ResourceDef, ctx: RequestContext): Promise<JsonObject> {
+  const value = await def.handler(def.uri, ctx);
+  return toReadResult(def.uri, def.config.mimeType, value) as unknown as JsonObject;
+}
+
+/** Reads a templated resource whose variables were matched. */
+export async function readTemplated(
+  def: TemplateDef,
+  uri: string,
+  variables: Record<string, string | string[]>,
+  ctx: RequestContext,
+): Promise<JsonObject> {
+  const value = await def.handler(uri, variables, ctx);
+  return toReadResult(uri, def.config.mimeType, value) as unknown as JsonObject;
+}

@@ -1,0 +1,119 @@
+import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import type { JsonObject, JsonRpcNotification, RequestId } from '../jsonrpc/types.js';
+import type { EraCodec } from '../protocol/era-codec.js';
+import { statefulCodec } from '../protocol/era-codec.js';
+import type { RequestOptions } from '../protocol/outgoing.js';
+import { type IncomingRequest, Peer } from '../protocol/peer.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../spec/types.js';
+import type { Transport } from '../transport/transport.js';
+import type { SessionInfo } from './context.js';
+
+/** Severity order of logging levels. */
+export const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+/** Most resource subscriptions one session may hold. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 10_000;
+
+/** What a session needs from the server definition it serves. */
+export interface SessionHost {
+  dispatch(session: ServerSession, incoming: IncomingRequest): Promise<JsonObject> | JsonObject;
+  notification(session: ServerSession, notification: JsonRpcNotification): void;
+  error(error: Error, session: ServerSession): void;
+  closed(session: ServerSession): void;
+}
+
+/**
+ * The small per-connection state of a server: negotiated revision, client capabilities, log level and
+ * subscriptions, plus the Peer that carries its messages. The definition itself is shared.
+ */
+export class ServerSession implements SessionInfo {
+  readonly peer: Peer;
+  readonly codec: EraCodec = statefulCodec;
+  protocolVersion = '';
+  clientCapabilities: ClientCapabilities = {};
+  clientInfo: Implementation | undefined;
+  /** True once `initialize` has been answered. */
+  initialized = false;
+  /** True once `notifications/initialized` has arrived. */
+  ready = false;
+  logLevel: number;
+  readonly subscriptions = new Set<string>();
+  readonly #host: SessionHost;
+
+  constructor(transport: Transport, host: SessionHost, defaultLogLevel: LoggingLevel) {
+    this.#host = host;
+    this.logLevel = LOG_LEVELS.indexOf(defaultLogLevel);
+    this.peer = new Peer(
+      transport,
+      {
+        request: (incoming) => host.dispatch(this, incoming),
+        notification: (n) => host.notification(this, n),
+        batchAllowed: () => this.protocolVersion === '2025-03-26',
+        batchRefusal: () =>
+          this.initialized
+            ? `Invalid Request: JSON-RPC batches are not supported by protocol revision ${this.protocolVersion}`
+            : 'Invalid Request: initialize must not be sent in a batch',
+        error: (e) => host.error(e, this),
+        closed: () => host.closed(this),
+      },
+      { answerInvalid: true },
+    );
+  }
+
+  /** The transport session id, if the transport has one. */
+  get id(): string | undefined {
+    return this.peer.transport.sessionId;
+  }
+
+  /** Sends a request to the client, refusing methods the client has not declared a capability for. */
+  request(method: string, params: JsonObject | undefined, options?: RequestOptions, related?: RequestId): Promise<JsonObject> {
+    const missing = this.#missingCapability(method);
+    if (missing) return Promise.reject(missing);
+    return this.peer.request(method, params, options, related === undefined ? undefined : { relatedRequestId: related });
+  }
+
+  /** Sends a notification to the client. */
+  notify(method: string, params?: JsonObject, related?: RequestId): Promise<void> {
+    return this.peer.notify(method, params, related === undefined ? undefined : { relatedRequestId: related });
+  }
+
+  /** Subscribes to updates of a resource URI. */
+  subscribe(uri: string): void {
+    if (!this.subscriptions.has(uri) && this.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+      throw new JsonRpcError(ErrorCode.InvalidRequest, `Too many subscriptions (limit ${MAX_SUBSCRIPTIONS_PER_SESSION})`);
+    }
+    this.subscriptions.add(uri);
+  }
+
+  /** Closes the connection. */
+  close(): Promise<void> {
+    return this.peer.close();
+  }
+
+  #missingCapability(method: string): McpkitError | undefined {
+    const caps = this.clientCapabilities;
+    const need =
+      method === 'sampling/createMessage'
+        ? caps.sampling
+        : method === 'elicitation/create'
+          ? caps.elicitation
+          : method === 'roots/list'
+            ? caps.roots
+            : true;
+    if (need) return undefined;
+    const capability = method.split('/')[0];
+    return new McpkitError(
+      'CAPABILITY_MISSING',
+      `The client did not declare the "${capability}" capability, so ${method} cannot be sent`,
+    );
+  }
+}

@@ -1,0 +1,148 @@
+import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import { type InferArgs, type SchemaArg, type ToolSchema, toToolSchema } from '../schema/index.js';
+import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../spec/types.js';
+import type { RequestContext } from './context.js';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** What a tool handler may return: a full result, structured content alone, or plain text. */
+export type ToolReturn<O> =
+  | string
+  | (Omit<CallToolResult, 'structuredContent' | 'content'> & {
+      content?: ContentBlock[];
+      structuredContent?: O;
+    });
+
+/** A tool's definition (everything but its name and handler). */
+export interface ToolConfig<I extends SchemaArg | undefined = undefined, O extends SchemaArg | undefined = undefined> {
+  title?: string;
+  description?: string;
+  /** Standard Schema (zod, valibot, arktype) or a JSON Schema object; defaults to an empty object schema. */
+  inputSchema?: I;
+  /** Standard Schema or JSON Schema object the result's `structuredContent` must match. */
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+/** The arguments a tool handler receives. */
+export type ToolArgs<I> = I extends SchemaArg ? InferArgs<I, 'output'> : Record<string, never>;
+/** The structured output a tool handler returns. */
+export type ToolOutput<O> = O extends SchemaArg ? InferArgs<O, 'input'> : { [key: string]: unknown };
+
+/** A tool handler. */
+export type ToolHandler<I, O> = (args: ToolArgs<I>, ctx: RequestContext) => ToolReturn<ToolOutput<O>> | Promise<ToolReturn<ToolOutput<O>>>;
+
+/** Changes accepted by a tool handle's `update`. */
+export type ToolUpdate = Partial<Omit<ToolConfig<SchemaArg | undefined, SchemaArg | undefined>, 'inputSchema' | 'outputSchema'>> & {
+  handler?: ToolHandler<unknown, unknown>;
+};
+
+/** A registered tool, compiled once. */
+export interface ToolDef {
+  name: string;
+  config: ToolConfig<SchemaArg | undefined, SchemaArg | undefined>;
+  input: ToolSchema | undefined;
+  output: ToolSchema | undefined;
+  handler: ToolHandler<unknown, unknown>;
+}
+
+const EMPTY_INPUT = Object.freeze({ type: 'object', properties: {} });
+
+/** Checks and compiles a tool definition (schemas converted once; validators compile lazily). */
+export function defineTool(
+  name: string,
+  config: ToolConfig<SchemaArg | undefined, SchemaArg | undefined>,
+  handler: ToolHandler<unknown, unknown>,
+): ToolDef {
+  if (!TOOL_NAME.test(name)) {
+    throw new McpkitError(
+      'INVALID_DEFINITION',
+      `Invalid tool name ${JSON.stringify(name)}: use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
+    );
+  }
+  const input = config.inputSchema === undefined ? undefined : toToolSchema(config.inputSchema, 'input');
+  const output = config.outputSchema === undefined ? undefined : toToolSchema(config.outputSchema, 'output');
+  for (const [which, s] of [
+    ['inputSchema', input],
+    ['outputSchema', output],
+  ] as const) {
+    if (s && s.jsonSchema.type !== 'object') {
+      throw new McpkitError('INVALID_DEFINITION', `Tool ${name}: ${which} must describe an object (type: "object")`);
+    }
+  }
+  return { name, config, input, output, handler };
+}
+
+/** The tool as listed by `tools/list`. */
+export function describeTool(def: ToolDef): JsonObject {
+  const { title, description, annotations, icons, _meta } = def.config;
+  const tool: Tool = { name: def.name, inputSchema: def.input?.jsonSchema ?? EMPTY_INPUT };
+  if (title !== undefined) tool.title = title;
+  if (description !== undefined) tool.description = description;
+  if (def.output) tool.outputSchema = def.output.jsonSchema;
+  if (annotations !== undefined) tool.annotations = annotations;
+  if (icons !== undefined) tool.icons = icons;
+  if (_meta !== undefined) tool._meta = _meta;
+  return tool as unknown as JsonObject;
+}
+
+/** Applies an update to a tool definition. */
+export function updateTool(def: ToolDef, changes: ToolUpdate): ToolDef {
+  const { handler, ...config } = changes;
+  return { ...def, config: { ...def.config, ...config }, handler: handler ?? def.handler };
+}
+
+/** Runs `tools/call`: validates input, runs the handler, checks and completes the result. */
+export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestContext): Promise<JsonObject> {
+  const args = rawArgs ?? {};
+  if (typeof args !== 'object' || Array.isArray(args)) {
+    return errorResult(`Invalid arguments for tool ${def.name}: arguments must be an object`);
+  }
+  let value: unknown = args;
+  if (def.input) {
+    const checked = await def.input.validate(args);
+    if (!checked.ok) return errorResult(`Invalid arguments for tool ${def.name}: ${checked.issues.join('; ')}`);
+    value = checked.value;
+  }
+  let returned: ToolReturn<unknown>;
+  try {
+    returned = await def.handler(value as never, ctx);
+  } catch (e) {
+    if (e instanceof JsonRpcError || ctx.signal.aborted) throw e;
+    // A thrown error is a tool execution error: the model should see it and may recover.
+    return errorResult(e instanceof Error ? e.message : String(e));
+  }
+  return finishResult(def, returned);
+}
+
+async function finishResult(def: ToolDef, returned: ToolReturn<unknown>): Promise<JsonObject> {
+  if (typeof returned === 'string') return { content: [{ type: 'text', text: returned }] };
+  if (typeof returned !== 'object' || returned === null) {
+    throw new JsonRpcError(ErrorCode.InternalError, `Tool ${def.name} returned an invalid result`);
+  }
+  const result = returned as CallToolResult & JsonObject;
+  if (def.output && !result.isError) {
+    if (result.structuredContent === undefined) {
+      throw new JsonRpcError(ErrorCode.InternalError, `Tool ${def.name} has an outputSchema but returned no structuredContent`);
+    }
+    const checked = await def.output.validate(result.structuredContent);
+    if (!checked.ok) {
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `Tool ${def.name} returned structuredContent that does not match its outputSchema: ${checked.issues.join('; ')}`,
+      );
+    }
+  }
+  if (result.content === undefined) {
+    const text = result.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent);
+    return { ...result, content: text === '' ? [] : [{ type: 'text', text }] };
+  }
+  return result;
+}
+
+function errorResult(text: string): JsonObject {
+  return { content: [{ type: 'text', text }], isError: true };
+}

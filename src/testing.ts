@@ -1,0 +1,22 @@
+// `mcpkit/testing`: helpers for tests and embedding; runtime-neutral.
+
+import { Client, type ClientOptions } from './client/client.js';
+import type { McpServer } from './server/server.js';
+import type { ServerSession } from './server/session.js';
+import type { Implementation } from './spec/types.js';
+import { createLinkedTransports } from './transport/memory.js';
+
+export { createLinkedTransports } from './transport/memory.js';
+
+/** Connects a new client to `server` over an in-memory pair; returns both ends. */
+export async function connectInMemory(
+  server: McpServer,
+  options: ClientOptions = {},
+  info: Implementation = { name: 'mcpkit-test-client', version: '0.0.0' },
+): Promise<{ client: Client; session: ServerSession }> {
+  const [clientSide, serverSide] = createLinkedTransports();
+  const session = await server.connect(serverSide);
+  const client = new Client(info, options);
+  await client.connect(clientSide);
+  return { client, session };
+}
