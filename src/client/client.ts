@@ -27,9 +27,6 @@ import {
   answerSampling,
   type ClientHandlers,
   type ClientRequestContext,
-  type ElicitationHandler,
-  type RootsHandler,
-  type SamplingHandler,
 } from './handlers.js';
 import { collectPages } from './paginate.js';
 import { ToolCache } from './tool-cache.js';
@@ -98,7 +95,10 @@ export class Client {
     const caps = this.#capabilities;
     const check = (given: unknown, cap: keyof ClientCapabilities, what: string) => {
       if (given !== undefined && caps[cap] === undefined) {
-        throw new McpkitError('CAPABILITY_MISSING', `A ${what} handler was given but the declared capabilities lack "${cap}"`);
+        throw new McpkitError(
+          'CAPABILITY_MISSING',
+          `A ${what} handler was given but the declared capabilities lack "${cap}"`,
+        );
       }
     };
     check(options.sampling, 'sampling', 'sampling');
@@ -133,7 +133,8 @@ export class Client {
 
   /** Connects over `transport` and performs the `initialize` handshake. */
   async connect(transport: Transport, options?: RequestOptions): Promise<void> {
-    if (this.#peer && !this.#peer.closed) throw new McpkitError('ALREADY_CONNECTED', 'This client is already connected');
+    if (this.#peer && !this.#peer.closed)
+      throw new McpkitError('ALREADY_CONNECTED', 'This client is already connected');
     const peer = new Peer(
       transport,
       {
@@ -153,7 +154,11 @@ export class Client {
     try {
       result = (await peer.request(
         'initialize',
-        { protocolVersion: requested, capabilities: this.#capabilities, clientInfo: this.info } as unknown as JsonObject,
+        {
+          protocolVersion: requested,
+          capabilities: this.#capabilities,
+          clientInfo: this.info,
+        } as unknown as JsonObject,
         options,
       )) as unknown as InitializeResult;
     } catch (e) {
@@ -194,13 +199,23 @@ export class Client {
   /** Lists every tool (walking all pages) and remembers their output schemas for `callTool`. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     this.#gate('tools');
-    const tools = await collectPages<Tool>(this.#connected(), 'tools/list', 'tools', this.#pageLimit(), options);
+    const tools = await collectPages<Tool>(
+      this.#connected(),
+      'tools/list',
+      'tools',
+      this.#pageLimit(),
+      options,
+    );
     this.#tools.update(tools);
     return tools;
   }
 
   /** Calls a tool; `structuredContent` is checked against the tool's output schema when it is known. */
-  async callTool(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<CallToolResult> {
     this.#gate('tools');
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     const result = (await this.request('tools/call', params, options)) as unknown as CallToolResult;
@@ -211,13 +226,25 @@ export class Client {
   /** Lists every resource (all pages). */
   listResources(options?: RequestOptions): Promise<Resource[]> {
     this.#gate('resources');
-    return collectPages<Resource>(this.#connected(), 'resources/list', 'resources', this.#pageLimit(), options);
+    return collectPages<Resource>(
+      this.#connected(),
+      'resources/list',
+      'resources',
+      this.#pageLimit(),
+      options,
+    );
   }
 
   /** Lists every resource template (all pages). */
   listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
     this.#gate('resources');
-    return collectPages(this.#connected(), 'resources/templates/list', 'resourceTemplates', this.#pageLimit(), options);
+    return collectPages(
+      this.#connected(),
+      'resources/templates/list',
+      'resourceTemplates',
+      this.#pageLimit(),
+      options,
+    );
   }
 
   /** Reads a resource. */
@@ -245,7 +272,11 @@ export class Client {
   }
 
   /** Gets a prompt with its arguments filled in. */
-  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: RequestOptions,
+  ): Promise<GetPromptResult> {
     this.#gate('prompts');
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     return (await this.request('prompts/get', params, options)) as unknown as GetPromptResult;
@@ -282,7 +313,8 @@ export class Client {
   }
 
   #connected(): Peer {
-    if (!this.#peer || this.#peer.closed) throw new McpkitError('NOT_CONNECTED', 'The client is not connected');
+    if (!this.#peer || this.#peer.closed)
+      throw new McpkitError('NOT_CONNECTED', 'The client is not connected');
     return this.#peer;
   }
 
@@ -306,7 +338,8 @@ export class Client {
     const o = this.#options;
     const caps = this.#capabilities;
     if (method === 'ping') return {};
-    if (method === 'sampling/createMessage' && o.sampling && caps.sampling) return answerSampling(o.sampling, caps, params, ctx);
+    if (method === 'sampling/createMessage' && o.sampling && caps.sampling)
+      return answerSampling(o.sampling, caps, params, ctx);
     if (method === 'elicitation/create' && o.elicitation && caps.elicitation) {
       return answerElicitation(o.elicitation, caps, params, ctx, o.applyElicitationDefaults !== false);
     }
@@ -341,7 +374,10 @@ export class Client {
     }
   }
 
-  #refresh<T>(list: (() => Promise<T[]>) | undefined, callback: ((items: T[] | undefined) => void) | undefined): void {
+  #refresh<T>(
+    list: (() => Promise<T[]>) | undefined,
+    callback: ((items: T[] | undefined) => void) | undefined,
+  ): void {
     if (!list) {
       callback?.(undefined);
       return;
@@ -354,7 +390,8 @@ export class Client {
 
   #report(error: Error): void {
     if (this.#options.onerror) this.#options.onerror(error);
-    else if (!(error instanceof McpkitError && error.code === 'INVALID_MESSAGE')) console.error(`mcpkit client: ${error.message}`);
+    else if (!(error instanceof McpkitError && error.code === 'INVALID_MESSAGE'))
+      console.error(`mcpkit client: ${error.message}`);
   }
 }
 

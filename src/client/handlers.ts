@@ -19,9 +19,15 @@ export interface ClientRequestContext {
 }
 
 /** Answers `sampling/createMessage`. */
-export type SamplingHandler = (params: CreateMessageParams, ctx: ClientRequestContext) => Promise<CreateMessageResult> | CreateMessageResult;
+export type SamplingHandler = (
+  params: CreateMessageParams,
+  ctx: ClientRequestContext,
+) => Promise<CreateMessageResult> | CreateMessageResult;
 /** Answers `elicitation/create` (form or URL mode). */
-export type ElicitationHandler = (params: ElicitParams, ctx: ClientRequestContext) => Promise<ElicitResult> | ElicitResult;
+export type ElicitationHandler = (
+  params: ElicitParams,
+  ctx: ClientRequestContext,
+) => Promise<ElicitResult> | ElicitResult;
 /** Answers `roots/list`. */
 export type RootsHandler = (ctx: ClientRequestContext) => Promise<Root[]> | Root[];
 
@@ -33,12 +39,23 @@ export interface ClientHandlers {
 }
 
 /** Answers sampling, checking that tools are offered only when the client declared them. */
-export async function answerSampling(handler: SamplingHandler, caps: ClientCapabilities, params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject> {
+export async function answerSampling(
+  handler: SamplingHandler,
+  caps: ClientCapabilities,
+  params: JsonObject,
+  ctx: ClientRequestContext,
+): Promise<JsonObject> {
   if (!Array.isArray(params.messages) || typeof params.maxTokens !== 'number') {
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: sampling needs "messages" and a numeric "maxTokens"');
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: sampling needs "messages" and a numeric "maxTokens"',
+    );
   }
   if ((params.tools !== undefined || params.toolChoice !== undefined) && !caps.sampling?.tools) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'This client did not declare sampling.tools: "tools" and "toolChoice" are not allowed');
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      'This client did not declare sampling.tools: "tools" and "toolChoice" are not allowed',
+    );
   }
   return (await handler(params as unknown as CreateMessageParams, ctx)) as unknown as JsonObject;
 }
@@ -57,25 +74,43 @@ export async function answerElicitation(
   const mode = params.mode ?? 'form';
   const declared = caps.elicitation ?? {};
   const formDeclared = declared.form !== undefined || declared.url === undefined;
-  if ((mode === 'form' && !formDeclared) || (mode === 'url' && !declared.url) || (mode !== 'form' && mode !== 'url')) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, `This client does not support elicitation mode "${String(mode)}"`);
+  if (
+    (mode === 'form' && !formDeclared) ||
+    (mode === 'url' && !declared.url) ||
+    (mode !== 'form' && mode !== 'url')
+  ) {
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `This client does not support elicitation mode "${String(mode)}"`,
+    );
   }
   if (mode === 'url') {
     if (typeof params.url !== 'string' || typeof params.elicitationId !== 'string') {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: URL elicitation needs "url" and "elicitationId"');
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        'Invalid params: URL elicitation needs "url" and "elicitationId"',
+      );
     }
     return (await handler(params as unknown as ElicitParams, ctx)) as unknown as JsonObject;
   }
   const schema = params.requestedSchema;
   if (typeof schema !== 'object' || schema === null || typeof params.message !== 'string') {
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: form elicitation needs "message" and "requestedSchema"');
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: form elicitation needs "message" and "requestedSchema"',
+    );
   }
   const answer = await handler(params as unknown as ElicitParams, ctx);
   if (answer.action !== 'accept') return answer as unknown as JsonObject;
-  const content = applyDefaults ? applyElicitationDefaults(schema as JsonObject, answer.content ?? {}) : (answer.content ?? {});
+  const content = applyDefaults
+    ? applyElicitationDefaults(schema as JsonObject, answer.content ?? {})
+    : (answer.content ?? {});
   const checked = validateElicitationContent(schema as JsonObject, content);
   if (!checked.ok) {
-    throw new JsonRpcError(ErrorCode.InternalError, `The elicitation answer does not match the requested schema: ${checked.issues.join('; ')}`);
+    throw new JsonRpcError(
+      ErrorCode.InternalError,
+      `The elicitation answer does not match the requested schema: ${checked.issues.join('; ')}`,
+    );
   }
   return { ...answer, content } as unknown as JsonObject;
 }

@@ -14,12 +14,19 @@ export async function collectPages<T>(
   const items: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < pageLimit; page++) {
-    const result: JsonObject = await peer.request(method, cursor === undefined ? undefined : { cursor }, options);
+    const result: JsonObject = await peer.request(
+      method,
+      cursor === undefined ? undefined : { cursor },
+      options,
+    );
     const list = result[key];
     if (Array.isArray(list)) items.push(...(list as T[]));
     const next = result.nextCursor;
     if (typeof next !== 'string' || next === '') return items;
     cursor = next;
   }
-  throw new McpkitError('PAGE_LIMIT', `${method} returned more than ${pageLimit} pages; raise pageLimit to read them all`);
+  throw new McpkitError(
+    'PAGE_LIMIT',
+    `${method} returned more than ${pageLimit} pages; raise pageLimit to read them all`,
+  );
 }

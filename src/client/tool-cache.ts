@@ -27,7 +27,10 @@ export class ToolCache {
     const entry = this.#validators.get(name);
     if (!entry || result.isError) return;
     if (result.structuredContent === undefined) {
-      throw new McpkitError('INVALID_RESULT', `Tool ${name} has an outputSchema but returned no structuredContent`);
+      throw new McpkitError(
+        'INVALID_RESULT',
+        `Tool ${name} has an outputSchema but returned no structuredContent`,
+      );
     }
     entry.validator ??= compileJsonSchema(entry.schema);
     const checked = entry.validator.validate(result.structuredContent);

@@ -14,5 +14,6 @@ export interface EraCodec {
 /** The codec of the stateful revisions: resource-not-found is -32002 with the URI in `data`. */
 export const statefulCodec: EraCodec = {
   era: 'stateful',
-  resourceNotFound: (uri) => new JsonRpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri }),
+  resourceNotFound: (uri) =>
+    new JsonRpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri }),
 };

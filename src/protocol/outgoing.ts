@@ -103,7 +103,10 @@ export class OutgoingRequests {
     if (maxTotalTimeout !== undefined && Date.now() - p.startedAt >= maxTotalTimeout) {
       this.#giveUp(
         params.progressToken,
-        new McpkitError('REQUEST_TIMEOUT', `Request exceeded the maximum total timeout of ${maxTotalTimeout} ms`),
+        new McpkitError(
+          'REQUEST_TIMEOUT',
+          `Request exceeded the maximum total timeout of ${maxTotalTimeout} ms`,
+        ),
       );
       return true;
     }

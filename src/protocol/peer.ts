@@ -59,7 +59,9 @@ export class Peer {
     this.#handlers = handlers;
     this.#options = options;
     this.#outgoing = new OutgoingRequests((id, reason) => {
-      this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) => this.#report(e));
+      this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) =>
+        this.#report(e),
+      );
     });
   }
 
@@ -97,7 +99,8 @@ export class Peer {
       const meta = (params?._meta as JsonObject | undefined) ?? {};
       p = { ...params, _meta: { ...meta, progressToken: id } };
     }
-    const message: JsonRpcRequest = p === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: p };
+    const message: JsonRpcRequest =
+      p === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: p };
     this.transport.send(message, send).catch((e: unknown) => this.#outgoing.failSend(id, toError(e)));
     return promise;
   }
@@ -105,7 +108,8 @@ export class Peer {
   /** Sends a notification. */
   notify(method: string, params?: JsonObject, send?: SendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed'));
-    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     return this.transport.send(message, send);
   }
 
@@ -122,7 +126,12 @@ export class Peer {
       return;
     }
     if (!this.#outgoing.settle(message)) {
-      this.#handlers.error(new McpkitError('INVALID_MESSAGE', `Received a response for unknown request id ${String(message.id)}`));
+      this.#handlers.error(
+        new McpkitError(
+          'INVALID_MESSAGE',
+          `Received a response for unknown request id ${String(message.id)}`,
+        ),
+      );
     }
   }
 
@@ -131,7 +140,8 @@ export class Peer {
     if (notification.method === 'notifications/cancelled') {
       const id = params?.requestId;
       // A cancel for an unknown or finished request is ignored, as the spec asks.
-      if (typeof id === 'string' || typeof id === 'number') this.#incoming.get(id)?.abort(params?.reason ?? 'cancelled');
+      if (typeof id === 'string' || typeof id === 'number')
+        this.#incoming.get(id)?.abort(params?.reason ?? 'cancelled');
       return;
     }
     if (notification.method === 'notifications/progress') {
@@ -151,10 +161,17 @@ export class Peer {
   }
 
   /** Runs one request to its response (undefined when it was cancelled and must not be answered). */
-  async #answer(request: JsonRpcRequest, context: MessageContext | undefined): Promise<JsonRpcResponse | undefined> {
+  async #answer(
+    request: JsonRpcRequest,
+    context: MessageContext | undefined,
+  ): Promise<JsonRpcResponse | undefined> {
     const id = request.id;
     if (this.#incoming.has(id)) {
-      return errorResponse(id, ErrorCode.InvalidRequest, `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`);
+      return errorResponse(
+        id,
+        ErrorCode.InvalidRequest,
+        `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`,
+      );
     }
     const controller = new AbortController();
     this.#incoming.set(id, controller);
@@ -185,7 +202,9 @@ export class Peer {
       return;
     }
     if (!this.#options.answerInvalid) {
-      this.#handlers.error(new McpkitError('INVALID_MESSAGE', 'Received a JSON-RPC batch, which is not expected here'));
+      this.#handlers.error(
+        new McpkitError('INVALID_MESSAGE', 'Received a JSON-RPC batch, which is not expected here'),
+      );
       return;
     }
     if (!this.#handlers.batchAllowed() || parsed.items.length === 0) {
@@ -199,7 +218,8 @@ export class Peer {
   async #runBatch(items: unknown[], context: MessageContext | undefined): Promise<void> {
     const answers = items.map(async (item): Promise<JsonRpcResponse | undefined> => {
       const parsed = classify(item);
-      if (parsed.kind === 'batch') return errorResponse(null, ErrorCode.InvalidRequest, 'Invalid Request: nested batch');
+      if (parsed.kind === 'batch')
+        return errorResponse(null, ErrorCode.InvalidRequest, 'Invalid Request: nested batch');
       if (parsed.kind === 'invalid') return parsed.error;
       const message = parsed.message;
       if ('method' in message && 'id' in message) return this.#answer(message, context);

@@ -33,7 +33,12 @@ export class RestartableTimer {
 
 function unref(handle: unknown): void {
   // A pending request timer alone should not keep a process alive.
-  if (typeof handle === 'object' && handle !== null && 'unref' in handle && typeof handle.unref === 'function') {
+  if (
+    typeof handle === 'object' &&
+    handle !== null &&
+    'unref' in handle &&
+    typeof handle.unref === 'function'
+  ) {
     handle.unref();
   }
 }

@@ -4,7 +4,11 @@ import type { ReadResourceResult, ResourceContents } from '../spec/types.js';
 export type ReadReturn = ReadResourceResult | ResourceContents[] | string | Uint8Array;
 
 /** Normalises a resource handler's return value into a `resources/read` result. */
-export function toReadResult(uri: string, mimeType: string | undefined, value: ReadReturn): ReadResourceResult {
+export function toReadResult(
+  uri: string,
+  mimeType: string | undefined,
+  value: ReadReturn,
+): ReadResourceResult {
   if (typeof value === 'string') return { contents: [withMime({ uri, text: value }, mimeType)] };
   if (value instanceof Uint8Array) return { contents: [withMime({ uri, blob: toBase64(value) }, mimeType)] };
   if (Array.isArray(value)) return { contents: value };

@@ -18,13 +18,20 @@ export type MethodHandler = (
 ) => Promise<JsonObject> | JsonObject;
 
 /** The server capability a method needs, or undefined when it is always available. */
-export type CapabilityGate = 'tools' | 'resources' | 'prompts' | 'logging' | 'completions' | 'resources.subscribe';
+export type CapabilityGate =
+  | 'tools'
+  | 'resources'
+  | 'prompts'
+  | 'logging'
+  | 'completions'
+  | 'resources.subscribe';
 
 const EMPTY: JsonObject = Object.freeze({}) as JsonObject;
 
 function str(params: JsonObject, key: string): string {
   const v = params[key];
-  if (typeof v !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: "${key}" must be a string`);
+  if (typeof v !== 'string')
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: "${key}" must be a string`);
   return v;
 }
 
@@ -105,7 +112,10 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
       run: (_d, p, _ctx, session) => {
         const level = LOG_LEVELS.indexOf(p.level as never);
         if (level < 0) {
-          throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid log level: use one of ${LOG_LEVELS.join(', ')}`);
+          throw new JsonRpcError(
+            ErrorCode.InvalidParams,
+            `Invalid log level: use one of ${LOG_LEVELS.join(', ')}`,
+          );
         }
         session.logLevel = level;
         return EMPTY;
@@ -120,9 +130,14 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         const ref = p.ref as CompletionReference | undefined;
         const argument = p.argument as { name?: unknown; value?: unknown } | undefined;
         if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
-          throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: "argument" needs a string name and value');
+          throw new JsonRpcError(
+            ErrorCode.InvalidParams,
+            'Invalid params: "argument" needs a string name and value',
+          );
         }
-        const context = { arguments: ((p.context as JsonObject | undefined)?.arguments ?? {}) as Record<string, string> };
+        const context = {
+          arguments: ((p.context as JsonObject | undefined)?.arguments ?? {}) as Record<string, string>,
+        };
         const completer = d.completerFor(ref, argument.name);
         return complete(completer, argument.value, context, ctx) as unknown as Promise<JsonObject>;
       },

@@ -84,14 +84,19 @@ export async function getPrompt(def: PromptDef, rawArgs: unknown, ctx: RequestCo
   }
   const record = args as Record<string, unknown>;
   for (const [k, v] of Object.entries(record)) {
-    if (typeof v !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt argument "${k}" must be a string`);
+    if (typeof v !== 'string')
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt argument "${k}" must be a string`);
   }
   const missing = def.required.filter((n) => record[n] === undefined);
   if (missing.length > 0) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required argument(s) for prompt ${def.name}: ${missing.join(', ')}`);
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `Missing required argument(s) for prompt ${def.name}: ${missing.join(', ')}`,
+    );
   }
   const returned = await def.handler(record as Record<string, string>, ctx);
-  if (typeof returned === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: returned } }] };
+  if (typeof returned === 'string')
+    return { messages: [{ role: 'user', content: { type: 'text', text: returned } }] };
   if (Array.isArray(returned)) return { messages: returned };
   return returned as unknown as JsonObject;
 }

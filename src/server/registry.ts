@@ -62,7 +62,10 @@ export class Registry<TDef, TUpdate> {
   /** Adds an entry; a duplicate key is a definition error. */
   add(key: string, def: TDef): RegisteredHandle<TUpdate> {
     if (this.#entries.has(key)) {
-      throw new McpkitError('INVALID_DEFINITION', `A ${this.#kind} named ${JSON.stringify(key)} is already registered`);
+      throw new McpkitError(
+        'INVALID_DEFINITION',
+        `A ${this.#kind} named ${JSON.stringify(key)} is already registered`,
+      );
     }
     const entry: Entry<TDef> = { key, def, enabled: true };
     this.#entries.set(key, entry);
@@ -97,7 +100,11 @@ export class Registry<TDef, TUpdate> {
     for (let i = 0; i === 0 || i < items.length; i += this.#pageSize) {
       const slice = items.slice(i, i + this.#pageSize);
       const next = i + this.#pageSize < items.length ? encodeCursor(i + this.#pageSize) : undefined;
-      pages.push(preEncode(next === undefined ? { [this.#listKey]: slice } : { [this.#listKey]: slice, nextCursor: next }));
+      pages.push(
+        preEncode(
+          next === undefined ? { [this.#listKey]: slice } : { [this.#listKey]: slice, nextCursor: next },
+        ),
+      );
     }
     this.#pages = pages;
     return pages;
@@ -111,7 +118,10 @@ export class Registry<TDef, TUpdate> {
   #handle(entry: Entry<TDef>): RegisteredHandle<TUpdate> {
     const live = () => {
       if (this.#entries.get(entry.key) !== entry) {
-        throw new McpkitError('INVALID_DEFINITION', `The ${this.#kind} ${JSON.stringify(entry.key)} was removed`);
+        throw new McpkitError(
+          'INVALID_DEFINITION',
+          `The ${this.#kind} ${JSON.stringify(entry.key)} was removed`,
+        );
       }
     };
     const setEnabled = (enabled: boolean) => {

@@ -7,7 +7,10 @@ import type { ElicitFormRequest, ElicitUrlRequest, RequestContext } from './cont
 import { LOG_LEVELS, type ServerSession } from './session.js';
 
 /** Builds the context a handler receives for one request on a stateful session. */
-export function createRequestContext(session: ServerSession, incoming: IncomingRequest): RequestContext & { done(): void } {
+export function createRequestContext(
+  session: ServerSession,
+  incoming: IncomingRequest,
+): RequestContext & { done(): void } {
   const { request, signal } = incoming;
   const id = request.id;
   const meta = request.params?._meta as Meta | undefined;
@@ -27,7 +30,10 @@ export function createRequestContext(session: ServerSession, incoming: IncomingR
     async progress(progress, total, message) {
       if (token === undefined || finished) return;
       if (!(progress > lastProgress)) {
-        throw new McpkitError('PROGRESS_NOT_INCREASING', `Progress must increase: ${progress} follows ${lastProgress}`);
+        throw new McpkitError(
+          'PROGRESS_NOT_INCREASING',
+          `Progress must increase: ${progress} follows ${lastProgress}`,
+        );
       }
       lastProgress = progress;
       const params: JsonObject = { progressToken: token, progress };
@@ -43,11 +49,19 @@ export function createRequestContext(session: ServerSession, incoming: IncomingR
     },
     async elicit(req, options) {
       const params = elicitParams(session, req);
-      const result = (await session.request('elicitation/create', params, withSignal(options, signal), id)) as unknown as ElicitResult;
+      const result = (await session.request(
+        'elicitation/create',
+        params,
+        withSignal(options, signal),
+        id,
+      )) as unknown as ElicitResult;
       if (params.mode !== 'url' && result.action === 'accept' && result.content !== undefined) {
         const checked = validateElicitationContent(params.requestedSchema as JsonObject, result.content);
         if (!checked.ok) {
-          throw new McpkitError('INVALID_RESULT', `The client's elicitation answer does not match the schema: ${checked.issues.join('; ')}`);
+          throw new McpkitError(
+            'INVALID_RESULT',
+            `The client's elicitation answer does not match the schema: ${checked.issues.join('; ')}`,
+          );
         }
       }
       return result;
@@ -55,12 +69,23 @@ export function createRequestContext(session: ServerSession, incoming: IncomingR
     async sample(params, options) {
       const sampling = session.clientCapabilities.sampling;
       if (sampling && (params.tools !== undefined || params.toolChoice !== undefined) && !sampling.tools) {
-        throw new McpkitError('CAPABILITY_MISSING', 'The client did not declare sampling.tools, so tools cannot be offered');
+        throw new McpkitError(
+          'CAPABILITY_MISSING',
+          'The client did not declare sampling.tools, so tools cannot be offered',
+        );
       }
       if (sampling && params.includeContext && params.includeContext !== 'none' && !sampling.context) {
-        throw new McpkitError('CAPABILITY_MISSING', 'The client did not declare sampling.context, so includeContext must be "none"');
+        throw new McpkitError(
+          'CAPABILITY_MISSING',
+          'The client did not declare sampling.context, so includeContext must be "none"',
+        );
       }
-      const result = await session.request('sampling/createMessage', params as unknown as JsonObject, withSignal(options, signal), id);
+      const result = await session.request(
+        'sampling/createMessage',
+        params as unknown as JsonObject,
+        withSignal(options, signal),
+        id,
+      );
       return result as unknown as CreateMessageResult;
     },
     async listRoots(options) {
@@ -79,11 +104,13 @@ function withSignal<T extends { signal?: AbortSignal }>(options: T | undefined, 
 function elicitParams(session: ServerSession, req: ElicitFormRequest | ElicitUrlRequest): JsonObject {
   const caps = session.clientCapabilities.elicitation;
   if (req.mode === 'url') {
-    if (!caps?.url) throw new McpkitError('CAPABILITY_MISSING', 'The client did not declare URL-mode elicitation');
+    if (!caps?.url)
+      throw new McpkitError('CAPABILITY_MISSING', 'The client did not declare URL-mode elicitation');
     return { ...req, elicitationId: req.elicitationId ?? crypto.randomUUID() };
   }
   // `elicitation: {}` means form mode only.
-  if (caps && !caps.form && caps.url) throw new McpkitError('CAPABILITY_MISSING', 'The client did not declare form-mode elicitation');
+  if (caps && !caps.form && caps.url)
+    throw new McpkitError('CAPABILITY_MISSING', 'The client did not declare form-mode elicitation');
   checkElicitationSchema(req.requestedSchema);
   const { mode: _mode, ...rest } = req;
   // Revisions before 2025-11-25 do not know the mode field.

@@ -58,18 +58,27 @@ export type TemplateUpdate = Partial<ResourceTemplateConfig> & { handler?: Resou
 
 /** Checks a fixed resource definition. */
 export function defineResource(uri: string, config: ResourceConfig, handler: ResourceHandler): ResourceDef {
-  if (!URL.canParse(uri)) throw new McpkitError('INVALID_DEFINITION', `Invalid resource URI ${JSON.stringify(uri)}`);
+  if (!URL.canParse(uri))
+    throw new McpkitError('INVALID_DEFINITION', `Invalid resource URI ${JSON.stringify(uri)}`);
   if (!config.name) throw new McpkitError('INVALID_DEFINITION', `Resource ${uri} needs a name`);
   return { uri, config, handler };
 }
 
 /** Parses and checks a resource template definition. */
-export function defineTemplate(uriTemplate: string, config: ResourceTemplateConfig, handler: ResourceTemplateHandler): TemplateDef {
-  if (!config.name) throw new McpkitError('INVALID_DEFINITION', `Resource template ${uriTemplate} needs a name`);
+export function defineTemplate(
+  uriTemplate: string,
+  config: ResourceTemplateConfig,
+  handler: ResourceTemplateHandler,
+): TemplateDef {
+  if (!config.name)
+    throw new McpkitError('INVALID_DEFINITION', `Resource template ${uriTemplate} needs a name`);
   const template = new UriTemplate(uriTemplate);
   for (const variable of Object.keys(config.complete ?? {})) {
     if (!template.variableNames.includes(variable)) {
-      throw new McpkitError('INVALID_DEFINITION', `Template ${uriTemplate} has no variable "${variable}" to complete`);
+      throw new McpkitError(
+        'INVALID_DEFINITION',
+        `Template ${uriTemplate} has no variable "${variable}" to complete`,
+      );
     }
   }
   return { template, config, handler };

@@ -2,7 +2,6 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import type { SchemaArg } from '../schema/index.js';
-import { isStatefulRevision, LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from '../spec/versions.js';
 import type {
   CompletionReference,
   Implementation,
@@ -11,13 +10,22 @@ import type {
   Resource,
   ServerCapabilities,
 } from '../spec/types.js';
+import { isStatefulRevision, LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from '../spec/versions.js';
 import type { Transport } from '../transport/transport.js';
 import type { Completer } from './completion.js';
 import type { RequestContext } from './context.js';
 import { type CapabilityGate, SERVER_METHODS } from './methods.js';
 import { type Middleware, runChain } from './middleware.js';
-import { encodeCursor, decodeCursor } from './pagination.js';
-import { definePrompt, describePrompt, type PromptConfig, type PromptDef, type PromptHandler, type PromptUpdate, updatePrompt } from './prompts.js';
+import { decodeCursor, encodeCursor } from './pagination.js';
+import {
+  definePrompt,
+  describePrompt,
+  type PromptConfig,
+  type PromptDef,
+  type PromptHandler,
+  type PromptUpdate,
+  updatePrompt,
+} from './prompts.js';
 import { type RegisteredHandle, Registry } from './registry.js';
 import { createRequestContext } from './request-context.js';
 import {
@@ -36,7 +44,15 @@ import {
 } from './resources.js';
 import type { ServerDefinition } from './server-definition.js';
 import { ServerSession, type SessionHost } from './session.js';
-import { defineTool, describeTool, type ToolConfig, type ToolDef, type ToolHandler, type ToolUpdate, updateTool } from './tools.js';
+import {
+  defineTool,
+  describeTool,
+  type ToolConfig,
+  type ToolDef,
+  type ToolHandler,
+  type ToolUpdate,
+  updateTool,
+} from './tools.js';
 
 /** Options of a server definition. */
 export interface ServerOptions {
@@ -85,19 +101,45 @@ export class McpServer implements ServerDefinition, SessionHost {
     this.info = info;
     this.#options = options;
     const pageSize = options.pageSize ?? 100;
-    if (!Number.isInteger(pageSize) || pageSize < 1) throw new McpkitError('INVALID_DEFINITION', 'pageSize must be a positive integer');
-    const registry = <D, U>(kind: Kind, what: string, listKey: string, describe: (d: D) => JsonObject, apply: (d: D, u: U) => D) =>
-      new Registry<D, U>({ kind: what, listKey, pageSize, describe, apply, onchange: () => this.#changed(kind) });
+    if (!Number.isInteger(pageSize) || pageSize < 1)
+      throw new McpkitError('INVALID_DEFINITION', 'pageSize must be a positive integer');
+    const registry = <D, U>(
+      kind: Kind,
+      what: string,
+      listKey: string,
+      describe: (d: D) => JsonObject,
+      apply: (d: D, u: U) => D,
+    ) =>
+      new Registry<D, U>({
+        kind: what,
+        listKey,
+        pageSize,
+        describe,
+        apply,
+        onchange: () => this.#changed(kind),
+      });
     this.tools = registry('tools', 'tool', 'tools', describeTool, updateTool);
     this.prompts = registry('prompts', 'prompt', 'prompts', describePrompt, updatePrompt);
-    this.resources = registry<ResourceDef, ResourceUpdate>('resources', 'resource', 'resources', describeResource, (d, u) => {
-      const { handler, ...config } = u;
-      return defineResource(d.uri, { ...d.config, ...config }, handler ?? d.handler);
-    });
-    this.templates = registry<TemplateDef, TemplateUpdate>('resources', 'resource template', 'resourceTemplates', describeTemplate, (d, u) => {
-      const { handler, ...config } = u;
-      return defineTemplate(d.template.toString(), { ...d.config, ...config }, handler ?? d.handler);
-    });
+    this.resources = registry<ResourceDef, ResourceUpdate>(
+      'resources',
+      'resource',
+      'resources',
+      describeResource,
+      (d, u) => {
+        const { handler, ...config } = u;
+        return defineResource(d.uri, { ...d.config, ...config }, handler ?? d.handler);
+      },
+    );
+    this.templates = registry<TemplateDef, TemplateUpdate>(
+      'resources',
+      'resource template',
+      'resourceTemplates',
+      describeTemplate,
+      (d, u) => {
+        const { handler, ...config } = u;
+        return defineTemplate(d.template.toString(), { ...d.config, ...config }, handler ?? d.handler);
+      },
+    );
   }
 
   /** Registers a tool; the handle enables, disables, updates or removes it. */
@@ -123,13 +165,21 @@ export class McpServer implements ServerDefinition, SessionHost {
     handler: ResourceTemplateHandler<V>,
   ): RegisteredHandle<TemplateUpdate> {
     this.#require('resources');
-    const def = defineTemplate(uriTemplate, config as ResourceTemplateConfig, handler as ResourceTemplateHandler);
+    const def = defineTemplate(
+      uriTemplate,
+      config as ResourceTemplateConfig,
+      handler as ResourceTemplateHandler,
+    );
     if (def.config.list) this.#hasTemplateLists = true;
     return this.templates.add(uriTemplate, def);
   }
 
   /** Registers a prompt, with optional completion of its arguments. */
-  prompt<A extends string = string>(name: string, config: PromptConfig<A>, handler: PromptHandler<A>): RegisteredHandle<PromptUpdate> {
+  prompt<A extends string = string>(
+    name: string,
+    config: PromptConfig<A>,
+    handler: PromptHandler<A>,
+  ): RegisteredHandle<PromptUpdate> {
     this.#require('prompts');
     return this.prompts.add(name, definePrompt(name, config as PromptConfig, handler as PromptHandler));
   }
@@ -175,7 +225,9 @@ export class McpServer implements ServerDefinition, SessionHost {
       if (!session.initialized) continue;
       for (const sub of session.subscriptions) {
         if (sub === uri || (sub.endsWith('/') && uri.startsWith(sub))) {
-          session.notify('notifications/resources/updated', { uri }).catch((e: unknown) => this.#report(e, session));
+          session
+            .notify('notifications/resources/updated', { uri })
+            .catch((e: unknown) => this.#report(e, session));
           break;
         }
       }
@@ -192,7 +244,10 @@ export class McpServer implements ServerDefinition, SessionHost {
     const { method } = incoming.request;
     if (method === 'initialize') return this.#initialize(session, incoming.request.params ?? {});
     if (!session.initialized && method !== 'ping') {
-      throw new JsonRpcError(ErrorCode.InvalidRequest, `Server not initialized: send initialize before ${method}`);
+      throw new JsonRpcError(
+        ErrorCode.InvalidRequest,
+        `Server not initialized: send initialize before ${method}`,
+      );
     }
     const entry = SERVER_METHODS.get(method);
     if (!entry || (entry.gate && !this.#declared(entry.gate))) {
@@ -212,13 +267,15 @@ export class McpServer implements ServerDefinition, SessionHost {
   /** @internal Handles a client notification. */
   notification(session: ServerSession, notification: JsonRpcNotification): void {
     if (notification.method === 'notifications/initialized') session.ready = true;
-    else if (notification.method === 'notifications/roots/list_changed') this.#options.onRootsListChanged?.(session);
+    else if (notification.method === 'notifications/roots/list_changed')
+      this.#options.onRootsListChanged?.(session);
   }
 
   /** @internal Reports a session problem. */
   error(error: Error, session: ServerSession): void {
     if (this.#options.onerror) this.#options.onerror(error, session);
-    else if (!(error instanceof McpkitError && error.code === 'INVALID_MESSAGE')) console.error(`mcpkit server: ${error.message}`);
+    else if (!(error instanceof McpkitError && error.code === 'INVALID_MESSAGE'))
+      console.error(`mcpkit server: ${error.message}`);
   }
 
   /** @internal Forgets a closed session. */
@@ -253,11 +310,15 @@ export class McpServer implements ServerDefinition, SessionHost {
       if (!template) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`);
       return template.def.config.complete?.[argument];
     }
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: "ref" must be a ref/prompt or ref/resource');
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: "ref" must be a ref/prompt or ref/resource',
+    );
   }
 
   #initialize(session: ServerSession, params: JsonObject): JsonObject {
-    if (session.initialized) throw new JsonRpcError(ErrorCode.InvalidRequest, 'The session is already initialized');
+    if (session.initialized)
+      throw new JsonRpcError(ErrorCode.InvalidRequest, 'The session is already initialized');
     const requested = params.protocolVersion;
     if (typeof requested !== 'string') {
       throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: "protocolVersion" must be a string');
@@ -268,7 +329,11 @@ export class McpServer implements ServerDefinition, SessionHost {
     session.clientCapabilities = typeof caps === 'object' && caps !== null ? (caps as JsonObject) : {};
     session.clientInfo = params.clientInfo as Implementation | undefined;
     session.initialized = true;
-    const result: InitializeResult = { protocolVersion: version, capabilities: this.capabilities, serverInfo: this.info };
+    const result: InitializeResult = {
+      protocolVersion: version,
+      capabilities: this.capabilities,
+      serverInfo: this.info,
+    };
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
     return result as unknown as JsonObject;
   }
@@ -283,7 +348,10 @@ export class McpServer implements ServerDefinition, SessionHost {
     this.#used.add(kind);
     const declared = this.#options.capabilities;
     if (declared && declared[kind] === undefined) {
-      throw new McpkitError('INVALID_DEFINITION', `Cannot register ${kind}: the server's declared capabilities do not include "${kind}"`);
+      throw new McpkitError(
+        'INVALID_DEFINITION',
+        `Cannot register ${kind}: the server's declared capabilities do not include "${kind}"`,
+      );
     }
   }
 

@@ -47,10 +47,8 @@ export class ServerSession implements SessionInfo {
   ready = false;
   logLevel: number;
   readonly subscriptions = new Set<string>();
-  readonly #host: SessionHost;
 
   constructor(transport: Transport, host: SessionHost, defaultLogLevel: LoggingLevel) {
-    this.#host = host;
     this.logLevel = LOG_LEVELS.indexOf(defaultLogLevel);
     this.peer = new Peer(
       transport,
@@ -75,21 +73,38 @@ export class ServerSession implements SessionInfo {
   }
 
   /** Sends a request to the client, refusing methods the client has not declared a capability for. */
-  request(method: string, params: JsonObject | undefined, options?: RequestOptions, related?: RequestId): Promise<JsonObject> {
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    options?: RequestOptions,
+    related?: RequestId,
+  ): Promise<JsonObject> {
     const missing = this.#missingCapability(method);
     if (missing) return Promise.reject(missing);
-    return this.peer.request(method, params, options, related === undefined ? undefined : { relatedRequestId: related });
+    return this.peer.request(
+      method,
+      params,
+      options,
+      related === undefined ? undefined : { relatedRequestId: related },
+    );
   }
 
   /** Sends a notification to the client. */
   notify(method: string, params?: JsonObject, related?: RequestId): Promise<void> {
-    return this.peer.notify(method, params, related === undefined ? undefined : { relatedRequestId: related });
+    return this.peer.notify(
+      method,
+      params,
+      related === undefined ? undefined : { relatedRequestId: related },
+    );
   }
 
   /** Subscribes to updates of a resource URI. */
   subscribe(uri: string): void {
     if (!this.subscriptions.has(uri) && this.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
-      throw new JsonRpcError(ErrorCode.InvalidRequest, `Too many subscriptions (limit ${MAX_SUBSCRIPTIONS_PER_SESSION})`);
+      throw new JsonRpcError(
+        ErrorCode.InvalidRequest,
+        `Too many subscriptions (limit ${MAX_SUBSCRIPTIONS_PER_SESSION})`,
+      );
     }
     this.subscriptions.add(uri);
   }

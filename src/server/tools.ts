@@ -15,7 +15,10 @@ export type ToolReturn<O> =
     });
 
 /** A tool's definition (everything but its name and handler). */
-export interface ToolConfig<I extends SchemaArg | undefined = undefined, O extends SchemaArg | undefined = undefined> {
+export interface ToolConfig<
+  I extends SchemaArg | undefined = undefined,
+  O extends SchemaArg | undefined = undefined,
+> {
   title?: string;
   description?: string;
   /** Standard Schema (zod, valibot, arktype) or a JSON Schema object; defaults to an empty object schema. */
@@ -33,10 +36,15 @@ export type ToolArgs<I> = I extends SchemaArg ? InferArgs<I, 'output'> : Record<
 export type ToolOutput<O> = O extends SchemaArg ? InferArgs<O, 'input'> : { [key: string]: unknown };
 
 /** A tool handler. */
-export type ToolHandler<I, O> = (args: ToolArgs<I>, ctx: RequestContext) => ToolReturn<ToolOutput<O>> | Promise<ToolReturn<ToolOutput<O>>>;
+export type ToolHandler<I, O> = (
+  args: ToolArgs<I>,
+  ctx: RequestContext,
+) => ToolReturn<ToolOutput<O>> | Promise<ToolReturn<ToolOutput<O>>>;
 
 /** Changes accepted by a tool handle's `update`. */
-export type ToolUpdate = Partial<Omit<ToolConfig<SchemaArg | undefined, SchemaArg | undefined>, 'inputSchema' | 'outputSchema'>> & {
+export type ToolUpdate = Partial<
+  Omit<ToolConfig<SchemaArg | undefined, SchemaArg | undefined>, 'inputSchema' | 'outputSchema'>
+> & {
   handler?: ToolHandler<unknown, unknown>;
 };
 
@@ -70,7 +78,10 @@ export function defineTool(
     ['outputSchema', output],
   ] as const) {
     if (s && s.jsonSchema.type !== 'object') {
-      throw new McpkitError('INVALID_DEFINITION', `Tool ${name}: ${which} must describe an object (type: "object")`);
+      throw new McpkitError(
+        'INVALID_DEFINITION',
+        `Tool ${name}: ${which} must describe an object (type: "object")`,
+      );
     }
   }
   return { name, config, input, output, handler };
@@ -104,7 +115,8 @@ export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestConte
   let value: unknown = args;
   if (def.input) {
     const checked = await def.input.validate(args);
-    if (!checked.ok) return errorResult(`Invalid arguments for tool ${def.name}: ${checked.issues.join('; ')}`);
+    if (!checked.ok)
+      return errorResult(`Invalid arguments for tool ${def.name}: ${checked.issues.join('; ')}`);
     value = checked.value;
   }
   let returned: ToolReturn<unknown>;
@@ -126,7 +138,10 @@ async function finishResult(def: ToolDef, returned: ToolReturn<unknown>): Promis
   const result = returned as CallToolResult & JsonObject;
   if (def.output && !result.isError) {
     if (result.structuredContent === undefined) {
-      throw new JsonRpcError(ErrorCode.InternalError, `Tool ${def.name} has an outputSchema but returned no structuredContent`);
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `Tool ${def.name} has an outputSchema but returned no structuredContent`,
+      );
     }
     const checked = await def.output.validate(result.structuredContent);
     if (!checked.ok) {

@@ -191,10 +191,20 @@ export interface ReadResourceResult {
 }
 
 /** Syslog severity levels, ascending. */
-export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type LoggingLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
 
 /** What a completion request refers to. */
-export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+export type CompletionReference =
+  | { type: 'ref/prompt'; name: string }
+  | { type: 'ref/resource'; uri: string };
 
 /** The result of `completion/complete`. */
 export interface CompleteResult {

@@ -1,0 +1,117 @@
+import type { Options, ValidateFunction } from 'ajv';
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+// CommonJS interop: Node yields `module.exports` (the plugin) where TypeScript sees the whole module; the plugin's
+// own `.default` points back to itself, so `.default` is the plugin for Node, bundlers and the type checker alike.
+import ajvFormats from 'ajv-formats';
+import { McpkitError } from '../jsonrpc/errors.js';
+import type { ValidationResult } from './issues.js';
+import { formatAjvErrors } from './issues.js';
+
+/** A JSON Schema dialect this module validates: 2020-12 (the MCP default) or draft-07. */
+export type JsonSchemaDialect = '2020-12' | 'draft-07';
+
+/** The canonical `$schema` URI of each supported dialect. */
+export const JSON_SCHEMA_DIALECT_URIS = {
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+} as const satisfies Record<JsonSchemaDialect, string>;
+
+/** A compiled JSON Schema: validates values against it (the schema is compiled on the first call). */
+export interface Validator<T = unknown> {
+  /** The dialect the schema declared (or 2020-12 when it declared none). */
+  readonly dialect: JsonSchemaDialect;
+  /** Validates a value; throws McpkitError('INVALID_SCHEMA') if the schema itself cannot be compiled. */
+  validate(value: unknown): ValidationResult<T>;
+}
+
+type AjvInstance = Ajv | Ajv2020;
+
+// strict:false accepts MCP extensions such as `enumNames`; addUsedSchema:false keeps `$id`s out of the shared
+// registry; logger:false because library code never writes to the console (unknown formats are ignored).
+const AJV_OPTIONS: Options = { strict: false, allErrors: true, addUsedSchema: false, logger: false };
+
+// Bounds the memory of a long-lived client that compiles every schema its peers send (see getAjv).
+const COMPILES_PER_INSTANCE = 500;
+const slots: Partial<Record<JsonSchemaDialect, { ajv: AjvInstance; compiles: number }>> = {};
+const validators = new WeakMap<object, Validator<unknown>>();
+
+/**
+ * Tells which dialect a schema declares via `$schema`; throws McpkitError('UNSUPPORTED_SCHEMA_DIALECT') for any other.
+ * @example detectJsonSchemaDialect({ type: 'string' }) // '2020-12'
+ */
+export function detectJsonSchemaDialect(schema: object): JsonSchemaDialect {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (declared === undefined) return '2020-12';
+  if (typeof declared === 'string') {
+    const bare = declared.replace(/^https?:\/\//, '').replace(/#$/, '');
+    if (bare === 'json-schema.org/draft/2020-12/schema') return '2020-12';
+    if (bare === 'json-schema.org/draft-07/schema') return 'draft-07';
+  }
+  throw new McpkitError(
+    'UNSUPPORTED_SCHEMA_DIALECT',
+    `unsupported JSON Schema dialect ${JSON.stringify(declared)}; supported: ` +
+      `${JSON_SCHEMA_DIALECT_URIS['2020-12']} (the default when $schema is absent), ${JSON_SCHEMA_DIALECT_URIS['draft-07']}`,
+  );
+}
+
+/**
+ * Prepares a validator for a JSON Schema: the dialect is checked now, compilation happens once, on first use.
+ * The same schema object always yields the same validator, so treat schema objects as immutable.
+ * @example compileJsonSchema({ type: 'object', required: ['name'] }).validate({}) // { ok: false, issues: [...] }
+ */
+export function compileJsonSchema<T = unknown>(schema: object): Validator<T> {
+  const cached = validators.get(schema);
+  if (cached !== undefined) return cached as Validator<T>;
+  if (Array.isArray(schema) || schema === null || typeof schema !== 'object') {
+    throw new McpkitError('INVALID_SCHEMA', 'a JSON Schema must be an object');
+  }
+  const dialect = detectJsonSchemaDialect(schema);
+  let compiled: ValidateFunction | McpkitError | undefined;
+  const validator: Validator<T> = {
+    dialect,
+    validate(value: unknown): ValidationResult<T> {
+      compiled ??= compile(dialect, schema);
+      if (compiled instanceof McpkitError) throw compiled;
+      if (compiled(value)) return { ok: true, value: value as T };
+      return { ok: false, issues: formatAjvErrors(compiled.errors) };
+    },
+  };
+  validators.set(schema, validator as Validator<unknown>);
+  return validator;
+}
+
+/** Compiles with the dialect's current Ajv; an invalid schema becomes an McpkitError carrying ajv's reason. */
+function compile(dialect: JsonSchemaDialect, schema: object): ValidateFunction | McpkitError {
+  // The instance already knows its dialect; dropping $schema also lets http/https and `#` variants through.
+  const target = '$schema' in schema ? withoutDialect(schema) : schema;
+  try {
+    return getAjv(dialect).compile(target);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new McpkitError('INVALID_SCHEMA', `invalid JSON Schema (${dialect}): ${reason}`, { cause: error });
+  }
+}
+
+function withoutDialect(schema: object): object {
+  const copy: Record<string, unknown> = { ...schema };
+  delete copy.$schema;
+  return copy;
+}
+
+/**
+ * One Ajv per dialect, created on first use so importing this module stays cheap. An Ajv instance keeps everything
+ * it ever compiled (its code-generation scope only grows), so after COMPILES_PER_INSTANCE schemas a fresh one takes
+ * over: its validators keep working, and it is freed once they are gone. Servers with fewer schemas never see this.
+ */
+function getAjv(dialect: JsonSchemaDialect): AjvInstance {
+  let slot = slots[dialect];
+  if (slot === undefined || slot.compiles >= COMPILES_PER_INSTANCE) {
+    const ajv = dialect === '2020-12' ? new Ajv2020(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
+    ajvFormats.default(ajv);
+    slot = { ajv, compiles: 0 };
+    slots[dialect] = slot;
+  }
+  slot.compiles++;
+  return slot.ajv;
+}

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+};
+
+test('the export map is exactly the documented subpaths', () => {
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './package.json', './stdio', './testing']);
+});
+
+/** Every module reachable from `entry` through relative imports, and the bare specifiers they import. */
+function imports(entry: string): { files: string[]; bare: Set<string> } {
+  const seen = new Set<string>();
+  const bare = new Set<string>();
+  const queue = [entry];
+  const pattern =
+    /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(pattern)) {
+      const spec = m[1] ?? m[2] ?? m[3];
+      if (spec === undefined) continue;
+      if (spec.startsWith('.')) queue.push(resolve(dirname(file), spec));
+      else bare.add(spec);
+    }
+  }
+  return { files: [...seen], bare };
+}
+
+test('the root entry and mcpkit/testing import no node: module, directly or transitively', () => {
+  for (const entry of ['dist/src/index.js', 'dist/src/testing.js']) {
+    const { files, bare } = imports(join(root, entry));
+    assert.ok(files.length > 10, `walked ${files.length} files from ${entry}`);
+    const nodeish = [...bare].filter((s) => s.startsWith('node:') || !s.startsWith('ajv'));
+    assert.deepEqual(nodeish, [], `${entry} imports ${nodeish.join(', ')}`);
+  }
+});
+
+test('every subpath resolves and exposes its main names', async () => {
+  const main = await import('mcpkit');
+  for (const name of [
+    'McpServer',
+    'Client',
+    'JsonRpcError',
+    'McpkitError',
+    'ErrorCode',
+    'createLinkedTransports',
+    'UriTemplate',
+  ]) {
+    assert.ok(name in main, `mcpkit exports ${name}`);
+  }
+  const stdio = await import('mcpkit/stdio');
+  assert.ok('StdioServerTransport' in stdio && 'StdioClientTransport' in stdio);
+  const testing = await import('mcpkit/testing');
+  assert.ok('connectInMemory' in testing);
+});
+
+test('entry modules use named exports only', async () => {
+  for (const entry of ['mcpkit', 'mcpkit/stdio', 'mcpkit/testing']) {
+    const mod = (await import(entry)) as Record<string, unknown>;
+    assert.equal('default' in mod, false, `${entry} has no default export`);
+  }
+});
