@@ -45,5 +45,9 @@ export {
   STATEFUL_REVISIONS,
   type StatefulRevision,
 } from './spec/versions.js';
-export { createLinkedTransports, type LinkedTransportOptions, type MemoryTransport } from './transport/memory.js';
+export {
+  createLinkedTransports,
+  type LinkedTransportOptions,
+  type MemoryTransport,
+} from './transport/memory.js';
 export type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport/transport.js';
