@@ -74,7 +74,7 @@ test('an unknown dialect is refused at definition time, naming it and the suppor
     assertMcpkitError(
       () => compileJsonSchema({ $schema: uri, type: 'object' }),
       'UNSUPPORTED_SCHEMA_DIALECT',
-      /unsupported JSON Schema dialect .*supported: https:\/\/json-schema\.org\/draft\/2020-12\/schema .*draft-07/,
+      /Unsupported JSON Schema dialect .*supported: https:\/\/json-schema\.org\/draft\/2020-12\/schema .*draft-07/,
     );
   }
   assert.equal(detectJsonSchemaDialect({}), '2020-12');

@@ -50,7 +50,7 @@ export function detectJsonSchemaDialect(schema: object): JsonSchemaDialect {
   }
   throw new McpkitError(
     'UNSUPPORTED_SCHEMA_DIALECT',
-    `unsupported JSON Schema dialect ${JSON.stringify(declared)}; supported: ` +
+    `Unsupported JSON Schema dialect ${JSON.stringify(declared)}; supported: ` +
       `${JSON_SCHEMA_DIALECT_URIS['2020-12']} (the default when $schema is absent), ${JSON_SCHEMA_DIALECT_URIS['draft-07']}`,
   );
 }
@@ -64,7 +64,7 @@ export function compileJsonSchema<T = unknown>(schema: object): Validator<T> {
   const cached = validators.get(schema);
   if (cached !== undefined) return cached as Validator<T>;
   if (Array.isArray(schema) || schema === null || typeof schema !== 'object') {
-    throw new McpkitError('INVALID_SCHEMA', 'a JSON Schema must be an object');
+    throw new McpkitError('INVALID_SCHEMA', 'A JSON Schema must be an object');
   }
   const dialect = detectJsonSchemaDialect(schema);
   let compiled: ValidateFunction | McpkitError | undefined;
@@ -89,7 +89,7 @@ function compile(dialect: JsonSchemaDialect, schema: object): ValidateFunction |
     return getAjv(dialect).compile(target);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return new McpkitError('INVALID_SCHEMA', `invalid JSON Schema (${dialect}): ${reason}`, { cause: error });
+    return new McpkitError('INVALID_SCHEMA', `Invalid JSON Schema (${dialect}): ${reason}`, { cause: error });
   }
 }
 

@@ -28,7 +28,11 @@ function assertInvalidDefinition(fn: () => unknown, pattern: RegExp): void {
 }
 
 test('zod 4 converts to a 2020-12 object schema and validates with zod', () => {
-  const schema = z.object({ city: z.string(), days: z.number().int().min(1).default(3), tags: z.array(z.string()) });
+  const schema = z.object({
+    city: z.string(),
+    days: z.number().int().min(1).default(3),
+    tags: z.array(z.string()),
+  });
   const input = toToolSchema(schema, 'input');
   assert.equal(input.jsonSchema.$schema, DIALECT_2020);
   assert.ok(hasObjectRoot(input.jsonSchema));
@@ -73,7 +77,11 @@ test('valibot 1 has no JSON Schema of its own: a clear error, and wrapped it wor
     /valibot schema .* not Standard JSON Schema .*toStandardJsonSchema\(\) from @valibot\/to-json-schema/,
   );
   // What @valibot/to-json-schema's toStandardJsonSchema() produces: the same `~standard` plus a converter.
-  const converted = { $schema: DIALECT_2020, type: 'object', properties: { query: { type: 'string', minLength: 2 } } };
+  const converted = {
+    $schema: DIALECT_2020,
+    type: 'object',
+    properties: { query: { type: 'string', minLength: 2 } },
+  };
   const wrapped = {
     '~standard': {
       ...schema['~standard'],
@@ -90,7 +98,9 @@ test('valibot 1 has no JSON Schema of its own: a clear error, and wrapped it wor
 });
 
 test('asynchronous Standard Schema validation returns a promise of the same result shape', async () => {
-  const schema = z.object({ user: z.string() }).refine(async (value) => value.user !== 'taken', 'user is taken');
+  const schema = z
+    .object({ user: z.string() })
+    .refine(async (value) => value.user !== 'taken', 'user is taken');
   const tool = toToolSchema(schema, 'input');
   const pending = tool.validate({ user: 'taken' });
   assert.ok(pending instanceof Promise);
@@ -143,7 +153,10 @@ test('conversion failures and foreign dialects are definition errors', () => {
       version: 1 as const,
       vendor: 'weird',
       validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: () => ({ $schema: 'http://json-schema.org/draft-04/schema#' }), output: () => ({}) },
+      jsonSchema: {
+        input: () => ({ $schema: 'http://json-schema.org/draft-04/schema#' }),
+        output: () => ({}),
+      },
     },
   };
   assert.throws(() => toToolSchema(weird, 'input'), { code: 'UNSUPPORTED_SCHEMA_DIALECT' });

@@ -14,8 +14,7 @@ import type {
   StandardSchemaV1,
   StandardTypedV1,
 } from './standard-schema.js';
-import type { InferArgs, SchemaArg, ToolSchema } from './tool-schema.js';
-import { toToolSchema } from './tool-schema.js';
+import type { InferArgs, SchemaArg, ToolSchema, toToolSchema } from './tool-schema.js';
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -29,13 +28,18 @@ const rawSchema = { type: 'object', properties: { a: { type: 'number' } } };
 // The handler argument of a zod input schema is exactly its output type.
 export const zodArgs: Expect<Equal<InferArgs<typeof zodInput>, { a: number }>> = true;
 // Defaults: optional going in, present coming out.
-export const zodIn: Expect<Equal<InferArgs<typeof zodDefaults, 'input'>, { a: number; b?: string | undefined }>> = true;
+export const zodIn: Expect<
+  Equal<InferArgs<typeof zodDefaults, 'input'>, { a: number; b?: string | undefined }>
+> = true;
 export const zodOut: Expect<Equal<InferArgs<typeof zodDefaults, 'output'>, { a: number; b: string }>> = true;
-export const valibotArgs: Expect<Equal<InferArgs<typeof valibotInput>, { a: number; b?: string | undefined }>> = true;
+export const valibotArgs: Expect<
+  Equal<InferArgs<typeof valibotInput>, { a: number; b?: string | undefined }>
+> = true;
 export const arkArgs: Expect<Equal<InferArgs<typeof arkInput>, { a: number; b?: string }>> = true;
 // A raw JSON Schema gives a plain object.
 export const rawArgs: Expect<Equal<InferArgs<typeof rawSchema>, { [key: string]: unknown }>> = true;
-export const inferIn: Expect<Equal<InferInput<typeof zodDefaults>, { a: number; b?: string | undefined }>> = true;
+export const inferIn: Expect<Equal<InferInput<typeof zodDefaults>, { a: number; b?: string | undefined }>> =
+  true;
 export const inferOut: Expect<Equal<InferOutput<typeof zodDefaults>, { a: number; b: string }>> = true;
 
 // Every supported kind of schema is a SchemaArg; the libraries satisfy the local Standard interfaces.
@@ -46,12 +50,15 @@ export const valibotStd: StandardSchemaV1<{ a: number; b?: string | undefined }>
 export const typed: StandardTypedV1 = valibotInput;
 
 // toToolSchema carries the inferred type through to the validation result.
-export const zodTool: Expect<Equal<ReturnType<typeof toToolSchema<typeof zodInput>>, ToolSchema<{ a: number }>>> = true;
+export const zodTool: Expect<
+  Equal<ReturnType<typeof toToolSchema<typeof zodInput>>, ToolSchema<{ a: number }>>
+> = true;
 export const rawTool: Expect<
   Equal<ReturnType<typeof toToolSchema<typeof rawSchema>>, ToolSchema<{ [key: string]: unknown }>>
 > = true;
-export const validatorType: Expect<Equal<ReturnType<Validator<{ n: 1 }>['validate']>, ValidationResult<{ n: 1 }>>> =
-  true;
+export const validatorType: Expect<
+  Equal<ReturnType<Validator<{ n: 1 }>['validate']>, ValidationResult<{ n: 1 }>>
+> = true;
 
 function handler<S extends SchemaArg>(_schema: S, run: (args: InferArgs<S>) => void): void {
   void run;
