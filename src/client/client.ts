@@ -91,6 +91,12 @@ export class Client {
     this.info = info;
     this.#options = options;
     this.#roots = options.roots ?? [];
+    if (options.protocolVersion !== undefined && !isStatefulRevision(options.protocolVersion)) {
+      throw new McpkitError(
+        'UNSUPPORTED_PROTOCOL_VERSION',
+        `Cannot ask for protocol revision ${JSON.stringify(options.protocolVersion)}: this client speaks ${STATEFUL_REVISIONS.join(', ')}`,
+      );
+    }
     this.#capabilities = options.capabilities ?? derivedCapabilities(options);
     const caps = this.#capabilities;
     const check = (given: unknown, cap: keyof ClientCapabilities, what: string) => {
@@ -398,7 +404,8 @@ export class Client {
 function derivedCapabilities(options: ClientOptions): ClientCapabilities {
   const caps: ClientCapabilities = {};
   if (options.sampling) caps.sampling = {};
-  if (options.elicitation) caps.elicitation = { form: {}, url: {} };
+  // URL mode opens browsers: a client opts into it by declaring capabilities explicitly.
+  if (options.elicitation) caps.elicitation = { form: {} };
   if (options.roots || options.rootsHandler) caps.roots = { listChanged: true };
   return caps;
 }
