@@ -50,4 +50,29 @@ export {
   type LinkedTransportOptions,
   type MemoryTransport,
 } from './transport/memory.js';
+export {
+  createSseLegacyHandler,
+  type SseLegacyHandler,
+  type SseLegacyOptions,
+} from './transport/sse-legacy-server.js';
+export {
+  type EventStore,
+  MemoryEventStore,
+  type MemoryEventStoreOptions,
+  type StoredEvent,
+} from './transport/streamable-http/event-store.js';
+export type { HttpReply, HttpRequestLike, SseSink } from './transport/streamable-http/exchange.js';
+export {
+  createStreamableHttpHandler,
+  type StreamableHttpHandler,
+  type StreamableHttpOptions,
+} from './transport/streamable-http/handler.js';
+export type { SecurityOptions } from './transport/streamable-http/security.js';
+export type { ResponseMode } from './transport/streamable-http/session-transport.js';
+export {
+  type ExchangeHandler,
+  fromRequest,
+  toFetchHandler,
+  toResponse,
+} from './transport/streamable-http/web.js';
 export type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport/transport.js';

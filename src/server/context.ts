@@ -55,4 +55,9 @@ export interface RequestContext {
   sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots. */
   listRoots(options?: RequestOptions): Promise<Root[]>;
+  /**
+   * Closes the HTTP connection carrying this request's SSE stream, leaving the stream resumable (SSE
+   * polling): the client reconnects with Last-Event-ID. A no-op on transports without streams.
+   */
+  closeStream(): void;
 }

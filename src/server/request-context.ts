@@ -88,6 +88,9 @@ export function createRequestContext(
       );
       return result as unknown as CreateMessageResult;
     },
+    closeStream() {
+      incoming.context?.closeStream?.();
+    },
     async listRoots(options) {
       const result = await session.request('roots/list', undefined, withSignal(options, signal), id);
       return (result.roots ?? []) as Root[];

@@ -9,6 +9,11 @@ export interface MessageContext {
   sessionId?: string;
   /** Request headers (HTTP), lower-cased names. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Ends the connection carrying this request's stream without ending the stream (SSE polling):
+   * the client reconnects after the server's retry interval and resumes. Absent where there is no stream.
+   */
+  closeStream?: () => void;
 }
 
 /** Options for one outgoing message. */

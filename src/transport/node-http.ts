@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { httpError } from './streamable-http/errors.js';
+import type { HttpReply, HttpRequestLike, SseSink } from './streamable-http/exchange.js';
+import { type ExchangeHandler, MAX_SSE_BACKLOG_BYTES } from './streamable-http/web.js';
+
+/** A node:http request handler that also fits Express/Connect-style middleware (`next` for other paths). */
+export type NodeListener = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void;
+
+/** Routes of a node listener: which path answers which endpoint. */
+export type NodeRoutes = Record<string, ExchangeHandler>;
+
+/** Options of {@link createNodeListener}. */
+export interface NodeListenerOptions {
+  /** Receives errors of the listener itself (a reply that could not be written). */
+  onerror?: (error: Error) => void;
+}
+
+/**
+ * Serves core endpoints from node:http without building web Request/Response objects (the fast path).
+ * A request for an unrouted path goes to `next` when given, else gets 404.
+ */
+export function createNodeListener(routes: NodeRoutes, options: NodeListenerOptions = {}): NodeListener {
+  return (req, res, next) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const handler = routes[path];
+    if (!handler) {
+      if (next) next();
+      else writeReply(res, httpError(404, `Not Found: ${path}`));
+      return;
+    }
+    handler.handle(toRequestLike(req, path, q < 0 ? '' : url.slice(q + 1))).then(
+      (reply) => writeReply(res, reply),
+      (e: unknown) => {
+        options.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        if (!res.headersSent) writeReply(res, httpError(500, 'Internal error', -32603));
+        else res.destroy();
+      },
+    );
+  };
+}
+
+function toRequestLike(req: IncomingMessage, path: string, query: string): HttpRequestLike {
+  const preParsed = (req as { body?: unknown }).body;
+  return {
+    method: (req.method ?? 'GET').toUpperCase(),
+    path,
+    query: new URLSearchParams(query),
+    header: (name) => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
+    // Body-parsing middleware may have consumed the stream already: use what it parsed.
+    text: (limit) =>
+      preParsed !== undefined ? Promise.resolve(JSON.stringify(preParsed)) : readBody(req, limit),
+    authInfo: (req as { auth?: unknown }).auth,
+  };
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      total += chunk.length;
+      if (total > limit) {
+        over = true;
+        chunks.length = 0;
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!over)
+        resolve(
+          chunks.length === 1
+            ? (chunks[0] as Buffer).toString('utf8')
+            : Buffer.concat(chunks).toString('utf8'),
+        );
+    });
+    req.on('error', reject);
+  });
+}
+
+function writeReply(res: ServerResponse, reply: HttpReply): void {
+  if (!('sse' in reply)) {
+    const body = reply.body;
+    if (body === undefined) {
+      res.writeHead(reply.status, reply.headers).end();
+      return;
+    }
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) }).end(body);
+    // An over-limit body was not read to the end: do not reuse the connection.
+    if (reply.status === 413) res.once('finish', () => res.socket?.destroy());
+    return;
+  }
+  res.writeHead(reply.status, reply.headers);
+  res.flushHeaders();
+  const sink: SseSink & { closed: boolean } = {
+    closed: false,
+    onclose: undefined,
+    write(text) {
+      if (sink.closed) return false;
+      res.write(text);
+      if (res.writableLength > MAX_SSE_BACKLOG_BYTES) {
+        // A client that never reads is cut off instead of buffered without bound; it can resume.
+        res.destroy();
+        return false;
+      }
+      return true;
+    },
+    close() {
+      if (sink.closed) return;
+      sink.closed = true;
+      res.end();
+      sink.onclose?.();
+    },
+  };
+  res.once('close', () => {
+    if (sink.closed) return;
+    sink.closed = true;
+    sink.onclose?.();
+  });
+  reply.sse(sink);
+}

@@ -1,0 +1,44 @@
+/**
+ * The HTTP exchange the Streamable HTTP core works on: a minimal request and reply shape that both the
+ * web-standard adapter (Request/Response) and the node:http adapter translate to and from cheaply.
+ */
+
+/** An incoming HTTP request, as the core sees it. */
+export interface HttpRequestLike {
+  /** Upper-case method. */
+  readonly method: string;
+  /** The path (no query). */
+  readonly path: string;
+  /** The query string parameters. */
+  readonly query: URLSearchParams;
+  /** A header value by lower-case name. */
+  header(name: string): string | undefined;
+  /** Reads the body as text, refusing more than `limit` bytes (resolves `undefined` when over). */
+  text(limit: number): Promise<string | undefined>;
+  /** Transport-level authentication information (filled by an auth layer). */
+  readonly authInfo?: unknown;
+}
+
+/** The writable end of a server-sent-events response. */
+export interface SseSink {
+  /** Writes raw SSE text; returns false when the connection is closed or too far behind. */
+  write(text: string): boolean;
+  /** Ends the response. */
+  close(): void;
+  /** True once closed by either side. */
+  readonly closed: boolean;
+  /** Called once when the connection closes (by either side). */
+  onclose: (() => void) | undefined;
+}
+
+/** A complete reply, or one that streams server-sent events. */
+export type HttpReply =
+  | { status: number; headers: Record<string, string>; body?: string }
+  | { status: number; headers: Record<string, string>; sse: (sink: SseSink) => void };
+
+/** Response headers of every SSE reply. */
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+});

@@ -1,0 +1,58 @@
+import type { HttpRequestLike } from './exchange.js';
+
+/** Origin and Host checks against cross-site requests and DNS rebinding. */
+export interface SecurityOptions {
+  /**
+   * Origins allowed to call the endpoint from a browser (exact `scheme://host[:port]`). A request with
+   * an Origin not listed, and not of the same host as the request, is refused with 403.
+   */
+  allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Host header values accepted (`host` or `host:port`). Set automatically for servers bound to a
+   * loopback address; `undefined` accepts any Host.
+   */
+  allowedHosts?: readonly string[] | undefined;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The Host values a loopback-bound server on `port` accepts. */
+export function loopbackHosts(port: number): string[] {
+  return [...LOOPBACK].flatMap((h) => [h, `${h}:${port}`]);
+}
+
+/** True for a loopback host name or address. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || host === '::1' || host.startsWith('127.');
+}
+
+/** Returns the reason a request must be refused, or undefined when it passes. */
+export function checkRequestOrigin(
+  req: HttpRequestLike,
+  options: SecurityOptions,
+): { status: number; message: string } | undefined {
+  const host = req.header('host');
+  if (options.allowedHosts && (host === undefined || !options.allowedHosts.includes(host.toLowerCase()))) {
+    return { status: 403, message: `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed` };
+  }
+  const origin = req.header('origin');
+  if (origin === undefined) return undefined;
+  if (options.allowedOrigins?.includes(origin)) return undefined;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host.toLowerCase();
+  } catch {
+    return { status: 403, message: 'Forbidden: malformed Origin' };
+  }
+  // Same host as the request, or both on loopback.
+  if (host !== undefined && originHost === host.toLowerCase()) return undefined;
+  if (host !== undefined && isLoopback(hostname(originHost)) && isLoopback(hostname(host.toLowerCase())))
+    return undefined;
+  return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
+}
+
+function hostname(hostPort: string): string {
+  if (hostPort.startsWith('[')) return hostPort.slice(0, hostPort.indexOf(']') + 1);
+  const colon = hostPort.lastIndexOf(':');
+  return colon < 0 ? hostPort : hostPort.slice(0, colon);
+}

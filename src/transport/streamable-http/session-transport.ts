@@ -1,0 +1,312 @@
+import { formatSseEvent, SSE_KEEPALIVE } from '../../framing/sse.js';
+import { McpkitError } from '../../jsonrpc/errors.js';
+import { encodeMessage } from '../../jsonrpc/parse.js';
+import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
+import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../transport.js';
+import { httpError } from './errors.js';
+import type { EventStore } from './event-store.js';
+import { type HttpReply, SSE_HEADERS, type SseSink } from './exchange.js';
+
+/** How a POST carrying requests is answered: JSON, SSE, or JSON unless something must stream first. */
+export type ResponseMode = 'json' | 'sse' | 'auto';
+
+/** Stream settings shared by all sessions of a handler. */
+export interface StreamSettings {
+  responseMode: ResponseMode;
+  retryMs: number;
+  keepAliveMs: number;
+  eventStore: EventStore | undefined;
+}
+
+const STANDALONE = '_';
+
+/** One logical stream: the answer to a POST, or the standalone GET stream. */
+class OutStream {
+  readonly pending = new Set<RequestId>();
+  /** Formatted events waiting for a connection that is being attached. */
+  backlog: string[] | undefined;
+  sink: SseSink | undefined;
+  reply: ((reply: HttpReply) => void) | undefined;
+  json: JsonRpcMessage[] = [];
+  sse = false;
+  closeRequested = false;
+  keepAlive: ReturnType<typeof setInterval> | undefined;
+  seq = 0;
+
+  constructor(
+    readonly id: string,
+    readonly batch: boolean,
+  ) {}
+}
+
+/**
+ * The transport of one Streamable HTTP session (or one stateless request): routes each outgoing message
+ * onto exactly one stream — a request's own POST stream, else the standalone GET stream — records SSE
+ * events for resumption, and answers POSTs as JSON or SSE.
+ */
+export class HttpSessionTransport implements Transport {
+  readonly sessionId: string | undefined;
+  readonly #key: string;
+  readonly #settings: StreamSettings;
+  readonly #headers: Record<string, string>;
+  readonly #streams = new Map<string, OutStream>();
+  readonly #byRequest = new Map<RequestId, OutStream>();
+  readonly #standalone = new OutStream(STANDALONE, false);
+  #receiver: TransportReceiver | undefined;
+  #nextStream = 0;
+  #closed = false;
+  /** Called when the transport closes (the handler forgets the session). */
+  onclosed: (() => void) | undefined;
+  /** Called when the last POST stream has its answer (stateless requests close then). */
+  onidle: (() => void) | undefined;
+
+  constructor(key: string, sessionId: string | undefined, settings: StreamSettings) {
+    this.#key = key;
+    this.sessionId = sessionId;
+    this.#settings = settings;
+    this.#headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
+    this.#standalone.sse = true;
+  }
+
+  /** True once closed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Number of POST streams still waiting for responses. */
+  get activeStreams(): number {
+    return this.#streams.size;
+  }
+
+  async start(receiver: TransportReceiver): Promise<void> {
+    this.#receiver = receiver;
+  }
+
+  /** Delivers the messages of one POST and resolves with its HTTP reply. */
+  post(messages: JsonRpcMessage[], batch: boolean, context: MessageContext): Promise<HttpReply> {
+    const receiver = this.#receiver;
+    if (!receiver || this.#closed) return Promise.resolve(httpError(404, 'Session not found', -32001));
+    const requests: RequestId[] = [];
+    for (const m of messages) if ('method' in m && 'id' in m) requests.push(m.id);
+    if (requests.length === 0) {
+      for (const m of messages) receiver.onmessage(m, context);
+      return Promise.resolve({ status: 202, headers: { ...this.#headers } });
+    }
+    for (const id of requests) {
+      if (this.#byRequest.has(id)) {
+        return Promise.resolve(
+          httpError(
+            409,
+            `Duplicate request id ${JSON.stringify(id)}: a request with this id is in progress`,
+            -32600,
+            id,
+          ),
+        );
+      }
+    }
+    const stream = new OutStream(`${++this.#nextStream}`, batch);
+    for (const id of requests) {
+      stream.pending.add(id);
+      this.#byRequest.set(id, stream);
+    }
+    this.#streams.set(stream.id, stream);
+    const reply = new Promise<HttpReply>((resolve) => {
+      stream.reply = resolve;
+    });
+    if (this.#settings.responseMode === 'sse') this.#startSse(stream);
+    const ctx: MessageContext = { ...context, closeStream: () => this.#closeConnection(stream) };
+    for (const m of messages) receiver.onmessage(m, ctx);
+    return reply;
+  }
+
+  /** Opens the standalone stream, or resumes a stream after `lastEventId`; resolves with the SSE reply. */
+  async get(lastEventId: string | undefined): Promise<HttpReply> {
+    if (this.#closed) return httpError(404, 'Session not found', -32001);
+    if (lastEventId === undefined) {
+      if (this.#standalone.sink || this.#standalone.backlog) {
+        return httpError(409, 'Conflict: this session already has an open GET stream');
+      }
+      return this.#sseReply((sink) => this.#attach(this.#standalone, sink, []));
+    }
+    const store = this.#settings.eventStore;
+    const streamId = store?.streamOf(lastEventId);
+    const events =
+      store && streamId !== undefined ? await store.replayAfter(this.#key, lastEventId) : undefined;
+    if (!events || streamId === undefined) {
+      return httpError(400, 'Bad Request: Last-Event-ID is unknown, expired, or belongs to another session');
+    }
+    const live = streamId === STANDALONE ? this.#standalone : this.#streams.get(streamId);
+    const replay = events.map((e) => formatSseEvent({ id: e.id, data: encodeMessage(e.message) }));
+    if (!live) {
+      // The stream already finished: replay what was missed, then end.
+      return this.#sseReply((sink) => {
+        for (const text of replay) sink.write(text);
+        sink.close();
+      });
+    }
+    if (live.sink || live.backlog) return httpError(409, 'Conflict: this stream is already connected');
+    return this.#sseReply((sink) => this.#attach(live, sink, replay));
+  }
+
+  async send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
+    if (this.#closed) throw new McpkitError('CONNECTION_CLOSED', 'The HTTP session is closed');
+    if (Array.isArray(message)) {
+      for (const m of message) await this.send(m, options);
+      return;
+    }
+    if (!('method' in message)) {
+      const id = message.id;
+      const stream = id === null ? undefined : this.#byRequest.get(id);
+      if (!stream || id === null) return; // The request's stream is gone (stateless reply already sent).
+      this.#byRequest.delete(id);
+      stream.pending.delete(id);
+      this.#emit(stream, message, true);
+      return;
+    }
+    const related = options?.relatedRequestId;
+    const stream = related === undefined ? undefined : this.#byRequest.get(related);
+    if (stream && (stream.sse || this.#settings.responseMode !== 'json')) {
+      this.#emit(stream, message, false);
+      return;
+    }
+    const connected = this.#standalone.sink !== undefined || this.#standalone.backlog !== undefined;
+    if ('id' in message && !connected) {
+      // A request nobody can receive would only time out: fail it now.
+      throw new McpkitError(
+        'TRANSPORT_ERROR',
+        `No stream is open to deliver ${message.method} to the client`,
+      );
+    }
+    // Notifications go to the GET stream; without one they are kept for a resuming client only.
+    if (connected || this.sessionId !== undefined) this.#emit(this.#standalone, message, false);
+  }
+
+  /** Ends the session: open streams close and waiting POSTs get 404. Never rejects. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stream of [...this.#streams.values(), this.#standalone]) {
+      stream.reply?.(httpError(404, 'Session terminated', -32001));
+      stream.reply = undefined;
+      this.#detach(stream);
+    }
+    this.#streams.clear();
+    this.#byRequest.clear();
+    try {
+      await this.#settings.eventStore?.dropSession(this.#key);
+    } catch (e) {
+      this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e)));
+    }
+    this.onclosed?.();
+    this.#receiver?.onclose();
+  }
+
+  #emit(stream: OutStream, message: JsonRpcMessage, isResponse: boolean): void {
+    if (!stream.sse) {
+      if (isResponse) {
+        stream.json.push(message);
+        if (stream.pending.size === 0) this.#replyJson(stream);
+        return;
+      }
+      this.#startSse(stream);
+    }
+    const store = this.#settings.eventStore;
+    const data = encodeMessage(message);
+    const id = store ? store.append(this.#key, stream.id, message) : `${stream.id}.${++stream.seq}`;
+    if (typeof id === 'string') this.#write(stream, formatSseEvent({ id, data }));
+    else {
+      // An asynchronous store: the event goes out once recorded (a durable store keeps order per stream).
+      id.then(
+        (eid) => this.#write(stream, formatSseEvent({ id: eid, data })),
+        (e: unknown) => this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e))),
+      );
+    }
+    if (isResponse && stream.pending.size === 0) this.#finish(stream);
+  }
+
+  #replyJson(stream: OutStream): void {
+    const body = stream.batch
+      ? `[${stream.json.map((m) => encodeMessage(m)).join(',')}]`
+      : encodeMessage(stream.json[0] as JsonRpcMessage);
+    stream.reply?.({ status: 200, headers: { 'content-type': 'application/json', ...this.#headers }, body });
+    stream.reply = undefined;
+    this.#streams.delete(stream.id);
+    if (this.#streams.size === 0) this.onidle?.();
+  }
+
+  #startSse(stream: OutStream): void {
+    stream.sse = true;
+    stream.backlog = [];
+    const early = stream.json;
+    stream.json = [];
+    const resolve = stream.reply;
+    stream.reply = undefined;
+    resolve?.(this.#sseReplySync((sink) => this.#attach(stream, sink, [])));
+    for (const m of early) this.#emit(stream, m, false);
+  }
+
+  #sseReply(run: (sink: SseSink) => void): Promise<HttpReply> {
+    return Promise.resolve(this.#sseReplySync(run));
+  }
+
+  #sseReplySync(run: (sink: SseSink) => void): HttpReply {
+    return { status: 200, headers: { ...SSE_HEADERS, ...this.#headers }, sse: run };
+  }
+
+  #attach(stream: OutStream, sink: SseSink, replay: string[]): void {
+    // Priming event: an id to resume from, and the retry interval for polling.
+    sink.write(formatSseEvent({ id: `${stream.id}.0`, retry: this.#settings.retryMs, data: '' }));
+    for (const text of replay) sink.write(text);
+    for (const text of stream.backlog ?? []) sink.write(text);
+    stream.backlog = undefined;
+    if (
+      stream.closeRequested ||
+      (stream !== this.#standalone && stream.pending.size === 0 && !this.#streams.has(stream.id))
+    ) {
+      stream.closeRequested = false;
+      sink.close();
+      return;
+    }
+    stream.sink = sink;
+    sink.onclose = () => {
+      if (stream.sink === sink) this.#detach(stream);
+    };
+    if (this.#settings.keepAliveMs > 0) {
+      stream.keepAlive = setInterval(() => sink.write(SSE_KEEPALIVE), this.#settings.keepAliveMs);
+      (stream.keepAlive as { unref?: () => void }).unref?.();
+    }
+  }
+
+  #write(stream: OutStream, text: string): void {
+    if (stream.sink) {
+      if (!stream.sink.write(text)) this.#detach(stream);
+    } else stream.backlog?.push(text);
+  }
+
+  #finish(stream: OutStream): void {
+    this.#streams.delete(stream.id);
+    if (stream.sink) {
+      const sink = stream.sink;
+      this.#detach(stream);
+      sink.close();
+    }
+    if (this.#streams.size === 0) this.onidle?.();
+  }
+
+  #closeConnection(stream: OutStream): void {
+    if (!stream.sse) this.#startSse(stream);
+    if (stream.sink) {
+      const sink = stream.sink;
+      this.#detach(stream);
+      sink.close();
+    } else stream.closeRequested = true;
+  }
+
+  #detach(stream: OutStream): void {
+    if (stream.keepAlive !== undefined) clearInterval(stream.keepAlive);
+    stream.keepAlive = undefined;
+    const sink = stream.sink;
+    stream.sink = undefined;
+    if (sink && !sink.closed && this.#closed) sink.close();
+  }
+}
