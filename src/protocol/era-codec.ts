@@ -17,3 +17,9 @@ export const statefulCodec: EraCodec = {
   resourceNotFound: (uri) =>
     new JsonRpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri }),
 };
+
+/** The codec of the stateless revision (2026-07-28): resource-not-found is -32602 with the URI in `data`. */
+export const statelessCodec: EraCodec = {
+  era: 'stateless',
+  resourceNotFound: (uri) => new JsonRpcError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri }),
+};

@@ -12,6 +12,7 @@ import type {
   Meta,
   Root,
 } from '../spec/types.js';
+import type { MrtrState } from './modern/mrtr.js';
 
 /** What a handler knows about the session it serves. */
 export interface SessionInfo {
@@ -45,6 +46,8 @@ export interface RequestContext {
   readonly session: SessionInfo;
   /** Authentication information from the transport (filled by the auth layer). */
   readonly authInfo: unknown;
+  /** Multi round-trip state: responses to earlier input requests and the handler's own carried state. */
+  readonly mrtr: MrtrState;
   /** Reports progress; a no-op when the client asked for none. Values must increase. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a log message to the client if `level` meets the session's threshold. */

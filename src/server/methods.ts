@@ -1,5 +1,6 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
+import type { EraCodec } from '../protocol/era-codec.js';
 import type { CompletionReference } from '../spec/types.js';
 import { complete } from './completion.js';
 import type { RequestContext } from './context.js';
@@ -15,6 +16,7 @@ export type MethodHandler = (
   params: JsonObject,
   ctx: RequestContext,
   session: ServerSession,
+  codec: EraCodec,
 ) => Promise<JsonObject> | JsonObject;
 
 /** The server capability a method needs, or undefined when it is always available. */
@@ -73,7 +75,7 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
     'resources/read',
     {
       gate: 'resources',
-      run: (d, p, ctx, session) => {
+      run: (d, p, ctx, _session, codec) => {
         const uri = str(p, 'uri');
         const fixed = d.resources.get(uri);
         if (fixed) return readResource(fixed.def, ctx);
@@ -81,7 +83,7 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
           const variables = entry.def.template.match(uri);
           if (variables) return readTemplated(entry.def, uri, variables, ctx);
         }
-        throw session.codec.resourceNotFound(uri);
+        throw codec.resourceNotFound(uri);
       },
     },
   ],

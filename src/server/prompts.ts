@@ -3,6 +3,7 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument, PromptMessage } from '../spec/types.js';
 import type { Completer } from './completion.js';
 import type { RequestContext } from './context.js';
+import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
 
 /** One prompt argument's definition. */
 export interface PromptArgumentConfig {
@@ -29,7 +30,7 @@ export type PromptReturn = GetPromptResult | PromptMessage[] | string;
 export type PromptHandler<A extends string = string> = (
   args: Record<A, string>,
   ctx: RequestContext,
-) => PromptReturn | Promise<PromptReturn>;
+) => PromptReturn | InputRequiredReturn | Promise<PromptReturn | InputRequiredReturn>;
 
 /** A registered prompt. */
 export interface PromptDef {
@@ -95,6 +96,7 @@ export async function getPrompt(def: PromptDef, rawArgs: unknown, ctx: RequestCo
     );
   }
   const returned = await def.handler(record as Record<string, string>, ctx);
+  if (isInputRequired(returned)) return returned as unknown as JsonObject;
   if (typeof returned === 'string')
     return { messages: [{ role: 'user', content: { type: 'text', text: returned } }] };
   if (Array.isArray(returned)) return { messages: returned };

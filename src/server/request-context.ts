@@ -1,29 +1,79 @@
-import { McpkitError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { checkElicitationSchema, validateElicitationContent } from '../schema/index.js';
-import type { CreateMessageResult, ElicitResult, Meta, ProgressToken, Root } from '../spec/types.js';
-import type { ElicitFormRequest, ElicitUrlRequest, RequestContext } from './context.js';
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  Meta,
+  ProgressToken,
+  Root,
+} from '../spec/types.js';
+import type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './context.js';
+import type { InputCollector, InputRequest, MrtrState } from './modern/mrtr.js';
 import { LOG_LEVELS, type ServerSession } from './session.js';
 
-/** Builds the context a handler receives for one request on a stateful session. */
+/** How the handler's requests of the client travel: real requests (stateful) or MRTR input (stateless). */
+export type Asker =
+  | { era: 'stateful'; session: ServerSession }
+  | { era: 'stateless'; collector: InputCollector };
+
+/** What differs between a stateful and a stateless request's context. */
+export interface ContextSetup {
+  session: ServerSession;
+  info: SessionInfo;
+  asker: Asker;
+  /** The log threshold (index in LOG_LEVELS); read on every log call since `logging/setLevel` may change it. */
+  logThreshold: () => number | undefined;
+  mrtr: MrtrState;
+}
+
+const NO_MRTR: MrtrState = Object.freeze({ inputResponses: Object.freeze({}), state: undefined });
+
+/** The setup of a request on a stateful session. */
+export function statefulSetup(session: ServerSession): ContextSetup {
+  return {
+    session,
+    info: session,
+    asker: { era: 'stateful', session },
+    logThreshold: () => session.logLevel,
+    mrtr: NO_MRTR,
+  };
+}
+
+/** Builds the context a handler receives for one request. */
 export function createRequestContext(
-  session: ServerSession,
   incoming: IncomingRequest,
+  setup: ContextSetup,
 ): RequestContext & { done(): void } {
   const { request, signal } = incoming;
+  const { session, info, asker } = setup;
   const id = request.id;
   const meta = request.params?._meta as Meta | undefined;
   const token = meta?.progressToken as ProgressToken | undefined;
   let lastProgress = Number.NEGATIVE_INFINITY;
   let finished = false;
 
+  const ask = (
+    method: InputRequest['method'],
+    params: JsonObject | undefined,
+    options: { signal?: AbortSignal } | undefined,
+  ) => {
+    if (asker.era === 'stateless')
+      return asker.collector.ask(
+        params === undefined ? { method } : { method, params },
+      ) as Promise<JsonObject>;
+    return asker.session.request(method, params, withSignal(options, signal), id);
+  };
+
   return {
     signal,
     requestId: id,
     meta,
-    session,
+    session: info,
     authInfo: incoming.context?.authInfo,
+    mrtr: setup.mrtr,
     done() {
       finished = true;
     },
@@ -42,19 +92,16 @@ export function createRequestContext(
       await session.notify('notifications/progress', params, id);
     },
     async log(level, data, logger) {
-      if (LOG_LEVELS.indexOf(level) < session.logLevel || session.peer.closed) return;
+      const threshold = setup.logThreshold();
+      if (finished || threshold === undefined || LOG_LEVELS.indexOf(level) < threshold || session.peer.closed)
+        return;
       const params: JsonObject = { level, data };
       if (logger !== undefined) params.logger = logger;
       await session.notify('notifications/message', params, id);
     },
     async elicit(req, options) {
-      const params = elicitParams(session, req);
-      const result = (await session.request(
-        'elicitation/create',
-        params,
-        withSignal(options, signal),
-        id,
-      )) as unknown as ElicitResult;
+      const params = elicitParams(info, asker.era, req);
+      const result = (await ask('elicitation/create', params, options)) as unknown as ElicitResult;
       if (params.mode !== 'url' && result.action === 'accept' && result.content !== undefined) {
         const checked = validateElicitationContent(params.requestedSchema as JsonObject, result.content);
         if (!checked.ok) {
@@ -67,33 +114,32 @@ export function createRequestContext(
       return result;
     },
     async sample(params, options) {
-      const sampling = session.clientCapabilities.sampling;
-      if (sampling && (params.tools !== undefined || params.toolChoice !== undefined) && !sampling.tools) {
-        throw new McpkitError(
-          'CAPABILITY_MISSING',
-          'The client did not declare sampling.tools, so tools cannot be offered',
+      const sampling = info.clientCapabilities.sampling;
+      if (!sampling) missing(asker.era, { sampling: {} }, 'sampling');
+      if ((params.tools !== undefined || params.toolChoice !== undefined) && !sampling.tools) {
+        missing(asker.era, { sampling: { tools: {} } }, 'sampling.tools', 'so tools cannot be offered');
+      }
+      if (params.includeContext && params.includeContext !== 'none' && !sampling.context) {
+        missing(
+          asker.era,
+          { sampling: { context: {} } },
+          'sampling.context',
+          'so includeContext must be "none"',
         );
       }
-      if (sampling && params.includeContext && params.includeContext !== 'none' && !sampling.context) {
-        throw new McpkitError(
-          'CAPABILITY_MISSING',
-          'The client did not declare sampling.context, so includeContext must be "none"',
-        );
-      }
-      const result = await session.request(
+      return (await ask(
         'sampling/createMessage',
         params as unknown as JsonObject,
-        withSignal(options, signal),
-        id,
-      );
-      return result as unknown as CreateMessageResult;
+        options,
+      )) as unknown as CreateMessageResult;
+    },
+    async listRoots(options) {
+      if (!info.clientCapabilities.roots) missing(asker.era, { roots: {} }, 'roots');
+      const result = await ask('roots/list', undefined, options);
+      return (result.roots ?? []) as Root[];
     },
     closeStream() {
       incoming.context?.closeStream?.();
-    },
-    async listRoots(options) {
-      const result = await session.request('roots/list', undefined, withSignal(options, signal), id);
-      return (result.roots ?? []) as Root[];
     },
   };
 }
@@ -104,18 +150,34 @@ function withSignal<T extends { signal?: AbortSignal }>(options: T | undefined, 
   return { ...options, signal: AbortSignal.any([options.signal, signal]) };
 }
 
-function elicitParams(session: ServerSession, req: ElicitFormRequest | ElicitUrlRequest): JsonObject {
-  const caps = session.clientCapabilities.elicitation;
+/** Refuses a request the client's capabilities do not allow: a local error (stateful) or -32021 (stateless). */
+function missing(era: Asker['era'], required: ClientCapabilities, name: string, why?: string): never {
+  const message = `The client did not declare the "${name}" capability${why ? `, ${why}` : ''}`;
+  if (era === 'stateless')
+    throw new JsonRpcError(ErrorCode.MissingClientCapability, message, { requiredCapabilities: required });
+  throw new McpkitError('CAPABILITY_MISSING', message);
+}
+
+function elicitParams(
+  info: SessionInfo,
+  era: Asker['era'],
+  req: ElicitFormRequest | ElicitUrlRequest,
+): JsonObject {
+  const caps = info.clientCapabilities.elicitation;
   if (req.mode === 'url') {
-    if (!caps?.url)
-      throw new McpkitError('CAPABILITY_MISSING', 'The client did not declare URL-mode elicitation');
+    if (!caps?.url) missing(era, { elicitation: { url: {} } }, 'elicitation.url');
+    // The stateless revision dropped elicitationId; state lives in requestState instead.
+    if (era === 'stateless') {
+      const { elicitationId: _id, ...rest } = req;
+      return rest;
+    }
     return { ...req, elicitationId: req.elicitationId ?? crypto.randomUUID() };
   }
   // `elicitation: {}` means form mode only.
-  if (caps && !caps.form && caps.url)
-    throw new McpkitError('CAPABILITY_MISSING', 'The client did not declare form-mode elicitation');
+  if (!caps) missing(era, { elicitation: { form: {} } }, 'elicitation');
+  if (!caps.form && caps.url) missing(era, { elicitation: { form: {} } }, 'elicitation.form');
   checkElicitationSchema(req.requestedSchema);
   const { mode: _mode, ...rest } = req;
   // Revisions before 2025-11-25 do not know the mode field.
-  return session.protocolVersion >= '2025-11-25' ? { mode: 'form', ...rest } : rest;
+  return info.protocolVersion >= '2025-11-25' ? { mode: 'form', ...rest } : rest;
 }

@@ -1,9 +1,11 @@
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
+import type { CacheHint } from '../spec/modern.js';
 import type { Annotations, Icon, Meta, Resource } from '../spec/types.js';
 import type { Completer } from './completion.js';
 import { type ReadReturn, toReadResult } from './content.js';
 import type { RequestContext } from './context.js';
+import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
 import { UriTemplate } from './uri-template.js';
 
 /** Display data of a resource. */
@@ -16,10 +18,15 @@ export interface ResourceConfig {
   annotations?: Annotations;
   icons?: Icon[];
   _meta?: Meta;
+  /** Cache hint of this resource's stateless `resources/read` results. */
+  cache?: CacheHint;
 }
 
 /** Reads a fixed resource. */
-export type ResourceHandler = (uri: string, ctx: RequestContext) => ReadReturn | Promise<ReadReturn>;
+export type ResourceHandler = (
+  uri: string,
+  ctx: RequestContext,
+) => ReadReturn | InputRequiredReturn | Promise<ReadReturn | InputRequiredReturn>;
 
 /** A registered fixed resource. */
 export interface ResourceDef {
@@ -44,7 +51,7 @@ export type ResourceTemplateHandler<V extends string = string> = (
   uri: string,
   variables: Record<V, string | string[]>,
   ctx: RequestContext,
-) => ReadReturn | Promise<ReadReturn>;
+) => ReadReturn | InputRequiredReturn | Promise<ReadReturn | InputRequiredReturn>;
 
 /** A registered resource template, parsed once. */
 export interface TemplateDef {
@@ -106,6 +113,7 @@ export function describeTemplate(def: TemplateDef): JsonObject {
 /** Reads a fixed resource. */
 export async function readResource(def: ResourceDef, ctx: RequestContext): Promise<JsonObject> {
   const value = await def.handler(def.uri, ctx);
+  if (isInputRequired(value)) return value as unknown as JsonObject;
   return toReadResult(def.uri, def.config.mimeType, value) as unknown as JsonObject;
 }
 
@@ -117,5 +125,6 @@ export async function readTemplated(
   ctx: RequestContext,
 ): Promise<JsonObject> {
   const value = await def.handler(uri, variables, ctx);
+  if (isInputRequired(value)) return value as unknown as JsonObject;
   return toReadResult(uri, def.config.mimeType, value) as unknown as JsonObject;
 }

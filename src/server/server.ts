@@ -1,7 +1,9 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
+import { statefulCodec } from '../protocol/era-codec.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import type { SchemaArg } from '../schema/index.js';
+import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type {
   CompletionReference,
   Implementation,
@@ -14,8 +16,12 @@ import { isStatefulRevision, LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from
 import type { Transport } from '../transport/transport.js';
 import type { Completer } from './completion.js';
 import type { RequestContext } from './context.js';
-import { type CapabilityGate, SERVER_METHODS } from './methods.js';
+import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './methods.js';
 import { type Middleware, runChain } from './middleware.js';
+import { dispatchModern, type ModernHost, MRTR_METHODS } from './modern/dispatch.js';
+import { Subscriptions } from './modern/listen.js';
+import { fulfilInputLocally } from './modern/local-input.js';
+import { RequestStateCodec } from './modern/request-state.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 import {
   definePrompt,
@@ -27,7 +33,7 @@ import {
   updatePrompt,
 } from './prompts.js';
 import { type RegisteredHandle, Registry } from './registry.js';
-import { createRequestContext } from './request-context.js';
+import { createRequestContext, statefulSetup } from './request-context.js';
 import {
   defineResource,
   defineTemplate,
@@ -42,7 +48,6 @@ import {
   type TemplateDef,
   type TemplateUpdate,
 } from './resources.js';
-import type { ServerDefinition } from './server-definition.js';
 import { ServerSession, type SessionHost } from './session.js';
 import {
   defineTool,
@@ -68,10 +73,32 @@ export interface ServerOptions {
   /** Log threshold of a session before the client sets one. Default 'info'. */
   defaultLogLevel?: LoggingLevel;
   /** Receives problems that did not stop a session (bad input, handler failures). Default: stderr. */
-  onerror?: (error: Error, session: ServerSession) => void;
+  onerror?: (error: Error, session: ServerSession | undefined) => void;
   /** Called when a client says its roots changed. */
   onRootsListChanged?: (session: ServerSession) => void;
+  /**
+   * Key (at least 32 bytes) that signs the `requestState` of stateless multi round-trip requests.
+   * Give every instance behind a load balancer the same key. Default: random per process.
+   */
+  requestStateKey?: Uint8Array | string;
+  /** How long a `requestState` stays valid, in ms. Default 10 minutes. */
+  requestStateTtlMs?: number;
+  /** Cache hints of stateless results, per method. Default `{ ttlMs: 0, cacheScope: 'private' }`. */
+  cacheHints?: Partial<Record<CacheableMethod, CacheHint>>;
+  /** Most concurrent `subscriptions/listen` streams. Default 1024. */
+  maxSubscriptions?: number;
 }
+
+/** Methods whose stateless results carry cache hints. */
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';
+
+const DEFAULT_CACHE_HINT: CacheHint = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
 
 type Kind = 'tools' | 'resources' | 'prompts';
 
@@ -84,7 +111,7 @@ type Kind = 'tools' | 'resources' | 'prompts';
  * server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
  * await server.connect(new StdioServerTransport());
  */
-export class McpServer implements ServerDefinition, SessionHost {
+export class McpServer implements ModernHost, SessionHost {
   readonly info: Implementation;
   readonly tools: Registry<ToolDef, ToolUpdate>;
   readonly prompts: Registry<PromptDef, PromptUpdate>;
@@ -96,10 +123,14 @@ export class McpServer implements ServerDefinition, SessionHost {
   readonly #used = new Set<Kind>();
   readonly #dirty = new Set<Kind>();
   #hasTemplateLists = false;
+  #stateCodec: RequestStateCodec | undefined;
+  /** @internal Open `subscriptions/listen` streams. */
+  readonly subscriptions: Subscriptions;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.#options = options;
+    this.subscriptions = new Subscriptions(options.maxSubscriptions);
     const pageSize = options.pageSize ?? 100;
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new McpkitError('INVALID_DEFINITION', 'pageSize must be a positive integer');
@@ -221,6 +252,9 @@ export class McpServer implements ServerDefinition, SessionHost {
 
   /** Tells every session subscribed to `uri` (or to a parent ending in "/") that the resource changed. */
   notifyResourceUpdated(uri: string): void {
+    this.subscriptions.resourceUpdated(uri, (e) =>
+      this.error(e instanceof Error ? e : new Error(String(e)), undefined),
+    );
     for (const session of this.#sessions) {
       if (!session.initialized) continue;
       for (const sub of session.subscriptions) {
@@ -234,34 +268,74 @@ export class McpServer implements ServerDefinition, SessionHost {
     }
   }
 
-  /** Closes every session. */
+  /** Closes every session (open `subscriptions/listen` streams first get their final result). */
   async close(): Promise<void> {
+    this.subscriptions.closeAll();
     await Promise.all([...this.#sessions].map((s) => s.close()));
   }
 
-  /** @internal Answers one request of a session. */
+  /** @internal Answers one request of a session, in the era the request itself selects. */
   dispatch(session: ServerSession, incoming: IncomingRequest): Promise<JsonObject> | JsonObject {
-    const { method } = incoming.request;
-    if (method === 'initialize') return this.#initialize(session, incoming.request.params ?? {});
+    const { method, params = {} } = incoming.request;
+    if (claimsModern(params)) return dispatchModern(this, session, incoming);
+    if (method === 'initialize') return this.#initialize(session, params);
     if (!session.initialized && method !== 'ping') {
       throw new JsonRpcError(
         ErrorCode.InvalidRequest,
         `Server not initialized: send initialize before ${method}`,
       );
     }
-    const entry = SERVER_METHODS.get(method);
-    if (!entry || (entry.gate && !this.#declared(entry.gate))) {
+    const entry = this.method(method);
+    if (!entry || (entry.gate && !this.declared(entry.gate))) {
       throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-    const params = incoming.request.params ?? {};
-    const ctx = createRequestContext(session, incoming);
-    const run = () => entry.run(this, params, ctx, session);
+    const setup = statefulSetup(session);
+    const ctx = createRequestContext(incoming, setup);
+    const run = MRTR_METHODS.has(method)
+      ? () => fulfilInputLocally(entry.run, this, params, ctx, incoming, setup)
+      : () => entry.run(this, params, ctx, session, statefulCodec);
     const out = runChain(this.#middleware, { method, params, ctx }, run);
     if (!(out instanceof Promise)) {
       ctx.done();
       return out;
     }
     return out.finally(() => ctx.done());
+  }
+
+  /** @internal The implementation of a protocol method. */
+  method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined {
+    return SERVER_METHODS.get(name);
+  }
+
+  /** @internal The middleware chain. */
+  get middleware(): readonly Middleware[] {
+    return this.#middleware;
+  }
+
+  /** @internal The server's instructions. */
+  get instructions(): string | undefined {
+    return this.#options.instructions;
+  }
+
+  /** @internal The codec sealing requestState. */
+  get stateCodec(): RequestStateCodec {
+    this.#stateCodec ??= new RequestStateCodec(
+      this.#options.requestStateKey,
+      this.#options.requestStateTtlMs,
+    );
+    return this.#stateCodec;
+  }
+
+  /** @internal The cache hint of a cacheable stateless result. */
+  cacheHint(method: string, params: JsonObject): CacheHint {
+    if (method === 'resources/read' && typeof params.uri === 'string') {
+      const own = this.resources.get(params.uri)?.def.config.cache;
+      if (own) return own;
+      for (const t of this.templates.enabled()) {
+        if (t.def.config.cache && t.def.template.match(params.uri)) return t.def.config.cache;
+      }
+    }
+    return this.#options.cacheHints?.[method as CacheableMethod] ?? DEFAULT_CACHE_HINT;
   }
 
   /** @internal Handles a client notification. */
@@ -272,7 +346,7 @@ export class McpServer implements ServerDefinition, SessionHost {
   }
 
   /** @internal Reports a session problem. */
-  error(error: Error, session: ServerSession): void {
+  error(error: Error, session: ServerSession | undefined): void {
     if (this.#options.onerror) this.#options.onerror(error, session);
     else if (!(error instanceof McpkitError && error.code === 'INVALID_MESSAGE'))
       console.error(`mcpkit server: ${error.message}`);
@@ -338,7 +412,8 @@ export class McpServer implements ServerDefinition, SessionHost {
     return result as unknown as JsonObject;
   }
 
-  #declared(gate: CapabilityGate): boolean {
+  /** @internal Whether the capability a method needs is declared. */
+  declared(gate: CapabilityGate): boolean {
     const caps = this.capabilities;
     if (gate === 'resources.subscribe') return caps.resources?.subscribe === true;
     return caps[gate] !== undefined;
@@ -367,6 +442,9 @@ export class McpServer implements ServerDefinition, SessionHost {
     const caps = this.capabilities;
     for (const kind of kinds) {
       if (!(caps[kind] as { listChanged?: boolean } | undefined)?.listChanged) continue;
+      this.subscriptions.listChanged(kind, (e) =>
+        this.error(e instanceof Error ? e : new Error(String(e)), undefined),
+      );
       for (const session of this.#sessions) {
         if (!session.initialized) continue;
         session.notify(`notifications/${kind}/list_changed`).catch((e: unknown) => this.#report(e, session));

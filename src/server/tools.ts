@@ -3,6 +3,7 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import { type InferArgs, type SchemaArg, type ToolSchema, toToolSchema } from '../schema/index.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../spec/types.js';
 import type { RequestContext } from './context.js';
+import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from './modern/mrtr.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -39,7 +40,10 @@ export type ToolOutput<O> = O extends SchemaArg ? InferArgs<O, 'input'> : { [key
 export type ToolHandler<I, O> = (
   args: ToolArgs<I>,
   ctx: RequestContext,
-) => ToolReturn<ToolOutput<O>> | Promise<ToolReturn<ToolOutput<O>>>;
+) =>
+  | ToolReturn<ToolOutput<O>>
+  | InputRequiredReturn
+  | Promise<ToolReturn<ToolOutput<O>> | InputRequiredReturn>;
 
 /** Changes accepted by a tool handle's `update`. */
 export type ToolUpdate = Partial<
@@ -119,14 +123,15 @@ export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestConte
       return errorResult(`Invalid arguments for tool ${def.name}: ${checked.issues.join('; ')}`);
     value = checked.value;
   }
-  let returned: ToolReturn<unknown>;
+  let returned: ToolReturn<unknown> | InputRequiredReturn;
   try {
     returned = await def.handler(value as never, ctx);
   } catch (e) {
-    if (e instanceof JsonRpcError || ctx.signal.aborted) throw e;
+    if (e instanceof JsonRpcError || e instanceof InputRequiredSignal || ctx.signal.aborted) throw e;
     // A thrown error is a tool execution error: the model should see it and may recover.
     return errorResult(e instanceof Error ? e.message : String(e));
   }
+  if (isInputRequired(returned)) return returned as unknown as JsonObject;
   return finishResult(def, returned);
 }
 

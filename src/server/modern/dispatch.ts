@@ -1,0 +1,194 @@
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import { preEncode } from '../../jsonrpc/parse.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { statelessCodec } from '../../protocol/era-codec.js';
+import type { IncomingRequest } from '../../protocol/peer.js';
+import { type CacheHint, META } from '../../spec/modern.js';
+import type { Implementation, ServerCapabilities } from '../../spec/types.js';
+import type { SessionInfo } from '../context.js';
+import type { CapabilityGate, MethodHandler } from '../methods.js';
+import { type Middleware, runChain } from '../middleware.js';
+import { createRequestContext } from '../request-context.js';
+import type { ServerDefinition } from '../server-definition.js';
+import type { ServerSession } from '../session.js';
+import { readEnvelope, SUPPORTED_VERSIONS } from './envelope.js';
+import type { Subscriptions } from './listen.js';
+import { InputCollector, type InputRequest, InputRequiredSignal, isInputRequired } from './mrtr.js';
+import { type RequestStateCodec, requestDigest, type StatePayload } from './request-state.js';
+
+/** The methods whose results carry cache hints. */
+export const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** The methods that may answer `input_required`. */
+export const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** Methods the stateless revision removed. */
+const REMOVED = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** What the stateless dispatcher needs from the server definition. */
+export interface ModernHost extends ServerDefinition {
+  readonly info: Implementation;
+  readonly capabilities: ServerCapabilities;
+  readonly instructions: string | undefined;
+  readonly middleware: readonly Middleware[];
+  readonly stateCodec: RequestStateCodec;
+  readonly subscriptions: Subscriptions;
+  /** The cache hint of a cacheable result (per method, or per resource for reads). */
+  cacheHint(method: string, params: JsonObject): CacheHint;
+  method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
+  declared(gate: CapabilityGate): boolean;
+}
+
+const decorated = new WeakMap<object, JsonObject>();
+
+/**
+ * Answers one stateless (2026-07-28) request: checks the `_meta` envelope, runs the same handlers as
+ * the stateful era (with `ctx.elicit()` and friends turned into `input_required` rounds), and adds
+ * `resultType`, `serverInfo` and cache hints to the result.
+ */
+export async function dispatchModern(
+  host: ModernHost,
+  session: ServerSession,
+  incoming: IncomingRequest,
+): Promise<JsonObject> {
+  const { method } = incoming.request;
+  const params = incoming.request.params ?? {};
+  const envelope = readEnvelope(params);
+  const info: SessionInfo = {
+    id: undefined,
+    protocolVersion: envelope.protocolVersion,
+    clientCapabilities: envelope.clientCapabilities,
+    clientInfo: envelope.clientInfo,
+  };
+  if (method === 'server/discover') return finish(host, method, params, discover(host));
+  const entry = REMOVED.has(method) ? undefined : host.method(method);
+  if (method !== 'subscriptions/listen' && (!entry || (entry.gate && !host.declared(entry.gate)))) {
+    throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+  const mrtr = MRTR_METHODS.has(method);
+  const state = mrtr ? await openState(host, method, params, incoming) : undefined;
+  const answers: Record<string, unknown> = { ...state?.answers, ...responsesOf(params) };
+  const collector = new InputCollector(answers);
+  const ctx = createRequestContext(incoming, {
+    session,
+    info,
+    asker: { era: 'stateless', collector },
+    logThreshold: () => envelope.logLevel,
+    mrtr: { inputResponses: answers, state: state?.app },
+  });
+  try {
+    const run = () =>
+      method === 'subscriptions/listen'
+        ? host.subscriptions.listen(params, incoming.request.id, session, host.capabilities, incoming.signal)
+        : (entry as { run: MethodHandler }).run(host, params, ctx, session, statelessCodec);
+    let result: JsonObject;
+    try {
+      result = await runChain(host.middleware, { method, params, ctx }, run);
+    } catch (e) {
+      if (mrtr && (e instanceof InputRequiredSignal || collector.hasMissing)) {
+        return inputRequiredResult(host, method, params, incoming, answers, collector.missing, undefined);
+      }
+      throw e;
+    }
+    if (isInputRequired(result)) {
+      if (!mrtr) throw new JsonRpcError(ErrorCode.InternalError, `${method} cannot ask for input`);
+      return inputRequiredResult(host, method, params, incoming, answers, result.inputRequests, result.state);
+    }
+    return finish(host, method, params, result);
+  } finally {
+    ctx.done();
+  }
+}
+
+function discover(host: ModernHost): JsonObject {
+  const result: JsonObject = { supportedVersions: SUPPORTED_VERSIONS, capabilities: host.capabilities };
+  if (host.instructions !== undefined) result.instructions = host.instructions;
+  return result;
+}
+
+/** Adds resultType, serverInfo and (for cacheable methods) cache hints; list pages are decorated once. */
+function finish(host: ModernHost, method: string, params: JsonObject, result: JsonObject): JsonObject {
+  const cached = decorated.get(result);
+  if (cached) return cached;
+  const out: JsonObject = { ...result, resultType: 'complete' };
+  if (CACHEABLE.has(method)) Object.assign(out, host.cacheHint(method, params));
+  out._meta = { ...(result._meta as JsonObject | undefined), [META.serverInfo]: host.info };
+  if (Object.isFrozen(result)) {
+    // A frozen result is a cached list page: decorate it once and keep the encoded text.
+    const encoded = preEncode(out);
+    decorated.set(result, encoded);
+    return encoded;
+  }
+  return out;
+}
+
+async function inputRequiredResult(
+  host: ModernHost,
+  method: string,
+  params: JsonObject,
+  incoming: IncomingRequest,
+  answers: Record<string, unknown>,
+  inputRequests: Record<string, InputRequest>,
+  app: unknown,
+): Promise<JsonObject> {
+  const payload: StatePayload = {
+    answers,
+    req: await requestDigest(method, mainParams(params)),
+    exp: Date.now() + host.stateCodec.ttlMs,
+  };
+  if (app !== undefined) payload.app = app;
+  const sub = principal(incoming);
+  if (sub !== undefined) payload.sub = sub;
+  return {
+    resultType: 'input_required',
+    inputRequests: inputRequests as unknown as JsonObject,
+    requestState: await host.stateCodec.seal(payload),
+    _meta: { [META.serverInfo]: host.info },
+  };
+}
+
+async function openState(
+  host: ModernHost,
+  method: string,
+  params: JsonObject,
+  incoming: IncomingRequest,
+): Promise<StatePayload | undefined> {
+  const token = params.requestState;
+  if (token === undefined) return undefined;
+  const refuse = () => new JsonRpcError(ErrorCode.InvalidParams, 'Invalid or expired requestState');
+  if (typeof token !== 'string') throw refuse();
+  const state = await host.stateCodec.open(token);
+  if (!state || state.exp < Date.now()) throw refuse();
+  if (state.req !== (await requestDigest(method, mainParams(params)))) throw refuse();
+  if (state.sub !== principal(incoming)) throw refuse();
+  return state;
+}
+
+function responsesOf(params: JsonObject): Record<string, unknown> {
+  const r = params.inputResponses;
+  return typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as Record<string, unknown>) : {};
+}
+
+/** The params that identify a request for binding its state: name or uri, and arguments. */
+function mainParams(params: JsonObject): unknown {
+  return [params.name ?? params.uri, params.arguments ?? null];
+}
+
+function principal(incoming: IncomingRequest): string | undefined {
+  const auth = incoming.context?.authInfo as { sub?: unknown; clientId?: unknown } | undefined;
+  const id = auth?.sub ?? auth?.clientId;
+  return typeof id === 'string' ? id : undefined;
+}

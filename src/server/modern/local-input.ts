@@ -1,0 +1,56 @@
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { statefulCodec } from '../../protocol/era-codec.js';
+import type { IncomingRequest } from '../../protocol/peer.js';
+import type { RequestContext } from '../context.js';
+import type { MethodHandler } from '../methods.js';
+import { type ContextSetup, createRequestContext } from '../request-context.js';
+import type { ServerDefinition } from '../server-definition.js';
+import { isInputRequired } from './mrtr.js';
+
+/** Most rounds of explicit `inputRequired` a stateful session fulfils for one request. */
+export const MAX_LOCAL_INPUT_ROUNDS = 8;
+
+/**
+ * Runs a handler written in explicit MRTR style on a stateful session: each `inputRequired(…)` it
+ * returns is fulfilled with real server-to-client requests, and the handler runs again with the answers.
+ */
+export async function fulfilInputLocally(
+  run: MethodHandler,
+  def: ServerDefinition,
+  params: JsonObject,
+  first: RequestContext,
+  incoming: IncomingRequest,
+  setup: ContextSetup,
+): Promise<JsonObject> {
+  const { session } = setup;
+  let result = await run(def, params, first, session, statefulCodec);
+  const answers: Record<string, unknown> = {};
+  for (let round = 1; isInputRequired(result); round++) {
+    if (round > MAX_LOCAL_INPUT_ROUNDS) {
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `The handler asked for input more than ${MAX_LOCAL_INPUT_ROUNDS} times`,
+      );
+    }
+    const pending = Object.entries(result.inputRequests);
+    const replies = await Promise.all(
+      pending.map(([, req]) =>
+        session.request(req.method, req.params, { signal: incoming.signal }, incoming.request.id),
+      ),
+    );
+    pending.forEach(([key], i) => {
+      answers[key] = replies[i];
+    });
+    const ctx = createRequestContext(incoming, {
+      ...setup,
+      mrtr: { inputResponses: { ...answers }, state: result.state },
+    });
+    try {
+      result = await run(def, params, ctx, session, statefulCodec);
+    } finally {
+      ctx.done();
+    }
+  }
+  return result;
+}

@@ -1,0 +1,90 @@
+import type { JsonObject } from '../../jsonrpc/types.js';
+
+/** One request the server needs the client to fulfil before it can answer (an MRTR input request). */
+export interface InputRequest {
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  params?: JsonObject;
+}
+
+const INPUT_REQUIRED: unique symbol = Symbol('mcpkit.inputRequired');
+
+/** A handler's explicit "I need input" answer (low-level MRTR style). */
+export interface InputRequiredReturn {
+  readonly [INPUT_REQUIRED]: true;
+  inputRequests: Record<string, InputRequest>;
+  /** Handler state carried (sealed) to the retry; read it back with `ctx.mrtr.state`. */
+  state?: unknown;
+}
+
+/**
+ * Returns "input required" from a tool, prompt or resource handler in explicit MRTR style; the retry
+ * runs the handler again with `ctx.mrtr.inputResponses` and `ctx.mrtr.state`. On a stateful session
+ * the server fulfils the requests itself with real server-to-client requests and re-runs the handler.
+ *
+ * @example
+ * if (!ctx.mrtr.inputResponses.confirm) {
+ *   return inputRequired({ confirm: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema } } });
+ * }
+ */
+export function inputRequired(
+  inputRequests: Record<string, InputRequest>,
+  state?: unknown,
+): InputRequiredReturn {
+  const out: InputRequiredReturn = { [INPUT_REQUIRED]: true, inputRequests };
+  if (state !== undefined) out.state = state;
+  return out;
+}
+
+/** True for a value made by {@link inputRequired}. */
+export function isInputRequired(value: unknown): value is InputRequiredReturn {
+  return typeof value === 'object' && value !== null && INPUT_REQUIRED in value;
+}
+
+/**
+ * Thrown inside a handler by `ctx.elicit()`, `ctx.sample()` or `ctx.listRoots()` on a stateless
+ * request whose answer has not arrived yet; the server turns it into an `input_required` result.
+ * Handlers should let it propagate (a catch-all should rethrow it).
+ */
+export class InputRequiredSignal extends Error {
+  constructor() {
+    super('Input required from the client: the request will be answered with input_required');
+    this.name = 'InputRequiredSignal';
+  }
+}
+
+/** What a handler sees of the multi round-trip state of its request. */
+export interface MrtrState {
+  /** Responses to earlier input requests, by key (this round's and earlier rounds'). */
+  readonly inputResponses: Readonly<Record<string, unknown>>;
+  /** The state the handler returned with `inputRequired(…, state)` last round. */
+  readonly state: unknown;
+}
+
+/**
+ * Collects the input a handler asks for with `ctx.elicit()` and friends on a stateless request:
+ * the n-th ask of a run gets key `input-n`; answered keys resolve at once, unanswered ones are
+ * recorded and the handler stops with {@link InputRequiredSignal}.
+ */
+export class InputCollector {
+  readonly answers: Record<string, unknown>;
+  readonly missing: Record<string, InputRequest> = {};
+  #next = 0;
+
+  constructor(answers: Record<string, unknown>) {
+    this.answers = answers;
+  }
+
+  /** True when some input was asked for and has no answer yet. */
+  get hasMissing(): boolean {
+    for (const _ in this.missing) return true;
+    return false;
+  }
+
+  /** Resolves with the answer for the next input, or rejects with the signal after recording it. */
+  ask(request: InputRequest): Promise<unknown> {
+    const key = `input-${++this.#next}`;
+    if (Object.hasOwn(this.answers, key)) return Promise.resolve(this.answers[key]);
+    this.missing[key] = request;
+    return Promise.reject(new InputRequiredSignal());
+  }
+}
