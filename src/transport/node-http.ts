@@ -34,7 +34,7 @@ export function createNodeListener(routes: NodeRoutes, options: NodeListenerOpti
       else writeReply(res, httpError(404, `Not Found: ${path}`));
       return;
     }
-    handler.handle(toRequestLike(req, path, q < 0 ? '' : url.slice(q + 1))).then(
+    handler.handle(toRequestLike(req, res, path, q < 0 ? '' : url.slice(q + 1))).then(
       (reply) => writeReply(res, reply),
       (e: unknown) => {
         options.onerror?.(e instanceof Error ? e : new Error(String(e)));
@@ -45,9 +45,25 @@ export function createNodeListener(routes: NodeRoutes, options: NodeListenerOpti
   };
 }
 
-function toRequestLike(req: IncomingMessage, path: string, query: string): HttpRequestLike {
+function toRequestLike(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: string,
+): HttpRequestLike {
   const preParsed = (req as { body?: unknown }).body;
+  let gone: AbortController | undefined;
   return {
+    // Created on first use: only requests that can be cancelled by a disconnect pay for it.
+    get signal() {
+      if (!gone) {
+        const controller = new AbortController();
+        gone = controller;
+        if (res.destroyed && !res.writableFinished) controller.abort();
+        else res.once('close', () => res.writableFinished || controller.abort());
+      }
+      return gone.signal;
+    },
     method: (req.method ?? 'GET').toUpperCase(),
     path,
     query: new URLSearchParams(query),

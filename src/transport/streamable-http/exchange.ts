@@ -17,6 +17,8 @@ export interface HttpRequestLike {
   text(limit: number): Promise<string | undefined>;
   /** Transport-level authentication information (filled by an auth layer). */
   readonly authInfo?: unknown;
+  /** Aborted when the client goes away before the reply is complete. */
+  readonly signal?: AbortSignal;
 }
 
 /** The writable end of a server-sent-events response. */
@@ -41,4 +43,5 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
   connection: 'keep-alive',
+  'x-accel-buffering': 'no',
 });

@@ -1,13 +1,15 @@
-import { ErrorCode } from '../../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { classify } from '../../jsonrpc/parse.js';
-import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { McpServer } from '../../server/server.js';
 import type { ServerSession } from '../../server/session.js';
+import { claimsModern, isModernRevision } from '../../spec/modern.js';
 import { DEFAULT_HTTP_REVISION, isStatefulRevision } from '../../spec/versions.js';
 import type { MessageContext } from '../transport.js';
 import { httpError, SESSION_NOT_FOUND } from './errors.js';
 import { type EventStore, MemoryEventStore } from './event-store.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
+import { checkModernHeaders, paramHeaders, statusOfError } from './modern-headers.js';
 import { checkRequestOrigin, type SecurityOptions } from './security.js';
 import { SessionTable } from './session-table.js';
 import { HttpSessionTransport, type ResponseMode, type StreamSettings } from './session-transport.js';
@@ -61,6 +63,13 @@ export function createStreamableHttpHandler(
     retryMs: options.retryMs ?? 1000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     eventStore: stateful ? store : undefined,
+    resumable: stateful,
+  };
+  const modernSettings: StreamSettings = {
+    ...settings,
+    eventStore: undefined,
+    resumable: false,
+    statusOf: (m) => ('error' in m ? statusOfError(m.error.code) : 200),
   };
   const sessions = new WeakMap<HttpSessionTransport, ServerSession>();
   const table = new SessionTable({
@@ -70,8 +79,9 @@ export function createStreamableHttpHandler(
 
   async function open(
     sessionId: string | undefined,
+    with_: StreamSettings = settings,
   ): Promise<{ transport: HttpSessionTransport; session: ServerSession }> {
-    const transport = new HttpSessionTransport(sessionId ?? '', sessionId, settings);
+    const transport = new HttpSessionTransport(sessionId ?? '', sessionId, with_);
     const session = await server.connect(transport);
     sessions.set(transport, session);
     return { transport, session };
@@ -114,6 +124,12 @@ export function createStreamableHttpHandler(
     }
     const init = messages.find((m) => 'method' in m && m.method === 'initialize');
     if (init && messages.length > 1) return httpError(400, 'Invalid Request: initialize must be sent alone');
+    const first = messages[0] as JsonRpcMessage;
+    if (!init && 'method' in first && claimsModern(first.params)) {
+      if (batch)
+        return httpError(400, 'Invalid Request: protocol revision 2026-07-28 sends one message per POST');
+      return postModern(req, first);
+    }
 
     const version = req.header('mcp-protocol-version');
     if (!init && version !== undefined && !isStatefulRevision(version)) {
@@ -160,6 +176,34 @@ export function createStreamableHttpHandler(
     return transport.post(messages, batch, context);
   }
 
+  /** A stateless-revision request: headers checked against the body, answered on its own, cancelled by a disconnect. */
+  async function postModern(
+    req: HttpRequestLike,
+    message: JsonRpcRequest | JsonRpcNotification,
+  ): Promise<HttpReply> {
+    const context: MessageContext = {};
+    if (req.authInfo !== undefined) context.authInfo = req.authInfo;
+    const { transport } = await open(undefined, modernSettings);
+    transport.onidle = () => void transport.close();
+    if (!('id' in message)) {
+      const reply = await transport.post([message], false, context);
+      await transport.close();
+      return reply;
+    }
+    try {
+      const name = message.method === 'tools/call' ? message.params?.name : undefined;
+      const schema = typeof name === 'string' ? server.tools.get(name)?.def.input?.jsonSchema : undefined;
+      checkModernHeaders(req, message, paramHeaders(schema));
+    } catch (e) {
+      await transport.close();
+      if (e instanceof JsonRpcError) return httpError(400, e.message, e.code, message.id);
+      throw e;
+    }
+    const reply = await transport.post([message], false, context, req.signal);
+    if (!('sse' in reply)) await transport.close();
+    return reply;
+  }
+
   async function batchAllowed(transport: HttpSessionTransport): Promise<boolean> {
     return sessions.get(transport)?.protocolVersion === '2025-03-26';
   }
@@ -192,7 +236,8 @@ export function createStreamableHttpHandler(
   }
 
   async function get(req: HttpRequestLike): Promise<HttpReply> {
-    if (!stateful || options.getStream === false) {
+    // Stateless-revision clients have no GET stream; neither does a server without sessions.
+    if (!stateful || options.getStream === false || isModernRevision(req.header('mcp-protocol-version'))) {
       return httpError(
         405,
         'Method Not Allowed: this endpoint has no GET stream',
@@ -212,7 +257,12 @@ export function createStreamableHttpHandler(
   }
 
   async function del(req: HttpRequestLike): Promise<HttpReply> {
-    if (!stateful || options.allowDelete === false) {
+    if (
+      isModernRevision(req.header('mcp-protocol-version')) ||
+      !stateful ||
+      options.allowDelete === false ||
+      isModernRevision(req.header('mcp-protocol-version'))
+    ) {
       return httpError(
         405,
         'Method Not Allowed: sessions cannot be ended by the client',

@@ -16,6 +16,10 @@ export interface StreamSettings {
   retryMs: number;
   keepAliveMs: number;
   eventStore: EventStore | undefined;
+  /** Stateless-revision streams carry no event ids and no priming event (they cannot be resumed). */
+  resumable: boolean;
+  /** The HTTP status of a JSON reply carrying one message (stateless-revision errors map to 4xx). */
+  statusOf?: (message: JsonRpcMessage) => number;
 }
 
 const STANDALONE = '_';
@@ -82,8 +86,16 @@ export class HttpSessionTransport implements Transport {
     this.#receiver = receiver;
   }
 
-  /** Delivers the messages of one POST and resolves with its HTTP reply. */
-  post(messages: JsonRpcMessage[], batch: boolean, context: MessageContext): Promise<HttpReply> {
+  /**
+   * Delivers the messages of one POST and resolves with its HTTP reply. With `signal` (stateless
+   * revision), a client that goes away before the answer cancels the request.
+   */
+  post(
+    messages: JsonRpcMessage[],
+    batch: boolean,
+    context: MessageContext,
+    signal?: AbortSignal,
+  ): Promise<HttpReply> {
     const receiver = this.#receiver;
     if (!receiver || this.#closed) return Promise.resolve(httpError(404, 'Session not found', -32001));
     const requests: RequestId[] = [];
@@ -116,6 +128,19 @@ export class HttpSessionTransport implements Transport {
     if (this.#settings.responseMode === 'sse') this.#startSse(stream);
     const ctx: MessageContext = { ...context, closeStream: () => this.#closeConnection(stream) };
     for (const m of messages) receiver.onmessage(m, ctx);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        for (const id of stream.pending) {
+          receiver.onmessage({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason: 'client disconnected' },
+          });
+        }
+      },
+      { once: true },
+    );
     return reply;
   }
 
@@ -212,8 +237,13 @@ export class HttpSessionTransport implements Transport {
     }
     const store = this.#settings.eventStore;
     const data = encodeMessage(message);
-    const id = store ? store.append(this.#key, stream.id, message) : `${stream.id}.${++stream.seq}`;
-    if (typeof id === 'string') this.#write(stream, formatSseEvent({ id, data }));
+    const id = store
+      ? store.append(this.#key, stream.id, message)
+      : this.#settings.resumable
+        ? `${stream.id}.${++stream.seq}`
+        : undefined;
+    if (id === undefined) this.#write(stream, formatSseEvent({ data }));
+    else if (typeof id === 'string') this.#write(stream, formatSseEvent({ id, data }));
     else {
       // An asynchronous store: the event goes out once recorded (a durable store keeps order per stream).
       id.then(
@@ -228,7 +258,11 @@ export class HttpSessionTransport implements Transport {
     const body = stream.batch
       ? `[${stream.json.map((m) => encodeMessage(m)).join(',')}]`
       : encodeMessage(stream.json[0] as JsonRpcMessage);
-    stream.reply?.({ status: 200, headers: { 'content-type': 'application/json', ...this.#headers }, body });
+    const status =
+      !stream.batch && this.#settings.statusOf
+        ? this.#settings.statusOf(stream.json[0] as JsonRpcMessage)
+        : 200;
+    stream.reply?.({ status, headers: { 'content-type': 'application/json', ...this.#headers }, body });
     stream.reply = undefined;
     this.#streams.delete(stream.id);
     if (this.#streams.size === 0) this.onidle?.();
@@ -255,7 +289,8 @@ export class HttpSessionTransport implements Transport {
 
   #attach(stream: OutStream, sink: SseSink, replay: string[]): void {
     // Priming event: an id to resume from, and the retry interval for polling.
-    sink.write(formatSseEvent({ id: `${stream.id}.0`, retry: this.#settings.retryMs, data: '' }));
+    if (this.#settings.resumable)
+      sink.write(formatSseEvent({ id: `${stream.id}.0`, retry: this.#settings.retryMs, data: '' }));
     for (const text of replay) sink.write(text);
     for (const text of stream.backlog ?? []) sink.write(text);
     stream.backlog = undefined;

@@ -18,6 +18,7 @@ export function fromRequest(request: Request, authInfo?: unknown): HttpRequestLi
     header: (name) => request.headers.get(name) ?? undefined,
     text: (limit) => readLimited(request, limit),
     authInfo,
+    signal: request.signal,
   };
 }
 

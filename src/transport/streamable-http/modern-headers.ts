@@ -1,0 +1,125 @@
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
+import { META } from '../../spec/modern.js';
+import type { HttpRequestLike } from './exchange.js';
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** Decodes a header value that may use the `=?base64?…?=` form. */
+export function decodeHeaderValue(value: string): string | undefined {
+  const m = SENTINEL.exec(value);
+  if (!m) return /[\x00-\x1f\x7f]/.test(value) ? undefined : value;
+  try {
+    const bin = atob(m[1] ?? '');
+    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // Not valid Base64 or not UTF-8: a malformed header.
+    return undefined;
+  }
+}
+
+/** Encodes a value for an `Mcp-*` header, using the Base64 form where plain ASCII will not do. */
+export function encodeHeaderValue(value: string): string {
+  if (/^[\x20-\x7e]*$/.test(value) && !SENTINEL.test(value) && value.trim() === value) return value;
+  const bytes = new TextEncoder().encode(value);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return `=?base64?${btoa(bin)}?=`;
+}
+
+/** The `x-mcp-header` annotations of a tool's input schema: property name → header suffix. */
+export function paramHeaders(inputSchema: JsonObject | undefined): ReadonlyMap<string, string> {
+  if (!inputSchema) return EMPTY;
+  let cached = cache.get(inputSchema);
+  if (cached) return cached;
+  cached = new Map();
+  const props = inputSchema.properties as Record<string, JsonObject> | undefined;
+  for (const [name, schema] of Object.entries(props ?? {})) {
+    const header = schema?.['x-mcp-header'];
+    if (typeof header === 'string' && header !== '') cached.set(name, header);
+  }
+  cache.set(inputSchema, cached);
+  return cached;
+}
+
+const EMPTY: ReadonlyMap<string, string> = new Map();
+const cache = new WeakMap<object, Map<string, string>>();
+
+function mismatch(message: string): JsonRpcError {
+  return new JsonRpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
+}
+
+/** The `Mcp-Name` a request must carry, if its method has one. */
+export function nameOf(request: JsonRpcRequest): string | undefined {
+  const p = request.params ?? {};
+  switch (request.method) {
+    case 'tools/call':
+    case 'prompts/get':
+      return typeof p.name === 'string' ? p.name : undefined;
+    case 'resources/read':
+      return typeof p.uri === 'string' ? p.uri : undefined;
+    case 'tasks/get':
+    case 'tasks/update':
+    case 'tasks/cancel':
+      return typeof p.taskId === 'string' ? p.taskId : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Checks the standard headers of a stateless request against its body: `MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` headers of `x-mcp-header` parameters (-32020 on any
+ * mismatch, missing header or malformed value).
+ */
+export function checkModernHeaders(
+  req: HttpRequestLike,
+  request: JsonRpcRequest,
+  params: ReadonlyMap<string, string>,
+): void {
+  const meta = request.params?._meta as JsonObject | undefined;
+  const version = req.header('mcp-protocol-version');
+  if (version === undefined) throw mismatch('MCP-Protocol-Version is required');
+  if (version !== meta?.[META.protocolVersion]) throw mismatch('MCP-Protocol-Version does not match _meta');
+  const method = req.header('mcp-method');
+  if (method === undefined) throw mismatch('Mcp-Method is required');
+  if (decodeHeaderValue(method) !== request.method) throw mismatch('Mcp-Method does not match the body');
+  const name = nameOf(request);
+  if (name !== undefined) {
+    const header = req.header('mcp-name');
+    if (header === undefined) throw mismatch('Mcp-Name is required');
+    if (decodeHeaderValue(header) !== name) throw mismatch('Mcp-Name does not match the body');
+  }
+  if (params.size === 0) return;
+  const args = (request.params?.arguments ?? {}) as JsonObject;
+  for (const [property, suffix] of params) {
+    const value = args[property];
+    const header = req.header(`mcp-param-${suffix.toLowerCase()}`);
+    if (value === undefined || value === null) continue;
+    if (header === undefined) throw mismatch(`Mcp-Param-${suffix} is required`);
+    const decoded = decodeHeaderValue(header);
+    if (decoded === undefined) throw mismatch(`Mcp-Param-${suffix} is malformed`);
+    const same =
+      typeof value === 'number'
+        ? Number(decoded) === value && decoded.trim() !== ''
+        : decoded === String(value);
+    if (!same) throw mismatch(`Mcp-Param-${suffix} does not match the argument "${property}"`);
+  }
+}
+
+/** The HTTP status of a stateless error response. */
+export function statusOfError(code: number): number {
+  if (code === ErrorCode.MethodNotFound) return 404;
+  if (
+    code === ErrorCode.InvalidParams ||
+    code === ErrorCode.HeaderMismatch ||
+    code === ErrorCode.MissingClientCapability ||
+    code === ErrorCode.UnsupportedProtocolVersion ||
+    code === ErrorCode.InvalidRequest ||
+    code === ErrorCode.ParseError
+  ) {
+    return 400;
+  }
+  return 200;
+}
