@@ -7,7 +7,7 @@ import { RestartableTimer } from './timer.js';
 export interface RequestOptions {
   /** Cancels the request: the peer is sent `notifications/cancelled` and the call rejects. */
   signal?: AbortSignal;
-  /** Milliseconds without a response (or progress) before the request fails. Default 60 000. */
+  /** Milliseconds without a response (or progress) before the request fails; `Infinity` for none. Default 60 000. */
   timeout?: number;
   /** Whether a progress notification restarts the timeout. Default true. */
   resetTimeoutOnProgress?: boolean;

@@ -92,7 +92,19 @@ export class Peer {
     options?: RequestOptions,
     send?: SendOptions,
   ): Promise<JsonObject> {
-    if (this.#closed) return Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed'));
+    return this.begin(method, params, options, send).promise;
+  }
+
+  /** Sends a request and returns its id with the promise of its result (for long-lived requests). */
+  begin(
+    method: string,
+    params: JsonObject | undefined,
+    options?: RequestOptions,
+    send?: SendOptions,
+  ): { id: RequestId; promise: Promise<JsonObject> } {
+    if (this.#closed) {
+      return { id: -1, promise: Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed')) };
+    }
     const { id, promise } = this.#outgoing.begin(options);
     let p = params;
     if (options?.onprogress) {
@@ -102,7 +114,7 @@ export class Peer {
     const message: JsonRpcRequest =
       p === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: p };
     this.transport.send(message, send).catch((e: unknown) => this.#outgoing.failSend(id, toError(e)));
-    return promise;
+    return { id, promise };
   }
 
   /** Sends a notification. */

@@ -4,10 +4,12 @@ export class RestartableTimer {
   readonly #ms: number;
   readonly #fire: () => void;
 
+  /** A delay that is not a positive finite number means "never" (no timer is armed). */
   constructor(ms: number, fire: () => void) {
     this.#ms = ms;
     this.#fire = fire;
-    this.#handle = setTimeout(fire, ms);
+    if (!(ms > 0 && Number.isFinite(ms))) return;
+    this.#handle = setTimeout(fire, Math.min(ms, 0x7fffffff));
     unref(this.#handle);
   }
 
@@ -20,7 +22,7 @@ export class RestartableTimer {
       return;
     }
     clearTimeout(h);
-    this.#handle = setTimeout(this.#fire, this.#ms);
+    this.#handle = setTimeout(this.#fire, Math.min(this.#ms, 0x7fffffff));
     unref(this.#handle);
   }
 

@@ -20,6 +20,8 @@ export interface MessageContext {
 export interface SendOptions {
   /** The incoming request this message belongs to (HTTP routes it onto that request's stream). */
   relatedRequestId?: RequestId;
+  /** Extra HTTP headers for this message (the `Mcp-Param-*` mirrors of tool arguments). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The callbacks a transport delivers to; set by whoever owns the transport (a server or client session). */

@@ -1,0 +1,225 @@
+// A generic example client: starts any stdio MCP server, shows what it offers, then tries a few things.
+// Usage: npm run --silent example:client -- <command> [args…]
+//   e.g. npm run --silent example:client -- node dist/examples/everything/server.js
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+import { Client, type RequestOptions, type Tool } from '../../src/index.js';
+import { StdioClientTransport } from '../../src/stdio.js';
+import {
+  describeCapabilities,
+  describeContent,
+  describeResourceContents,
+  errorMessage,
+  heading,
+  promptRows,
+  resourceRows,
+  table,
+  templateRows,
+  toolRows,
+  truncate,
+} from './format.js';
+import { lastUserText, scriptedForm, scriptedModel } from './scripted.js';
+
+const USAGE = `usage: npm run --silent example:client -- <command> [args…]
+  e.g. npm run --silent example:client -- node dist/examples/everything/server.js`;
+
+/** Tools tried when the server has them, with the arguments to send. */
+const TOOL_TRIES: Record<string, Record<string, unknown>> = {
+  test_simple_text: {},
+  echo: { text: 'hello from the example client' },
+  add: { a: 2, b: 3 },
+  test_tool_with_progress: {},
+  test_sampling: { prompt: 'What is the Model Context Protocol?' },
+};
+/** Prompt arguments for prompts that need some. */
+const PROMPT_ARGS: Record<string, Record<string, string>> = {
+  greet: { name: 'Ada' },
+  test_prompt_with_arguments: { arg1: 'first', arg2: 'second' },
+};
+const OPTIONS: RequestOptions = { timeout: 20_000 };
+
+const out = (...lines: string[]) => {
+  for (const line of lines) console.log(line);
+};
+
+function connectClient(): Client {
+  return new Client(
+    { name: 'mcpkit-example-client', version: '0.1.0' },
+    {
+      sampling: (params) => {
+        out(
+          `    ↳ server asked to sample: "${truncate(lastUserText(params), 60)}" → answering as a scripted model`,
+        );
+        return scriptedModel(params);
+      },
+      elicitation: (params) => {
+        if (params.mode === 'url') {
+          out(`    ↳ server asked to open ${params.url} → declining (no browser here)`);
+          return { action: 'decline' };
+        }
+        const answer = scriptedForm(params.requestedSchema);
+        out(
+          `    ↳ server asked: "${truncate(params.message, 60)}" → accepting ${JSON.stringify(answer.content)}`,
+        );
+        return answer;
+      },
+      roots: [{ uri: pathToFileURL(process.cwd()).href, name: 'working directory' }],
+      onlog: (log) =>
+        out(`    ↳ log [${log.level}]${log.logger ? ` ${log.logger}:` : ''} ${logText(log.data)}`),
+      onToolsChanged: (tools) =>
+        out(`    ↳ the server's tool list changed${tools ? ` (${tools.length} tools)` : ''}`),
+      onerror: (e) => console.error(`client: ${e.message}`),
+    },
+  );
+}
+
+function logText(data: unknown): string {
+  return truncate(typeof data === 'string' ? data : JSON.stringify(data));
+}
+
+/** Forwards the server's stderr to ours, each line prefixed. */
+function forwardStderr(transport: StdioClientTransport): void {
+  let partial = '';
+  transport.onstderr = (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) process.stderr.write(`[server stderr] ${line}\n`);
+  };
+}
+
+/** Runs one exploratory step; a failure is shown but does not end the run (servers may refuse things). */
+async function attempt(label: string, run: () => Promise<string[]>): Promise<void> {
+  out(`  ${label}`);
+  try {
+    out(...(await run()).map((line) => `    ${line}`));
+  } catch (e) {
+    out(`    ✗ failed: ${errorMessage(e)}`);
+  }
+}
+
+async function listEverything(client: Client): Promise<{ tools: Tool[] }> {
+  const caps = client.serverCapabilities ?? {};
+  out(heading('Server'));
+  out(
+    ...table([
+      ['name', `${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''}`],
+      ['protocol revision', client.protocolVersion ?? '?'],
+      ['capabilities', describeCapabilities(caps)],
+      ...(client.instructions
+        ? ([['instructions', truncate(client.instructions, 90)]] as [string, string][])
+        : []),
+    ]),
+  );
+  const tools = caps.tools ? await client.listTools(OPTIONS) : [];
+  if (caps.tools) out(heading(`Tools (${tools.length})`), ...table(toolRows(tools)));
+  if (caps.resources) {
+    const resources = await client.listResources(OPTIONS);
+    out(heading(`Resources (${resources.length})`), ...table(resourceRows(resources)));
+    const templates = await client.listResourceTemplates(OPTIONS);
+    out(heading(`Resource templates (${templates.length})`), ...table(templateRows(templates)));
+  }
+  if (caps.prompts) {
+    const prompts = await client.listPrompts(OPTIONS);
+    out(heading(`Prompts (${prompts.length})`), ...table(promptRows(prompts)));
+  }
+  return { tools };
+}
+
+async function tryThings(client: Client, tools: Tool[]): Promise<void> {
+  const caps = client.serverCapabilities ?? {};
+  out(heading('Trying a few things'));
+  await attempt('ping', async () => {
+    const started = performance.now();
+    await client.ping(OPTIONS);
+    return [`pong in ${(performance.now() - started).toFixed(1)} ms`];
+  });
+  if (caps.logging)
+    await attempt('logging/setLevel debug', async () => {
+      await client.setLoggingLevel('debug', OPTIONS);
+      return ['ok'];
+    });
+  for (const tool of tools) {
+    const args = TOOL_TRIES[tool.name];
+    if (args === undefined) continue;
+    await attempt(`call ${tool.name} ${JSON.stringify(args)}`, async () => {
+      const result = await client.callTool(tool.name, args, {
+        ...OPTIONS,
+        onprogress: (p) =>
+          out(
+            `    ↳ progress ${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`,
+          ),
+      });
+      const lines = result.content.map((block) => describeContent(block));
+      if (result.structuredContent !== undefined)
+        lines.push(`structured: ${truncate(JSON.stringify(result.structuredContent))}`);
+      return result.isError ? lines.map((l) => `✗ tool error: ${l}`) : lines;
+    });
+  }
+  if (caps.resources) {
+    const [first] = await client.listResources(OPTIONS);
+    if (first) {
+      await attempt(`read ${first.uri}`, async () =>
+        (await client.readResource(first.uri, OPTIONS)).contents.map((contents) =>
+          describeResourceContents(contents),
+        ),
+      );
+    }
+  }
+  if (caps.prompts) {
+    const prompts = await client.listPrompts(OPTIONS);
+    const prompt =
+      Object.keys(PROMPT_ARGS)
+        .map((name) => prompts.find((p) => p.name === name))
+        .find(Boolean) ?? prompts.find((p) => !p.arguments?.some((a) => a.required));
+    if (prompt) {
+      const args = PROMPT_ARGS[prompt.name];
+      await attempt(`get prompt ${prompt.name}${args ? ` ${JSON.stringify(args)}` : ''}`, async () => {
+        const result = await client.getPrompt(prompt.name, args, OPTIONS);
+        return result.messages.map((m) => `${m.role}: ${describeContent(m.content)}`);
+      });
+      const argument = prompt.arguments?.[0];
+      if (caps.completions && argument) {
+        await attempt(`complete ${prompt.name}.${argument.name} from ""`, async () => {
+          const completion = await client.complete(
+            { type: 'ref/prompt', name: prompt.name },
+            { name: argument.name, value: '' },
+            undefined,
+            OPTIONS,
+          );
+          return [completion.values.length > 0 ? completion.values.join(', ') : '(no suggestions)'];
+        });
+      }
+    }
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined || command === '--help' || command === '-h') {
+    console.error(USAGE);
+    return command === undefined ? 1 : 0;
+  }
+  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
+  forwardStderr(transport);
+  const client = connectClient();
+  try {
+    await client.connect(transport, OPTIONS);
+  } catch (e) {
+    console.error(`example client: could not connect to "${argv.join(' ')}": ${errorMessage(e)}`);
+    await transport.close();
+    return 1;
+  }
+  try {
+    const { tools } = await listEverything(client);
+    await tryThings(client, tools);
+    out('', 'Done.');
+    return 0;
+  } catch (e) {
+    console.error(`example client: ${errorMessage(e)}`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

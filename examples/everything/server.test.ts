@@ -1,0 +1,70 @@
+// The stdio main of the everything server, run as a real child process.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Client } from '../../src/index.js';
+import { StdioClientTransport } from '../../src/stdio.js';
+
+describe('everything server: the stdio main', { timeout: 10_000 }, () => {
+  const serverPath = fileURLToPath(new URL('./server.js', import.meta.url));
+
+  it('serves over stdio', async () => {
+    const client = new Client({ name: 'smoke', version: '0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [serverPath], stderr: 'pipe' }),
+    );
+    try {
+      assert.equal(client.serverInfo?.name, 'mcpkit-everything');
+      assert.deepEqual((await client.callTool('test_simple_text')).content, [
+        { type: 'text', text: 'This is a simple text response for testing.' },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a bad --http port with exit code 2', () => {
+    const run = spawnSync(process.execPath, [serverPath, '--http', 'eighty'], { encoding: 'utf8' });
+    assert.equal(run.status, 2);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /--http needs a port number/);
+  });
+
+  it('serves Streamable HTTP with --http, on 127.0.0.1', async () => {
+    const child = spawn(process.execPath, [serverPath, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stderr.setEncoding('utf8');
+        child.stderr.on('data', (chunk: string) => {
+          text += chunk;
+          const m = /Streamable HTTP at (\S+),/.exec(text);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${text}`)));
+      });
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 't', version: '0' },
+          },
+        }),
+      });
+      assert.equal(res.status, 200);
+      assert.ok(res.headers.get('mcp-session-id'));
+      const body = (await res.json()) as { result: { serverInfo: { name: string } } };
+      assert.equal(body.result.serverInfo.name, 'mcpkit-everything');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
