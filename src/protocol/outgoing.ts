@@ -21,6 +21,7 @@ export interface RequestOptions {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 interface Pending {
+  method: string;
   resolve(result: JsonObject): void;
   reject(error: Error): void;
   timer: RestartableTimer;
@@ -50,7 +51,7 @@ export class OutgoingRequests {
   }
 
   /** Allocates an id and registers the request; returns the id and the promise of its result. */
-  begin(options: RequestOptions | undefined): { id: number; promise: Promise<JsonObject> } {
+  begin(method: string, options: RequestOptions | undefined): { id: number; promise: Promise<JsonObject> } {
     const id = ++this.#nextId;
     const signal = options?.signal;
     if (signal?.aborted) {
@@ -59,12 +60,13 @@ export class OutgoingRequests {
     let pending!: Pending;
     const promise = new Promise<JsonObject>((resolve, reject) => {
       const timeout = options?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      const max = options?.maxTotalTimeout ?? Number.POSITIVE_INFINITY;
       pending = {
+        method,
         resolve,
         reject,
-        timer: new RestartableTimer(timeout, () =>
-          this.#giveUp(id, new McpkitError('REQUEST_TIMEOUT', `Request timed out after ${timeout} ms`)),
-        ),
+        // Armed for whichever limit comes first: the idle timeout or the total ceiling.
+        timer: new RestartableTimer(Math.min(timeout, max), () => this.#giveUp(id, this.#timeoutError(id))),
         startedAt: Date.now(),
         options,
         onabort: undefined,
@@ -99,20 +101,27 @@ export class OutgoingRequests {
   progress(params: ProgressParams): boolean {
     const p = this.#pending.get(params.progressToken);
     if (!p?.options?.onprogress) return false;
-    const { maxTotalTimeout, resetTimeoutOnProgress } = p.options;
-    if (maxTotalTimeout !== undefined && Date.now() - p.startedAt >= maxTotalTimeout) {
-      this.#giveUp(
-        params.progressToken,
-        new McpkitError(
-          'REQUEST_TIMEOUT',
-          `Request exceeded the maximum total timeout of ${maxTotalTimeout} ms`,
-        ),
-      );
+    const { maxTotalTimeout, resetTimeoutOnProgress, timeout = DEFAULT_REQUEST_TIMEOUT_MS } = p.options;
+    const elapsed = Date.now() - p.startedAt;
+    if (maxTotalTimeout !== undefined && elapsed >= maxTotalTimeout) {
+      this.#giveUp(params.progressToken, this.#timeoutError(params.progressToken));
       return true;
     }
-    if (resetTimeoutOnProgress !== false) p.timer.restart();
+    if (resetTimeoutOnProgress !== false) {
+      p.timer.restart(maxTotalTimeout === undefined ? timeout : Math.min(timeout, maxTotalTimeout - elapsed));
+    }
     p.options.onprogress(params);
     return true;
+  }
+
+  #timeoutError(id: RequestId): McpkitError {
+    const p = this.#pending.get(id);
+    const max = p?.options?.maxTotalTimeout;
+    if (p && max !== undefined && Date.now() - p.startedAt >= max) {
+      return new McpkitError('REQUEST_TIMEOUT', `Request exceeded the maximum total timeout of ${max} ms`);
+    }
+    const timeout = p?.options?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    return new McpkitError('REQUEST_TIMEOUT', `Request timed out after ${timeout} ms`);
   }
 
   /** Fails every pending request (the connection closed). */
@@ -124,7 +133,8 @@ export class OutgoingRequests {
     const p = this.#take(id);
     if (!p) return;
     this.#remember(id);
-    this.#cancel(id, error.message);
+    // The spec forbids cancelling initialize; the caller gives up on it silently.
+    if (p.method !== 'initialize') this.#cancel(id, error.message);
     p.reject(error);
   }
 

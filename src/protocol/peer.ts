@@ -105,7 +105,9 @@ export class Peer {
     if (this.#closed) {
       return { id: -1, promise: Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed')) };
     }
-    const { id, promise } = this.#outgoing.begin(options);
+    const { id, promise } = this.#outgoing.begin(method, options);
+    // Already cancelled: the request is never sent.
+    if (options?.signal?.aborted) return { id, promise };
     let p = params;
     if (options?.onprogress) {
       const meta = (params?._meta as JsonObject | undefined) ?? {};

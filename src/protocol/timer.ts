@@ -13,16 +13,16 @@ export class RestartableTimer {
     unref(this.#handle);
   }
 
-  /** Starts the full delay again from now. */
-  restart(): void {
+  /** Starts the delay again from now (the original delay, or `ms` when given and different). */
+  restart(ms: number = this.#ms): void {
     const h = this.#handle;
     if (h === undefined) return;
-    if (typeof h === 'object' && h !== null && 'refresh' in h && typeof h.refresh === 'function') {
+    if (ms === this.#ms && typeof h === 'object' && h !== null && 'refresh' in h && typeof h.refresh === 'function') {
       h.refresh();
       return;
     }
     clearTimeout(h);
-    this.#handle = setTimeout(this.#fire, Math.min(this.#ms, 0x7fffffff));
+    this.#handle = setTimeout(this.#fire, Math.max(0, Math.min(ms, 0x7fffffff)));
     unref(this.#handle);
   }
 

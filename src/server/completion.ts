@@ -28,8 +28,7 @@ export async function complete(
   const all = Array.isArray(answer) ? answer : answer.values;
   const values = all.length > MAX_COMPLETION_VALUES ? all.slice(0, MAX_COMPLETION_VALUES) : all;
   const total = Array.isArray(answer) ? all.length : (answer.total ?? all.length);
-  const hasMore = Array.isArray(answer)
-    ? all.length > values.length
-    : (answer.hasMore ?? all.length > values.length);
+  // Values dropped by the cap always mean there are more, whatever the completer said.
+  const hasMore = all.length > values.length || (!Array.isArray(answer) && answer.hasMore === true);
   return { completion: { values, total, hasMore } };
 }

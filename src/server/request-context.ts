@@ -37,7 +37,7 @@ export function statefulSetup(session: ServerSession): ContextSetup {
     session,
     info: session,
     asker: { era: 'stateful', session },
-    logThreshold: () => session.logLevel,
+    logThreshold: () => (session.serverCapabilities.logging ? session.logLevel : undefined),
     mrtr: NO_MRTR,
   };
 }
@@ -102,8 +102,11 @@ export function createRequestContext(
     async elicit(req, options) {
       const params = elicitParams(info, asker.era, req);
       const result = (await ask('elicitation/create', params, options)) as unknown as ElicitResult;
-      if (params.mode !== 'url' && result.action === 'accept' && result.content !== undefined) {
-        const checked = validateElicitationContent(params.requestedSchema as JsonObject, result.content);
+      if (result.action !== 'accept' && result.action !== 'decline' && result.action !== 'cancel') {
+        throw new McpkitError('INVALID_RESULT', `The client's elicitation answer has an invalid action ${JSON.stringify(result.action)}`);
+      }
+      if (params.mode !== 'url' && result.action === 'accept') {
+        const checked = validateElicitationContent(params.requestedSchema as JsonObject, result.content ?? {});
         if (!checked.ok) {
           throw new McpkitError(
             'INVALID_RESULT',

@@ -403,9 +403,10 @@ export class McpServer implements ModernHost, SessionHost {
     session.clientCapabilities = typeof caps === 'object' && caps !== null ? (caps as JsonObject) : {};
     session.clientInfo = params.clientInfo as Implementation | undefined;
     session.initialized = true;
+    session.serverCapabilities = this.capabilities;
     const result: InitializeResult = {
       protocolVersion: version,
-      capabilities: this.capabilities,
+      capabilities: session.serverCapabilities,
       serverInfo: this.info,
     };
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
@@ -439,14 +440,13 @@ export class McpServer implements ModernHost, SessionHost {
   #flush(): void {
     const kinds = [...this.#dirty];
     this.#dirty.clear();
-    const caps = this.capabilities;
+    const report = (e: unknown) => this.error(e instanceof Error ? e : new Error(String(e)), undefined);
+    const listed = (caps: ServerCapabilities, kind: Kind) => (caps[kind] as { listChanged?: boolean } | undefined)?.listChanged;
     for (const kind of kinds) {
-      if (!(caps[kind] as { listChanged?: boolean } | undefined)?.listChanged) continue;
-      this.subscriptions.listChanged(kind, (e) =>
-        this.error(e instanceof Error ? e : new Error(String(e)), undefined),
-      );
+      if (listed(this.capabilities, kind)) this.subscriptions.listChanged(kind, report);
       for (const session of this.#sessions) {
-        if (!session.initialized) continue;
+        // Only sessions that were told at initialize that this list can change hear about it.
+        if (!session.initialized || !listed(session.serverCapabilities, kind)) continue;
         session.notify(`notifications/${kind}/list_changed`).catch((e: unknown) => this.#report(e, session));
       }
     }

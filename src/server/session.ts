@@ -4,7 +4,7 @@ import type { EraCodec } from '../protocol/era-codec.js';
 import { statefulCodec } from '../protocol/era-codec.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { type IncomingRequest, Peer } from '../protocol/peer.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../spec/types.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../spec/types.js';
 import type { Transport } from '../transport/transport.js';
 import type { SessionInfo } from './context.js';
 
@@ -41,6 +41,8 @@ export class ServerSession implements SessionInfo {
   protocolVersion = '';
   clientCapabilities: ClientCapabilities = {};
   clientInfo: Implementation | undefined;
+  /** The capabilities the server declared to this session at initialize. */
+  serverCapabilities: ServerCapabilities = {};
   /** True once `initialize` has been answered. */
   initialized = false;
   /** True once `notifications/initialized` has arrived. */

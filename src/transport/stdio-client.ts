@@ -261,7 +261,9 @@ export class StdioClientTransport implements Transport {
 
   #exitError(): McpkitError | undefined {
     const exit = this.#exit;
-    if (exit === undefined || (exit.code === 0 && exit.signal === null)) return undefined;
+    // Only called for an exit nobody asked for: even a clean exit code must be named to the caller.
+    if (exit === undefined)
+      return new McpkitError('PROCESS_EXITED', 'Server process ended its output unexpectedly.');
     const tail = this.#stderrTail.trim();
     const message = `Server process exited with code ${exit.code} (signal ${exit.signal}).`;
     return new McpkitError('PROCESS_EXITED', tail === '' ? message : `${message} Last stderr: ${tail}`);

@@ -86,7 +86,7 @@ export async function dispatchModern(
     session,
     info,
     asker: { era: 'stateless', collector },
-    logThreshold: () => envelope.logLevel,
+    logThreshold: () => (host.capabilities.logging ? envelope.logLevel : undefined),
     mrtr: { inputResponses: answers, state: state?.app },
   });
   try {

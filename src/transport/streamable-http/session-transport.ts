@@ -22,7 +22,13 @@ export interface StreamSettings {
   statusOf?: (message: JsonRpcMessage) => number;
 }
 
-const STANDALONE = '_';
+/** A short random tag per session: stream ids of other sessions never match it. */
+function streamTag(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replaceAll('+', '-').replaceAll('/', '_');
+}
 
 /** One logical stream: the answer to a POST, or the standalone GET stream. */
 class OutStream {
@@ -55,7 +61,8 @@ export class HttpSessionTransport implements Transport {
   readonly #headers: Record<string, string>;
   readonly #streams = new Map<string, OutStream>();
   readonly #byRequest = new Map<RequestId, OutStream>();
-  readonly #standalone = new OutStream(STANDALONE, false);
+  readonly #tag = streamTag();
+  readonly #standalone = new OutStream(`${this.#tag}_`, false);
   #receiver: TransportReceiver | undefined;
   #nextStream = 0;
   #closed = false;
@@ -116,7 +123,7 @@ export class HttpSessionTransport implements Transport {
         );
       }
     }
-    const stream = new OutStream(`${++this.#nextStream}`, batch);
+    const stream = new OutStream(`${this.#tag}${++this.#nextStream}`, batch);
     for (const id of requests) {
       stream.pending.add(id);
       this.#byRequest.set(id, stream);
@@ -155,12 +162,14 @@ export class HttpSessionTransport implements Transport {
     }
     const store = this.#settings.eventStore;
     const streamId = store?.streamOf(lastEventId);
-    const events =
-      store && streamId !== undefined ? await store.replayAfter(this.#key, lastEventId) : undefined;
-    if (!events || streamId === undefined) {
-      return httpError(400, 'Bad Request: Last-Event-ID is unknown, expired, or belongs to another session');
-    }
-    const live = streamId === STANDALONE ? this.#standalone : this.#streams.get(streamId);
+    const refused = () =>
+      httpError(400, 'Bad Request: Last-Event-ID is unknown, expired, or belongs to another session');
+    if (!store || streamId === undefined || !streamId.startsWith(this.#tag)) return refused();
+    const live = streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
+    let events = await store.replayAfter(this.#key, lastEventId);
+    // The priming id of a live stream is valid before anything was recorded on it.
+    if (!events && live && lastEventId === `${streamId}.0`) events = [];
+    if (!events) return refused();
     const replay = events.map((e) => formatSseEvent({ id: e.id, data: encodeMessage(e.message) }));
     if (!live) {
       // The stream already finished: replay what was missed, then end.

@@ -1,0 +1,129 @@
+import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { RequestOptions } from '../protocol/outgoing.js';
+import type { Peer } from '../protocol/peer.js';
+import { META } from '../spec/modern.js';
+import type { ClientCapabilities, Implementation, Root } from '../spec/types.js';
+import { answerElicitation, answerSampling, type ClientHandlers, type ClientRequestContext } from './handlers.js';
+import type { ResponseCache } from './response-cache.js';
+
+/** Methods whose stateless results may be cached. */
+const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+/** Methods that may answer `input_required`. */
+const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** Codes only a stateless-revision server sends: they prove the server is modern. */
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
+
+/** Default most `input_required` rounds one call goes through. */
+export const DEFAULT_MAX_ROUNDS = 10;
+
+/** What the stateless caller needs from its client. */
+export interface StatelessSetup {
+  peer: Peer;
+  protocolVersion: string;
+  capabilities: ClientCapabilities;
+  info: Implementation;
+  handlers: ClientHandlers;
+  roots: () => Root[];
+  applyDefaults: boolean;
+  logLevel: () => string | undefined;
+  maxRounds: number;
+  cache: ResponseCache | undefined;
+  /** Credential partition for `private` cache entries. */
+  partition: () => string;
+  /** Extra headers per call (the `Mcp-Param-*` mirrors of tool arguments). */
+  headersFor: (method: string, params: JsonObject) => Record<string, string> | undefined;
+}
+
+/**
+ * Sends requests of the stateless revision: adds the `_meta` envelope, runs the multi round-trip loop
+ * through the client's sampling, elicitation and roots handlers, and serves and fills the response cache.
+ */
+export class StatelessCaller {
+  readonly #s: StatelessSetup;
+
+  constructor(setup: StatelessSetup) {
+    this.#s = setup;
+  }
+
+  /** The `_meta` envelope of every request. */
+  envelope(): JsonObject {
+    const s = this.#s;
+    const meta: JsonObject = {
+      [META.protocolVersion]: s.protocolVersion,
+      [META.clientCapabilities]: s.capabilities,
+      [META.clientInfo]: s.info,
+    };
+    const level = s.logLevel();
+    if (level !== undefined) meta[META.logLevel] = level;
+    return meta;
+  }
+
+  /** Sends one request (with retries for `input_required`) and returns its complete result. */
+  async call(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject> {
+    const s = this.#s;
+    const base = params ?? {};
+    const cacheable = CACHEABLE.has(method) && s.cache !== undefined;
+    const key = cacheable ? JSON.stringify(base) : '';
+    if (cacheable) {
+      const hit = s.cache?.get(method, key, s.partition());
+      if (hit) return hit;
+    }
+    let current: JsonObject = base;
+    for (let round = 0; ; round++) {
+      const meta = { ...(current._meta as JsonObject | undefined), ...this.envelope() };
+      const headers = s.headersFor(method, current);
+      const result = await s.peer.request(method, { ...current, _meta: meta }, options, headers ? { headers } : undefined);
+      const type = result.resultType ?? 'complete';
+      if (type === 'complete') {
+        if (cacheable && round === 0) s.cache?.put(method, key, s.partition(), result);
+        return result;
+      }
+      if (type !== 'input_required' || !MRTR.has(method)) {
+        throw new McpkitError('INVALID_RESULT', `${method} returned an unknown resultType ${JSON.stringify(type)}`);
+      }
+      if (round >= s.maxRounds) {
+        throw new McpkitError('INVALID_RESULT', `${method} still needed input after ${s.maxRounds} rounds`);
+      }
+      const inputResponses = await this.#fulfil(result.inputRequests, options?.signal);
+      // Retry: same params, the answers, and the server's state echoed byte for byte (never invented).
+      current = { ...base, inputResponses };
+      if (result.requestState !== undefined) current.requestState = result.requestState;
+    }
+  }
+
+  async #fulfil(requests: unknown, signal: AbortSignal | undefined): Promise<JsonObject> {
+    const out: JsonObject = {};
+    if (typeof requests !== 'object' || requests === null) return out;
+    const s = this.#s;
+    const ctx: ClientRequestContext = { signal: signal ?? new AbortController().signal, requestId: '' };
+    for (const [key, raw] of Object.entries(requests as Record<string, { method?: unknown; params?: JsonObject }>)) {
+      const params = raw?.params ?? {};
+      switch (raw?.method) {
+        case 'elicitation/create':
+          if (!s.handlers.elicitation || !s.capabilities.elicitation) throw missing('elicitation');
+          out[key] = await answerElicitation(s.handlers.elicitation, s.capabilities, params, ctx, s.applyDefaults);
+          break;
+        case 'sampling/createMessage':
+          if (!s.handlers.sampling || !s.capabilities.sampling) throw missing('sampling');
+          out[key] = await answerSampling(s.handlers.sampling, s.capabilities, params, ctx);
+          break;
+        case 'roots/list':
+          if (!s.capabilities.roots) throw missing('roots');
+          out[key] = { roots: s.handlers.rootsHandler ? await s.handlers.rootsHandler(ctx) : s.roots() };
+          break;
+        default:
+          throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown input request method ${JSON.stringify(raw?.method)}`);
+      }
+    }
+    return out;
+  }
+}
+
+function missing(capability: string): McpkitError {
+  return new McpkitError('CAPABILITY_MISSING', `The server asked for ${capability}, which this client does not offer`);
+}
