@@ -8,7 +8,10 @@ import { createLinkedTransports } from './transport/memory.js';
 
 export { createLinkedTransports } from './transport/memory.js';
 
-/** Connects a new client to `server` over an in-memory pair; returns both ends. */
+/**
+ * Connects a new client to `server` over an in-memory pair; returns both ends. The client uses the
+ * stateful era (initialize, a session) unless `options.era` or `options.protocolVersion` says otherwise.
+ */
 export async function connectInMemory(
   server: McpServer,
   options: ClientOptions = {},
@@ -16,7 +19,8 @@ export async function connectInMemory(
 ): Promise<{ client: Client; session: ServerSession }> {
   const [clientSide, serverSide] = createLinkedTransports();
   const session = await server.connect(serverSide);
-  const client = new Client(info, options);
+  const pinned = options.era !== undefined || options.protocolVersion !== undefined;
+  const client = new Client(info, pinned ? options : { ...options, era: 'stateful' });
   await client.connect(clientSide);
   return { client, session };
 }

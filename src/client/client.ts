@@ -2,6 +2,7 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { type IncomingRequest, Peer } from '../protocol/peer.js';
+import { isModernRevision, LATEST_MODERN_REVISION, type SubscriptionFilter } from '../spec/modern.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -9,7 +10,6 @@ import type {
   CompletionReference,
   GetPromptResult,
   Implementation,
-  InitializeResult,
   LoggingLevel,
   LoggingMessageParams,
   Prompt,
@@ -20,7 +20,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../spec/types.js';
-import { isStatefulRevision, LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from '../spec/versions.js';
+import { isStatefulRevision, STATEFUL_REVISIONS } from '../spec/versions.js';
 import type { Transport } from '../transport/transport.js';
 import {
   answerElicitation,
@@ -28,7 +28,11 @@ import {
   type ClientHandlers,
   type ClientRequestContext,
 } from './handlers.js';
+import { DEFAULT_STATEFUL_VERSION, type EraChoice, type Negotiated, negotiate } from './negotiate.js';
 import { collectPages } from './paginate.js';
+import { ResponseCache } from './response-cache.js';
+import { DEFAULT_MAX_ROUNDS, StatelessCaller } from './stateless.js';
+import { ClientSubscriptions, type ListenOptions, type Subscription } from './subscriptions.js';
 import { ToolCache } from './tool-cache.js';
 
 /** Notification callbacks of a client. */
@@ -55,8 +59,15 @@ export interface ClientEvents {
 export interface ClientOptions extends ClientEvents, ClientHandlers {
   /** Capabilities to declare; when omitted they follow the handlers given. */
   capabilities?: ClientCapabilities;
-  /** The revision to ask for. Default: the latest stateful revision. */
+  /**
+   * Pins a protocol revision: a stateful one (sent in `initialize`) or `2026-07-28` (stateless).
+   * Default: negotiate, preferring the stateless revision and falling back to the latest stateful one.
+   */
   protocolVersion?: string;
+  /** Which era to use: probe and fall back ('auto', the default), or only one of them. */
+  era?: EraChoice;
+  /** How long the `server/discover` probe may take before a server counts as stateful (ms). Default 3000. */
+  probeTimeoutMs?: number;
   /** Most pages a list call walks before failing with PAGE_LIMIT. Default 100. */
   pageLimit?: number;
   /** Re-list tools, prompts or resources when the server says they changed. Default true. */
@@ -65,13 +76,20 @@ export interface ClientOptions extends ClientEvents, ClientHandlers {
   applyElicitationDefaults?: boolean;
   /** Roots to offer (answered to `roots/list` when no roots handler is given). */
   roots?: Root[];
+  /** Most `input_required` rounds per stateless call. Default 10. */
+  maxInputRounds?: number;
+  /** Cache stateless results by their hints. Default true. */
+  cache?: boolean;
+  /** Identifies the credentials in use, so `private` cache entries are never shared across them. */
+  cachePartition?: () => string;
 }
 
 type ServerGate = 'tools' | 'resources' | 'prompts' | 'logging' | 'completions';
 
 /**
- * An MCP client: connects over any transport, negotiates the revision, and offers a typed call for
- * every server feature; answers sampling, elicitation and roots requests through its handlers.
+ * An MCP client: connects over any transport, settles the protocol era and revision (probing for the
+ * stateless 2026-07-28 revision, falling back to `initialize`), and offers a typed call for every
+ * server feature; answers sampling, elicitation and roots through its handlers in both eras.
  *
  * @example
  * const client = new Client({ name: 'my-host', version: '1.0.0' });
@@ -83,18 +101,24 @@ export class Client {
   readonly #options: ClientOptions;
   readonly #capabilities: ClientCapabilities;
   readonly #tools = new ToolCache();
+  readonly #cache: ResponseCache | undefined;
+  readonly #subscriptions: ClientSubscriptions;
   #roots: Root[];
   #peer: Peer | undefined;
-  #init: InitializeResult | undefined;
+  #server: Negotiated | undefined;
+  #stateless: StatelessCaller | undefined;
+  #logLevel: LoggingLevel | undefined;
+  #watch: { sub: Subscription; uris: Set<string> } | undefined;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     this.info = info;
     this.#options = options;
     this.#roots = options.roots ?? [];
-    if (options.protocolVersion !== undefined && !isStatefulRevision(options.protocolVersion)) {
+    const pinned = options.protocolVersion;
+    if (pinned !== undefined && !isStatefulRevision(pinned) && !isModernRevision(pinned)) {
       throw new McpkitError(
         'UNSUPPORTED_PROTOCOL_VERSION',
-        `Cannot ask for protocol revision ${JSON.stringify(options.protocolVersion)}: this client speaks ${STATEFUL_REVISIONS.join(', ')}`,
+        `Cannot ask for protocol revision ${JSON.stringify(pinned)}: this client speaks ${[LATEST_MODERN_REVISION, ...STATEFUL_REVISIONS].join(', ')}`,
       );
     }
     this.#capabilities = options.capabilities ?? derivedCapabilities(options);
@@ -110,6 +134,12 @@ export class Client {
     check(options.sampling, 'sampling', 'sampling');
     check(options.elicitation, 'elicitation', 'elicitation');
     check(options.roots ?? options.rootsHandler, 'roots', 'roots');
+    this.#cache = options.cache === false ? undefined : new ResponseCache();
+    this.#subscriptions = new ClientSubscriptions(
+      () => this.#peer,
+      () => this.#stateless?.envelope() ?? {},
+      (e) => this.#report(toError(e)),
+    );
   }
 
   /** The capabilities this client declares. */
@@ -117,28 +147,36 @@ export class Client {
     return this.#capabilities;
   }
 
-  /** The server's `initialize` result (after connect). */
+  /** The server's name and version (after connect). */
   get serverInfo(): Implementation | undefined {
-    return this.#init?.serverInfo;
+    return this.#server?.serverInfo;
   }
 
   /** The capabilities the server declared (after connect). */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#init?.capabilities;
+    return this.#server?.capabilities;
   }
 
   /** The negotiated protocol revision (after connect). */
   get protocolVersion(): string | undefined {
-    return this.#init?.protocolVersion;
+    return this.#server?.protocolVersion;
+  }
+
+  /** The era in use: 'stateful' (initialize, sessions) or 'stateless' (2026-07-28), after connect. */
+  get era(): 'stateful' | 'stateless' | undefined {
+    return this.#server?.era;
   }
 
   /** The server's instructions for the model, if any. */
   get instructions(): string | undefined {
-    return this.#init?.instructions;
+    return this.#server?.instructions;
   }
 
-  /** Connects over `transport` and performs the `initialize` handshake. */
-  async connect(transport: Transport, options?: RequestOptions): Promise<void> {
+  /**
+   * Connects over `transport` and settles the era: a `server/discover` probe, then `initialize` if the
+   * server is not stateless. Pass `{ era }` to reuse a verdict remembered for this server.
+   */
+  async connect(transport: Transport, options?: RequestOptions & { era?: EraChoice }): Promise<void> {
     if (this.#peer && !this.#peer.closed)
       throw new McpkitError('ALREADY_CONNECTED', 'This client is already connected');
     const peer = new Peer(
@@ -153,33 +191,42 @@ export class Client {
       },
       { answerInvalid: false },
     );
-    this.#peer = peer;
-    await peer.start();
-    const requested = this.#options.protocolVersion ?? LATEST_STATEFUL_REVISION;
-    let result: InitializeResult;
     try {
-      result = (await peer.request(
-        'initialize',
-        {
-          protocolVersion: requested,
-          capabilities: this.#capabilities,
-          clientInfo: this.info,
-        } as unknown as JsonObject,
+      await peer.start();
+    } catch (e) {
+      // A transport that never started leaves the client free to connect again.
+      await peer.close().catch((closeError: unknown) => this.#report(toError(closeError)));
+      throw e;
+    }
+    this.#peer = peer;
+    const pinned = this.#options.protocolVersion;
+    const era: EraChoice =
+      options?.era ??
+      (pinned === undefined
+        ? (this.#options.era ?? 'auto')
+        : isModernRevision(pinned)
+          ? 'stateless'
+          : 'stateful');
+    try {
+      this.#server = await negotiate({
+        peer,
+        era,
+        statefulVersion:
+          pinned !== undefined && isStatefulRevision(pinned) ? pinned : DEFAULT_STATEFUL_VERSION,
+        capabilities: this.#capabilities,
+        info: this.info,
+        probeTimeoutMs: this.#options.probeTimeoutMs ?? 3000,
         options,
-      )) as unknown as InitializeResult;
+      });
     } catch (e) {
       await peer.close();
       throw e;
     }
-    if (!isStatefulRevision(result.protocolVersion)) {
-      await peer.close();
-      throw new McpkitError(
-        'UNSUPPORTED_PROTOCOL_VERSION',
-        `The server chose protocol revision ${JSON.stringify(result.protocolVersion)}, which this client does not speak (it speaks ${STATEFUL_REVISIONS.join(', ')})`,
-      );
-    }
-    this.#init = result;
-    await peer.notify('notifications/initialized');
+    this.#stateless =
+      this.#server.era === 'stateless'
+        ? this.#statelessCaller(peer, this.#server.protocolVersion)
+        : undefined;
+    if (this.#stateless) this.#listenForChanges();
   }
 
   /** Closes the connection. */
@@ -187,33 +234,31 @@ export class Client {
     await this.#peer?.close();
   }
 
-  /** Sends any request (for methods without a typed call). */
-  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    return this.#connected().request(method, params, options);
+  /** Sends any request (for methods without a typed call); stateless requests get their envelope. */
+  async request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    const peer = this.#connected();
+    return this.#stateless
+      ? this.#stateless.call(method, params, options)
+      : peer.request(method, params, options);
   }
 
   /** Sends any notification. */
-  notify(method: string, params?: JsonObject): Promise<void> {
-    return this.#connected().notify(method, params);
+  async notify(method: string, params?: JsonObject): Promise<void> {
+    await this.#connected().notify(method, params);
   }
 
-  /** Checks the server is alive. */
+  /** Checks the server is alive (`ping`; `server/discover` in the stateless era, which has no ping). */
   async ping(options?: RequestOptions): Promise<void> {
-    await this.request('ping', undefined, options);
+    const peer = this.#connected();
+    if (this.#stateless)
+      await peer.request('server/discover', { _meta: this.#stateless.envelope() }, options);
+    else await peer.request('ping', undefined, options);
   }
 
   /** Lists every tool (walking all pages) and remembers their output schemas for `callTool`. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     this.#gate('tools');
-    const tools = await collectPages<Tool>(
-      this.#connected(),
-      'tools/list',
-      'tools',
-      this.#pageLimit(),
-      options,
-    );
-    this.#tools.update(tools);
-    return tools;
+    return this.#tools.update(await this.#pages<Tool>('tools/list', 'tools', options));
   }
 
   /** Calls a tool; `structuredContent` is checked against the tool's output schema when it is known. */
@@ -230,27 +275,15 @@ export class Client {
   }
 
   /** Lists every resource (all pages). */
-  listResources(options?: RequestOptions): Promise<Resource[]> {
+  async listResources(options?: RequestOptions): Promise<Resource[]> {
     this.#gate('resources');
-    return collectPages<Resource>(
-      this.#connected(),
-      'resources/list',
-      'resources',
-      this.#pageLimit(),
-      options,
-    );
+    return this.#pages<Resource>('resources/list', 'resources', options);
   }
 
   /** Lists every resource template (all pages). */
-  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+  async listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
     this.#gate('resources');
-    return collectPages(
-      this.#connected(),
-      'resources/templates/list',
-      'resourceTemplates',
-      this.#pageLimit(),
-      options,
-    );
+    return this.#pages<ResourceTemplate>('resources/templates/list', 'resourceTemplates', options);
   }
 
   /** Reads a resource. */
@@ -259,22 +292,24 @@ export class Client {
     return (await this.request('resources/read', { uri }, options)) as unknown as ReadResourceResult;
   }
 
-  /** Subscribes to updates of a resource. */
+  /** Subscribes to updates of a resource (`resources/subscribe`, or a listen stream when stateless). */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    if (!this.#init?.capabilities.resources?.subscribe) this.#missing('resources.subscribe');
+    if (!this.#server?.capabilities.resources?.subscribe) this.#missing('resources.subscribe');
+    if (this.#stateless) return this.#watchResources((uris) => uris.add(uri));
     await this.request('resources/subscribe', { uri }, options);
   }
 
-  /** Ends a subscription. */
+  /** Ends a resource subscription. */
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    if (!this.#init?.capabilities.resources?.subscribe) this.#missing('resources.subscribe');
+    if (!this.#server?.capabilities.resources?.subscribe) this.#missing('resources.subscribe');
+    if (this.#stateless) return this.#watchResources((uris) => uris.delete(uri));
     await this.request('resources/unsubscribe', { uri }, options);
   }
 
   /** Lists every prompt (all pages). */
-  listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+  async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
     this.#gate('prompts');
-    return collectPages<Prompt>(this.#connected(), 'prompts/list', 'prompts', this.#pageLimit(), options);
+    return this.#pages<Prompt>('prompts/list', 'prompts', options);
   }
 
   /** Gets a prompt with its arguments filled in. */
@@ -303,19 +338,83 @@ export class Client {
     return result.completion;
   }
 
-  /** Sets the server's logging threshold for this session. */
+  /** Sets the logging threshold: `logging/setLevel` (stateful) or the `logLevel` sent with every request (stateless). */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
     this.#gate('logging');
-    await this.request('logging/setLevel', { level }, options);
+    this.#logLevel = level;
+    if (!this.#stateless) await this.#connected().request('logging/setLevel', { level }, options);
   }
 
-  /** Replaces the roots offered to the server and tells it they changed. */
+  /** Replaces the roots offered to the server and tells it they changed (stateful era). */
   async setRoots(roots: Root[]): Promise<void> {
     if (!this.#capabilities.roots) this.#missing('roots', 'client');
     this.#roots = roots;
-    if (this.#peer && !this.#peer.closed && this.#capabilities.roots?.listChanged) {
+    if (this.#peer && !this.#peer.closed && !this.#stateless && this.#capabilities.roots?.listChanged) {
       await this.notify('notifications/roots/list_changed');
     }
+  }
+
+  /**
+   * Opens a `subscriptions/listen` stream (stateless era): list changes and resource updates arrive
+   * through the usual callbacks. In the stateful era these notifications arrive without subscribing.
+   */
+  listen(filter: SubscriptionFilter, options?: ListenOptions): Subscription {
+    this.#connected();
+    if (!this.#stateless)
+      throw new McpkitError('NOT_CONNECTED', 'listen() needs a server of the stateless revision');
+    return this.#subscriptions.open(filter, options);
+  }
+
+  #statelessCaller(peer: Peer, protocolVersion: string): StatelessCaller {
+    const o = this.#options;
+    return new StatelessCaller({
+      peer,
+      protocolVersion,
+      capabilities: this.#capabilities,
+      info: this.info,
+      handlers: o,
+      roots: () => this.#roots,
+      applyDefaults: o.applyElicitationDefaults !== false,
+      logLevel: () => this.#logLevel,
+      maxRounds: o.maxInputRounds ?? DEFAULT_MAX_ROUNDS,
+      cache: this.#cache,
+      partition: o.cachePartition ?? (() => ''),
+      headersFor: (method, params) =>
+        method === 'tools/call' && typeof params.name === 'string'
+          ? this.#tools.headers(params.name, params.arguments as Record<string, unknown> | undefined)
+          : undefined,
+    });
+  }
+
+  /** Stateless era: one listen stream for the list-change callbacks given in the options. */
+  #listenForChanges(): void {
+    const o = this.#options;
+    const caps = this.#server?.capabilities;
+    const filter: SubscriptionFilter = {};
+    if (o.onToolsChanged && caps?.tools?.listChanged) filter.toolsListChanged = true;
+    if (o.onPromptsChanged && caps?.prompts?.listChanged) filter.promptsListChanged = true;
+    if (o.onResourcesChanged && caps?.resources?.listChanged) filter.resourcesListChanged = true;
+    if (Object.keys(filter).length > 0) this.#subscriptions.open(filter);
+  }
+
+  async #watchResources(change: (uris: Set<string>) => void): Promise<void> {
+    const uris = new Set(this.#watch?.uris);
+    change(uris);
+    this.#watch?.sub.close();
+    this.#watch = undefined;
+    if (uris.size === 0) return;
+    const sub = this.#subscriptions.open({ resourceSubscriptions: [...uris] });
+    this.#watch = { sub, uris };
+    await sub.honoured;
+  }
+
+  async #pages<T>(method: string, key: string, options: RequestOptions | undefined): Promise<T[]> {
+    return collectPages<T>(
+      (params) => this.request(method, params, options),
+      method,
+      key,
+      this.#options.pageLimit ?? 100,
+    );
   }
 
   #connected(): Peer {
@@ -324,13 +423,10 @@ export class Client {
     return this.#peer;
   }
 
-  #pageLimit(): number {
-    return this.#options.pageLimit ?? 100;
-  }
-
   #gate(cap: ServerGate): void {
-    const caps = this.#init?.capabilities;
-    if (!caps) throw new McpkitError('NOT_CONNECTED', 'The client is not connected');
+    const caps = this.#server?.capabilities;
+    if (!caps || !this.#peer || this.#peer.closed)
+      throw new McpkitError('NOT_CONNECTED', 'The client is not connected');
     if (caps[cap] === undefined) this.#missing(cap);
   }
 
@@ -357,6 +453,7 @@ export class Client {
   }
 
   #notification(n: JsonRpcNotification): void {
+    if (this.#subscriptions.route(n)) return;
     const o = this.#options;
     const refresh = o.autoRefresh !== false;
     switch (n.method) {
@@ -364,16 +461,23 @@ export class Client {
         o.onlog?.(n.params as unknown as LoggingMessageParams);
         return;
       case 'notifications/tools/list_changed':
+        this.#cache?.invalidate('tools/list');
         this.#refresh(refresh ? () => this.listTools() : undefined, o.onToolsChanged);
         return;
       case 'notifications/prompts/list_changed':
+        this.#cache?.invalidate('prompts/list');
         this.#refresh(refresh ? () => this.listPrompts() : undefined, o.onPromptsChanged);
         return;
       case 'notifications/resources/list_changed':
+        this.#cache?.invalidate('resources/list');
+        this.#cache?.invalidate('resources/templates/list');
         this.#refresh(refresh ? () => this.listResources() : undefined, o.onResourcesChanged);
         return;
       case 'notifications/resources/updated':
-        if (typeof n.params?.uri === 'string') o.onResourceUpdated?.(n.params.uri);
+        if (typeof n.params?.uri === 'string') {
+          this.#cache?.invalidate('resources/read', JSON.stringify({ uri: n.params.uri }));
+          o.onResourceUpdated?.(n.params.uri);
+        }
         return;
       default:
         o.onnotification?.(n);
@@ -390,7 +494,7 @@ export class Client {
     }
     list().then(
       (items) => callback?.(items),
-      (e: unknown) => this.#report(e instanceof Error ? e : new Error(String(e))),
+      (e: unknown) => this.#report(toError(e)),
     );
   }
 
@@ -408,4 +512,8 @@ function derivedCapabilities(options: ClientOptions): ClientCapabilities {
   if (options.elicitation) caps.elicitation = { form: {} };
   if (options.roots || options.rootsHandler) caps.roots = { listChanged: true };
   return caps;
+}
+
+function toError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }

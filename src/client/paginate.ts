@@ -1,24 +1,17 @@
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { RequestOptions } from '../protocol/outgoing.js';
-import type { Peer } from '../protocol/peer.js';
 
 /** Walks every page of a paginated list method, up to `pageLimit` pages. */
 export async function collectPages<T>(
-  peer: Peer,
+  call: (params: JsonObject | undefined) => Promise<JsonObject>,
   method: string,
   key: string,
   pageLimit: number,
-  options: RequestOptions | undefined,
 ): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < pageLimit; page++) {
-    const result: JsonObject = await peer.request(
-      method,
-      cursor === undefined ? undefined : { cursor },
-      options,
-    );
+    const result = await call(cursor === undefined ? undefined : { cursor });
     const list = result[key];
     if (Array.isArray(list)) items.push(...(list as T[]));
     const next = result.nextCursor;

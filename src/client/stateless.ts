@@ -4,11 +4,23 @@ import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Peer } from '../protocol/peer.js';
 import { META } from '../spec/modern.js';
 import type { ClientCapabilities, Implementation, Root } from '../spec/types.js';
-import { answerElicitation, answerSampling, type ClientHandlers, type ClientRequestContext } from './handlers.js';
+import {
+  answerElicitation,
+  answerSampling,
+  type ClientHandlers,
+  type ClientRequestContext,
+} from './handlers.js';
 import type { ResponseCache } from './response-cache.js';
 
 /** Methods whose stateless results may be cached. */
-const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
 /** Methods that may answer `input_required`. */
 const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
 /** Codes only a stateless-revision server sends: they prove the server is modern. */
@@ -77,14 +89,22 @@ export class StatelessCaller {
     for (let round = 0; ; round++) {
       const meta = { ...(current._meta as JsonObject | undefined), ...this.envelope() };
       const headers = s.headersFor(method, current);
-      const result = await s.peer.request(method, { ...current, _meta: meta }, options, headers ? { headers } : undefined);
+      const result = await s.peer.request(
+        method,
+        { ...current, _meta: meta },
+        options,
+        headers ? { headers } : undefined,
+      );
       const type = result.resultType ?? 'complete';
       if (type === 'complete') {
         if (cacheable && round === 0) s.cache?.put(method, key, s.partition(), result);
         return result;
       }
       if (type !== 'input_required' || !MRTR.has(method)) {
-        throw new McpkitError('INVALID_RESULT', `${method} returned an unknown resultType ${JSON.stringify(type)}`);
+        throw new McpkitError(
+          'INVALID_RESULT',
+          `${method} returned an unknown resultType ${JSON.stringify(type)}`,
+        );
       }
       if (round >= s.maxRounds) {
         throw new McpkitError('INVALID_RESULT', `${method} still needed input after ${s.maxRounds} rounds`);
@@ -101,12 +121,20 @@ export class StatelessCaller {
     if (typeof requests !== 'object' || requests === null) return out;
     const s = this.#s;
     const ctx: ClientRequestContext = { signal: signal ?? new AbortController().signal, requestId: '' };
-    for (const [key, raw] of Object.entries(requests as Record<string, { method?: unknown; params?: JsonObject }>)) {
+    for (const [key, raw] of Object.entries(
+      requests as Record<string, { method?: unknown; params?: JsonObject }>,
+    )) {
       const params = raw?.params ?? {};
       switch (raw?.method) {
         case 'elicitation/create':
           if (!s.handlers.elicitation || !s.capabilities.elicitation) throw missing('elicitation');
-          out[key] = await answerElicitation(s.handlers.elicitation, s.capabilities, params, ctx, s.applyDefaults);
+          out[key] = await answerElicitation(
+            s.handlers.elicitation,
+            s.capabilities,
+            params,
+            ctx,
+            s.applyDefaults,
+          );
           break;
         case 'sampling/createMessage':
           if (!s.handlers.sampling || !s.capabilities.sampling) throw missing('sampling');
@@ -117,7 +145,10 @@ export class StatelessCaller {
           out[key] = { roots: s.handlers.rootsHandler ? await s.handlers.rootsHandler(ctx) : s.roots() };
           break;
         default:
-          throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown input request method ${JSON.stringify(raw?.method)}`);
+          throw new JsonRpcError(
+            ErrorCode.InvalidParams,
+            `Unknown input request method ${JSON.stringify(raw?.method)}`,
+          );
       }
     }
     return out;
@@ -125,5 +156,8 @@ export class StatelessCaller {
 }
 
 function missing(capability: string): McpkitError {
-  return new McpkitError('CAPABILITY_MISSING', `The server asked for ${capability}, which this client does not offer`);
+  return new McpkitError(
+    'CAPABILITY_MISSING',
+    `The server asked for ${capability}, which this client does not offer`,
+  );
 }

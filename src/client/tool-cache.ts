@@ -1,31 +1,59 @@
 import { McpkitError } from '../jsonrpc/errors.js';
 import { compileJsonSchema, type Validator } from '../schema/index.js';
 import type { CallToolResult, Tool } from '../spec/types.js';
+import { paramValue, toolParamHeaders } from './tool-headers.js';
+
+interface Known {
+  schema: object | undefined;
+  validator: Validator | undefined;
+  headers: Map<string, string> | undefined;
+}
 
 /**
- * Output-schema validators of the tools last listed, compiled lazily and once per tool list,
- * so `callTool` can check `structuredContent` without recompiling.
+ * What the client learned from the last tool list: output-schema validators (compiled lazily and once
+ * per list, so `callTool` never recompiles) and the `x-mcp-header` parameters to mirror into headers.
  */
 export class ToolCache {
-  #validators = new Map<string, { schema: object; validator: Validator | undefined }>();
+  #tools = new Map<string, Known>();
 
-  /** Remembers the output schemas of a fresh tool list (replacing the previous list). */
-  update(tools: readonly Tool[]): void {
-    const next = new Map<string, { schema: object; validator: Validator | undefined }>();
+  /** Remembers a fresh tool list; returns it without tools whose `x-mcp-header` annotations are invalid. */
+  update(tools: readonly Tool[]): Tool[] {
+    const next = new Map<string, Known>();
+    const kept: Tool[] = [];
     for (const tool of tools) {
-      if (!tool.outputSchema) continue;
-      const old = this.#validators.get(tool.name);
+      const headers = toolParamHeaders(tool);
+      if (!headers) continue;
+      kept.push(tool);
+      const old = this.#tools.get(tool.name);
       // Keep the compiled validator when the schema did not change.
-      const same = old && JSON.stringify(old.schema) === JSON.stringify(tool.outputSchema);
-      next.set(tool.name, same && old ? old : { schema: tool.outputSchema, validator: undefined });
+      const same =
+        old?.schema !== undefined && JSON.stringify(old.schema) === JSON.stringify(tool.outputSchema);
+      next.set(tool.name, {
+        schema: tool.outputSchema,
+        validator: same ? old?.validator : undefined,
+        headers: headers.size > 0 ? headers : undefined,
+      });
     }
-    this.#validators = next;
+    this.#tools = next;
+    return kept;
+  }
+
+  /** The `Mcp-Param-*` headers of a call (raw values; the HTTP transport encodes them), when the tool declares any. */
+  headers(name: string, args: Record<string, unknown> | undefined): Record<string, string> | undefined {
+    const headers = this.#tools.get(name)?.headers;
+    if (!headers) return undefined;
+    const out: Record<string, string> = {};
+    for (const [property, suffix] of headers) {
+      const value = paramValue(args?.[property]);
+      if (value !== undefined) out[`mcp-param-${suffix.toLowerCase()}`] = value;
+    }
+    return out;
   }
 
   /** Checks a tool result against the tool's output schema, if one is known. */
   check(name: string, result: CallToolResult): void {
-    const entry = this.#validators.get(name);
-    if (!entry || result.isError) return;
+    const entry = this.#tools.get(name);
+    if (!entry?.schema || result.isError) return;
     if (result.structuredContent === undefined) {
       throw new McpkitError(
         'INVALID_RESULT',

@@ -1,5 +1,6 @@
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import { isModernMessage } from './http-client/modern.js';
 import { HttpStatusError } from './http-client/shared.js';
 import { SseLegacyClientTransport } from './sse-legacy-client.js';
 import {
@@ -27,6 +28,9 @@ const FALLBACK_STATUSES: readonly number[] = [400, 404, 405];
  * The transport to use for an MCP server URL: Streamable HTTP, and when the server answers the
  * `initialize` POST with 400, 404 or 405, the 2024-11-05 HTTP+SSE transport instead (GET the URL, wait for
  * the `endpoint` event, re-send `initialize` there), transparently. `kind` tells which one is in use.
+ * 2026-07-28 messages (a protocol version in `_meta`) always go over Streamable HTTP and decide nothing:
+ * a failed modern probe is an error response for the client to read, and the `initialize` that may
+ * follow it makes the decision.
  *
  * @example
  * const transport = new HttpClientTransport('http://127.0.0.1:3000/mcp');
@@ -71,15 +75,23 @@ export class HttpClientTransport implements Transport {
   }
 
   async send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
-    if (this.#decided) return this.#active.send(message, options);
-    if (this.#deciding === undefined) {
-      this.#deciding = this.#first(message, options).finally(() => {
-        this.#decided = true;
-      });
-      return this.#deciding;
+    if (!this.#decided) {
+      if (this.#deciding === undefined) {
+        if (decidesNothing(message)) return this.#active.send(message, options);
+        this.#deciding = this.#first(message, options).finally(() => {
+          this.#decided = true;
+        });
+        return this.#deciding;
+      }
+      // Only the outcome matters here: the first message's own failure belongs to its sender.
+      await this.#deciding.catch(() => undefined);
     }
-    // Only the outcome matters here: the first message's own failure belongs to its sender.
-    await this.#deciding.catch(() => undefined);
+    if (this.#kind === 'sse' && isModernMessage(message)) {
+      throw new McpkitError(
+        'TRANSPORT_ERROR',
+        'This server speaks only the 2024-11-05 HTTP+SSE transport, which cannot carry protocol revision 2026-07-28 messages',
+      );
+    }
     return this.#active.send(message, options);
   }
 
@@ -146,4 +158,13 @@ export class HttpClientTransport implements Transport {
       },
     };
   }
+}
+
+/**
+ * Messages that go out before the era is decided without deciding it: 2026-07-28 messages (a modern probe),
+ * and cancellations, which before any `initialize` can only concern those.
+ */
+function decidesNothing(message: JsonRpcMessage | JsonRpcMessage[]): boolean {
+  if (isModernMessage(message)) return true;
+  return !Array.isArray(message) && 'method' in message && message.method === 'notifications/cancelled';
 }

@@ -28,9 +28,10 @@ import {
   reconnectPolicy,
   requestIds,
 } from './http-client/shared.js';
+import { isModernMessage, ModernExchanges } from './http-client/modern.js';
 import { readEvents, readText } from './http-client/sse-reader.js';
 import { type Stream, StreamBook, streamName } from './http-client/streams.js';
-import type { MessageContext, Transport, TransportReceiver } from './transport.js';
+import type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport.js';
 
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions {
@@ -65,7 +66,9 @@ const DELETE_TIMEOUT_MS = 5_000;
  * The client side of the Streamable HTTP transport (protocol revisions 2025-03-26 and later): every message
  * is a POST to one endpoint, replies come as JSON or SSE, a GET stream carries server-initiated messages,
  * lost streams resume with `Last-Event-ID` after the server's `retry` interval, and a session the server
- * forgot (404) is re-established once, transparently. Runtime-neutral: it needs only `fetch`.
+ * forgot (404) is re-established once, transparently. A 2026-07-28 message (a protocol version in its
+ * `_meta`) goes statelessly instead: `Mcp-*` headers, no session, no resumption, cancelled by closing its
+ * stream (see {@link ModernExchanges}). Runtime-neutral: it needs only `fetch`.
  *
  * @example
  * const client = new Client({ name: 'my-host', version: '1.0.0' });
@@ -79,6 +82,7 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #maxChars: number;
   readonly #abort = new AbortController();
   readonly #book = new StreamBook();
+  readonly #modern: ModernExchanges;
   /** Requests the transport sent on its own (re-initialization): their responses are not delivered. */
   readonly #internal = new Map<RequestId, (response: JsonRpcResponse) => void>();
   #receiver: TransportReceiver | undefined;
@@ -98,6 +102,13 @@ export class StreamableHttpClientTransport implements Transport {
     this.#policy = reconnectPolicy(options.reconnect);
     this.#maxChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
     this.#sessionId = options.sessionId;
+    this.#modern = new ModernExchanges({
+      post: (own, body, extra, signal) => this.#http('POST', { ...own, body }, signal, extra),
+      deliver: (message) => this.#emit(() => this.#receiver?.onmessage(message)),
+      invalid: (parsed) => this.#emit(() => this.#receiver?.oninvalid(parsed)),
+      report: (error) => this.#report(error),
+      maxChars: this.#maxChars,
+    });
   }
 
   /** The session id the server assigned (sent as `MCP-Session-Id`), if any. */
@@ -120,12 +131,20 @@ export class StreamableHttpClientTransport implements Transport {
    * POSTs one message. Resolves once the server accepted it (a reply stream goes on being read in the
    * background). A request the server refuses is answered with a JSON-RPC error response; a notification
    * or response the server refuses, or a server that cannot be reached, makes the returned promise reject.
+   * `options.headers` go on the POST (under the transport's own headers). A 2026-07-28 message is sent
+   * statelessly; a `notifications/cancelled` for a 2026-07-28 request closes that request's POST instead
+   * of being sent.
    */
-  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+  async send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
     if (this.#closing !== undefined) throw new McpkitError('CONNECTION_CLOSED', 'The transport is closed');
     if (this.#receiver === undefined) throw new McpkitError('NOT_CONNECTED', 'The transport is not started');
+    if (!Array.isArray(message) && 'method' in message && message.method === 'notifications/cancelled') {
+      // 2026-07-28 over HTTP: closing the stream is the cancellation, and no notification is POSTed.
+      if (this.#modern.cancel(message.params?.requestId) || isModernMessage(message)) return;
+    }
+    if (isModernMessage(message)) return this.#modern.send(message, options?.headers);
     this.#observe(message);
-    await this.#post(message, this.#book.forRequests(requestIds(message)), false);
+    await this.#post(message, this.#book.forRequests(requestIds(message)), false, options?.headers);
   }
 
   /** Stops every stream and pending reconnection, ends the session with DELETE (405 is fine), then closes. */
@@ -149,7 +168,12 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
-  async #post(message: JsonRpcMessage | JsonRpcMessage[], stream: Stream | undefined, renewed: boolean) {
+  async #post(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    stream: Stream | undefined,
+    renewed: boolean,
+    extra?: Readonly<Record<string, string>>,
+  ) {
     const initialize = !Array.isArray(message) && 'method' in message && message.method === 'initialize';
     // A session being re-established: wait for it rather than go out with no session id at all (its
     // failure, if any, belongs to the message that started it; this one then meets its own 404).
@@ -158,13 +182,18 @@ export class StreamableHttpClientTransport implements Transport {
     const session = initialize ? undefined : this.#sessionId;
     let response: Response;
     try {
-      response = await this.#http('POST', {
-        accept: ACCEPT_POST,
-        'content-type': 'application/json',
-        'mcp-session-id': session,
-        'mcp-protocol-version': initialize ? undefined : this.protocolVersion,
-        body: encodeMessage(message),
-      });
+      response = await this.#http(
+        'POST',
+        {
+          accept: ACCEPT_POST,
+          'content-type': 'application/json',
+          'mcp-session-id': session,
+          'mcp-protocol-version': initialize ? undefined : this.protocolVersion,
+          body: encodeMessage(message),
+        },
+        undefined,
+        extra,
+      );
     } catch (e) {
       if (stream) this.#book.finish(stream);
       throw this.#closing ? closedError() : networkError(`POST of ${describe(message)}`, e);
@@ -172,7 +201,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (response.ok) this.#learnSession(response, initialize);
     if (response.status === 404 && session !== undefined) {
       await discard(response);
-      return this.#sessionLost(message, stream, session, renewed);
+      return this.#sessionLost(message, stream, session, renewed, extra);
     }
     if (!response.ok) {
       const error = await errorFromResponse(response, `POST of ${describe(message)}`);
@@ -213,6 +242,7 @@ export class StreamableHttpClientTransport implements Transport {
     stream: Stream | undefined,
     session: string,
     renewed: boolean,
+    extra: Readonly<Record<string, string>> | undefined,
   ): Promise<void> {
     const lost = `The server ended the session ${JSON.stringify(session)} (HTTP 404)`;
     if (renewed) {
@@ -229,7 +259,7 @@ export class StreamableHttpClientTransport implements Transport {
         message: `${lost}, and a new session could not be started: ${messageOf(e)}`,
       });
     }
-    return this.#post(message, stream, true);
+    return this.#post(message, stream, true, extra);
   }
 
   /** The server refused a message: its requests get error responses; anything else rejects `send()`. */
@@ -314,9 +344,10 @@ export class StreamableHttpClientTransport implements Transport {
     method: 'POST' | 'GET' | 'DELETE',
     own: Record<string, string | undefined>,
     signal?: AbortSignal,
+    extra?: Readonly<Record<string, string>>,
   ) {
     const { body, ...rest } = own;
-    const headers = await buildHeaders(this.#options.headers, rest);
+    const headers = await buildHeaders(this.#options.headers, rest, extra);
     const init: RequestInit = { method, headers, signal: signal ?? this.#abort.signal };
     if (body !== undefined) init.body = body;
     return this.#fetch(this.#url, init);
@@ -509,6 +540,7 @@ export class StreamableHttpClientTransport implements Transport {
   async #shutdown(): Promise<void> {
     this.#abort.abort();
     this.#book.finishAll();
+    this.#modern.closeAll();
     for (const [id, waiter] of this.#internal) {
       waiter(errorResponse(id, ErrorCode.InternalError, 'The transport closed'));
     }

@@ -157,6 +157,19 @@ describe('notifications, responses and DELETE', () => {
     );
   });
 
+  test('DELETE ends requests still in flight in that session (their POST gets 404)', T, async () => {
+    const { url, gates } = await servers.start();
+    const { sessionId } = await initSession(url);
+    const pending = post(url, sessionId, toolCall(1, 'gated', { key: 'inflight' }));
+    await gates.arrived('inflight');
+    const del = await raw(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+    assert.equal(del.status, 200);
+    const ended = await pending;
+    assert.equal(ended.status, 404);
+    errorBody(ended);
+    gates.release('inflight');
+  });
+
   test('DELETE without a session id is 400; with allowDelete:false it is 405', T, async () => {
     const { url } = await servers.start();
     const missing = await raw(url, { method: 'DELETE', headers: { 'mcp-protocol-version': LATEST } });

@@ -88,9 +88,10 @@ describe('idle expiry', () => {
   });
 
   test('a session in use is not expired', T, async () => {
-    const { url } = await servers.start({ sessionIdleTimeoutMs: 300 });
+    // Used every 100 ms for 2.5 s (more than two sweeps) with a 1 s timeout: never idle long enough to expire.
+    const { url } = await servers.start({ sessionIdleTimeoutMs: 1000 });
     const { sessionId } = await initSession(url);
-    for (let i = 0; i < 14; i++) {
+    for (let i = 0; i < 25; i++) {
       await sleep(100);
       assert.equal((await callTool(url, sessionId, i, 'echo', { text: `${i}` })).text, `echo: ${i}`);
     }

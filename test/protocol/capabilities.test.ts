@@ -142,9 +142,7 @@ test('client calls to features the server did not declare fail with CAPABILITY_M
   await client.close();
 });
 
-test('client list calls report a missing capability as a rejected promise, not a synchronous throw', {
-  todo: 'bug: Client.listPrompts/listResources/listResourceTemplates throw synchronously from a Promise-returning method',
-}, async () => {
+test('client list calls report a missing capability as a rejected promise, not a synchronous throw', {}, async () => {
   const server = new McpServer({ name: 'tools-only', version: '1' }, { capabilities: { tools: {} } });
   const { client } = await connectInMemory(server);
   try {
@@ -164,9 +162,7 @@ test('client list calls report a missing capability as a rejected promise, not a
   }
 });
 
-test('client calls on a closed client reject rather than throw synchronously', {
-  todo: 'bug: Client.request/notify/list* throw NOT_CONNECTED synchronously from Promise-returning methods',
-}, async () => {
+test('client calls on a closed client reject rather than throw synchronously', {}, async () => {
   const { client } = await connectInMemory(new McpServer({ name: 's', version: '1' }));
   await client.close();
   for (const [name, call] of [

@@ -119,7 +119,7 @@ test('the client sends notifications/initialized after a successful handshake, w
 test('a client whose initialize times out does not send notifications/cancelled for it', {}, async () => {
   // The fake server never answers initialize.
   const { raw, clientTransport } = await fakeServer(() => undefined);
-  const client = new Client({ name: 'c', version: '1' });
+  const client = new Client({ name: 'c', version: '1' }, { era: 'stateful' });
   await deadline(
     assert.rejects(() => client.connect(clientTransport, { timeout: 50 }), { code: 'REQUEST_TIMEOUT' }),
     'the initialize timeout',

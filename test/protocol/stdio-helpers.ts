@@ -48,7 +48,8 @@ export async function connectStdio(
     env,
     closeTimeoutMs: 1000,
   });
-  const client = new Client({ name: 'stdio-test-client', version: '1.0.0' }, options);
+  // These tests exercise the stateful era over stdio; the era probe has its own tests.
+  const client = new Client({ name: 'stdio-test-client', version: '1.0.0' }, { era: 'stateful', ...options });
   try {
     await client.connect(transport);
   } finally {

@@ -54,7 +54,7 @@ function contentServer(): McpServer {
 async function serializedPair(server: McpServer): Promise<Client> {
   const [clientSide, serverSide] = createLinkedTransports({ serialize: true });
   await server.connect(serverSide);
-  const client = new Client({ name: 'serialized', version: '1' });
+  const client = new Client({ name: 'serialized', version: '1' }, { era: 'stateful' });
   await client.connect(clientSide);
   return client;
 }

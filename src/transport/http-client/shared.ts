@@ -67,14 +67,17 @@ export class HttpStatusError extends McpkitError {
 }
 
 /**
- * Builds the headers of one request: the user's first, then the transport's own, which win; an own header
- * given as undefined is removed (a user header must not invent a session id or an event cursor).
+ * Builds the headers of one request: the user's first, then those given for this one message (`extra`:
+ * the `Mcp-Param-*` mirrors), then the transport's own, which win; an own header given as undefined is
+ * removed (a user header must not invent a session id or an event cursor).
  */
 export async function buildHeaders(
   option: HeadersOption | undefined,
   own: Readonly<Record<string, string | undefined>>,
+  extra?: Readonly<Record<string, string>>,
 ): Promise<Headers> {
   const headers = new Headers(typeof option === 'function' ? await option() : option);
+  if (extra !== undefined) for (const [name, value] of Object.entries(extra)) headers.set(name, value);
   for (const [name, value] of Object.entries(own)) {
     if (value === undefined) headers.delete(name);
     else headers.set(name, value);

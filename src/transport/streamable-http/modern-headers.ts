@@ -1,32 +1,10 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import { META } from '../../spec/modern.js';
+import { decodeHeaderValue, nameOf } from '../http-headers.js';
 import type { HttpRequestLike } from './exchange.js';
 
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
-
-/** Decodes a header value that may use the `=?base64?…?=` form. */
-export function decodeHeaderValue(value: string): string | undefined {
-  const m = SENTINEL.exec(value);
-  if (!m) return /[\x00-\x1f\x7f]/.test(value) ? undefined : value;
-  try {
-    const bin = atob(m[1] ?? '');
-    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    // Not valid Base64 or not UTF-8: a malformed header.
-    return undefined;
-  }
-}
-
-/** Encodes a value for an `Mcp-*` header, using the Base64 form where plain ASCII will not do. */
-export function encodeHeaderValue(value: string): string {
-  if (/^[\x20-\x7e]*$/.test(value) && !SENTINEL.test(value) && value.trim() === value) return value;
-  const bytes = new TextEncoder().encode(value);
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return `=?base64?${btoa(bin)}?=`;
-}
+export { decodeHeaderValue, encodeHeaderValue, nameOf } from '../http-headers.js';
 
 /** The `x-mcp-header` annotations of a tool's input schema: property name → header suffix. */
 export function paramHeaders(inputSchema: JsonObject | undefined): ReadonlyMap<string, string> {
@@ -48,24 +26,6 @@ const cache = new WeakMap<object, Map<string, string>>();
 
 function mismatch(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
-}
-
-/** The `Mcp-Name` a request must carry, if its method has one. */
-export function nameOf(request: JsonRpcRequest): string | undefined {
-  const p = request.params ?? {};
-  switch (request.method) {
-    case 'tools/call':
-    case 'prompts/get':
-      return typeof p.name === 'string' ? p.name : undefined;
-    case 'resources/read':
-      return typeof p.uri === 'string' ? p.uri : undefined;
-    case 'tasks/get':
-    case 'tasks/update':
-    case 'tasks/cancel':
-      return typeof p.taskId === 'string' ? p.taskId : undefined;
-    default:
-      return undefined;
-  }
 }
 
 /**

@@ -1,0 +1,141 @@
+import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { RequestOptions } from '../protocol/outgoing.js';
+import type { Peer } from '../protocol/peer.js';
+import { isModernRevision, LATEST_MODERN_REVISION, META } from '../spec/modern.js';
+import type {
+  ClientCapabilities,
+  Implementation,
+  InitializeResult,
+  ServerCapabilities,
+} from '../spec/types.js';
+import { isStatefulRevision, LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from '../spec/versions.js';
+import { MODERN_ERROR_CODES } from './stateless.js';
+
+/** Which protocol era a client uses: chosen by probing ('auto'), or pinned. */
+export type EraChoice = 'auto' | 'stateful' | 'stateless';
+
+/** What the handshake settled. */
+export type Negotiated =
+  | {
+      era: 'stateful';
+      protocolVersion: string;
+      capabilities: ServerCapabilities;
+      serverInfo: Implementation;
+      instructions?: string;
+    }
+  | {
+      era: 'stateless';
+      protocolVersion: string;
+      capabilities: ServerCapabilities;
+      serverInfo: Implementation | undefined;
+      instructions?: string;
+    };
+
+/** Inputs of the negotiation. */
+export interface NegotiationSetup {
+  peer: Peer;
+  era: EraChoice;
+  /** The stateful revision to ask for in `initialize`. */
+  statefulVersion: string;
+  capabilities: ClientCapabilities;
+  info: Implementation;
+  /** How long a `server/discover` probe may take before the server is taken for a stateful one. */
+  probeTimeoutMs: number;
+  options: RequestOptions | undefined;
+}
+
+/**
+ * Picks the era by the rules between revisions: probe with `server/discover` (stateless); a discover
+ * result or a recognised modern error means a modern server, anything else (or no answer in time)
+ * means `initialize`. A pinned era skips the probe or the fallback.
+ */
+export async function negotiate(s: NegotiationSetup): Promise<Negotiated> {
+  if (s.era !== 'stateful') {
+    const modern = await probe(s);
+    if (modern) return modern;
+    if (s.era === 'stateless') {
+      throw new McpkitError(
+        'UNSUPPORTED_PROTOCOL_VERSION',
+        'The server does not speak the stateless revision 2026-07-28',
+      );
+    }
+  }
+  return initialize(s, s.statefulVersion);
+}
+
+async function probe(s: NegotiationSetup): Promise<Negotiated | undefined> {
+  const meta: JsonObject = {
+    [META.protocolVersion]: LATEST_MODERN_REVISION,
+    [META.clientCapabilities]: s.capabilities,
+    [META.clientInfo]: s.info,
+  };
+  const options: RequestOptions = { ...s.options };
+  if (s.era === 'auto') options.timeout = Math.min(s.options?.timeout ?? s.probeTimeoutMs, s.probeTimeoutMs);
+  let result: JsonObject;
+  try {
+    result = await s.peer.request('server/discover', { _meta: meta }, options);
+  } catch (e) {
+    if (e instanceof JsonRpcError && MODERN_ERROR_CODES.has(e.code)) return modernRefusal(s, e);
+    // No answer in time, or any other error: a stateful server (unless the connection itself died).
+    if (e instanceof McpkitError && e.code !== 'REQUEST_TIMEOUT') throw e;
+    return undefined;
+  }
+  const versions = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]) : [];
+  if (versions.includes(LATEST_MODERN_REVISION)) {
+    const meta = result._meta as JsonObject | undefined;
+    const out: Negotiated = {
+      era: 'stateless',
+      protocolVersion: LATEST_MODERN_REVISION,
+      capabilities: (result.capabilities ?? {}) as ServerCapabilities,
+      serverInfo: meta?.[META.serverInfo] as Implementation | undefined,
+    };
+    if (typeof result.instructions === 'string') out.instructions = result.instructions;
+    return out;
+  }
+  // A discover result without our modern revision: fall back to a stateful one it lists, if any.
+  return undefined;
+}
+
+/** A modern server refused the probe: follow its `supported` list, never a blind fallback. */
+async function modernRefusal(s: NegotiationSetup, e: JsonRpcError): Promise<Negotiated> {
+  if (e.code !== ErrorCode.UnsupportedProtocolVersion) throw e;
+  const supported = ((e.data as { supported?: unknown } | undefined)?.supported ?? []) as unknown[];
+  if (supported.some(isModernRevision)) throw e;
+  const stateful = STATEFUL_REVISIONS.filter((v) => supported.includes(v));
+  const pick = stateful[stateful.length - 1];
+  if (pick === undefined || s.era === 'stateless') {
+    throw new McpkitError(
+      'UNSUPPORTED_PROTOCOL_VERSION',
+      `The server supports ${supported.map(String).join(', ') || 'no listed revision'}, none of which this client speaks`,
+      { cause: e },
+    );
+  }
+  return initialize(s, pick);
+}
+
+async function initialize(s: NegotiationSetup, version: string): Promise<Negotiated> {
+  const result = (await s.peer.request(
+    'initialize',
+    { protocolVersion: version, capabilities: s.capabilities, clientInfo: s.info } as unknown as JsonObject,
+    s.options,
+  )) as unknown as InitializeResult;
+  if (!isStatefulRevision(result.protocolVersion)) {
+    throw new McpkitError(
+      'UNSUPPORTED_PROTOCOL_VERSION',
+      `The server chose protocol revision ${JSON.stringify(result.protocolVersion)}, which this client does not speak (it speaks ${STATEFUL_REVISIONS.join(', ')})`,
+    );
+  }
+  await s.peer.notify('notifications/initialized');
+  const out: Negotiated = {
+    era: 'stateful',
+    protocolVersion: result.protocolVersion,
+    capabilities: result.capabilities ?? {},
+    serverInfo: result.serverInfo,
+  };
+  if (result.instructions !== undefined) out.instructions = result.instructions;
+  return out;
+}
+
+/** The default stateful revision asked for. */
+export const DEFAULT_STATEFUL_VERSION = LATEST_STATEFUL_REVISION;
