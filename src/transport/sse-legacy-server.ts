@@ -133,7 +133,7 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
     async handle(req) {
       const refused = checkRequestOrigin(req, options);
       if (refused) return httpError(refused.status, refused.message);
-      if (req.method === 'GET') return open();
+      if (req.method === 'GET' && req.path !== messagesPath) return open();
       if (req.method === 'POST' && req.path === messagesPath) return post(req);
       return httpError(405, `Method Not Allowed: ${req.method}`);
     },

@@ -62,10 +62,15 @@ const cancelled = (requestId: number): JsonRpcNotification => ({
 });
 
 /** Resolves when the server side of `seen`'s connection goes away (the client aborted or closed it). */
-function closedByClient(seen: Seen): Promise<void> {
-  return new Promise((resolve) => {
-    if (seen.res.destroyed || seen.res.writableEnded) resolve();
-    seen.res.once('close', () => resolve());
+function closedByClient(seen: Seen, ms = 3_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the client kept the connection open for ${ms} ms`)), ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    if (seen.res.destroyed) done();
+    else seen.res.once('close', done);
   });
 }
 

@@ -48,10 +48,12 @@ describe('mcpkit client vs official SSEServerTransport (2024-11-05)', { timeout:
     await client.connect(transport, CALL);
     assert.equal(transport.kind, 'sse');
     assert.equal(client.protocolVersion, '2025-11-25');
+    // The Client's server/discover probe fails (HTTP 405) without deciding anything; the initialize decides.
     assert.deepEqual(
-      server.log.slice(0, 3).map((r) => `${r.method} ${r.path.split('?')[0]} ${r.body?.method ?? ''}`.trim()),
-      ['POST /mcp initialize', 'GET /mcp', 'POST /messages initialize'],
+      server.log.slice(0, 4).map((r) => `${r.method} ${r.path.split('?')[0]} ${r.body?.method ?? ''}`.trim()),
+      ['POST /mcp server/discover', 'POST /mcp initialize', 'GET /mcp', 'POST /messages initialize'],
     );
+    assert.equal(server.log[0]?.headers['mcp-protocol-version'], '2026-07-28');
 
     const tools = await client.listTools(CALL);
     assert.ok(tools.some((t) => t.name === 'echo'));

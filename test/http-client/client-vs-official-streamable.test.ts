@@ -91,7 +91,15 @@ describe('mcpkit client vs official StreamableHTTPServerTransport', { timeout: 3
     await until(() => changed.length > 0);
     assert.equal(changed[0]?.length, 5);
 
-    for (const r of server.log.filter((r) => r.method === 'POST').slice(1)) {
+    const posts = server.log.filter((r) => r.method === 'POST');
+    // The Client's server/discover probe goes first, statelessly; the initialize starts the session.
+    assert.deepEqual(
+      posts.slice(0, 2).map((r) => r.body?.method),
+      ['server/discover', 'initialize'],
+    );
+    assert.equal(posts[0]?.headers['mcp-protocol-version'], '2026-07-28');
+    assert.equal(posts[0]?.headers['mcp-session-id'], undefined);
+    for (const r of posts.slice(2)) {
       assert.equal(r.headers['mcp-session-id'], session);
       assert.equal(r.headers['mcp-protocol-version'], '2025-11-25');
     }

@@ -248,19 +248,20 @@ describe('the standalone GET stream', () => {
     );
   });
 
-  test('the Allow header of a 405 lists exactly the methods the endpoint accepts (getStream:false keeps DELETE)', {
-    ...T,
-    todo: 'bug: handler.ts get() sends Allow: POST although DELETE still works when getStream:false',
-  }, async () => {
-    const { url } = await servers.start({ getStream: false });
-    const { sessionId } = await initSession(url);
-    const res = await raw(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } });
-    assert.equal(res.status, 405);
-    const allowed = new Set((res.headers.allow ?? '').split(',').map((m) => m.trim()));
-    assert.deepEqual(allowed, new Set(['POST', 'DELETE']));
-    const del = await raw(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
-    assert.equal(del.status, 200, 'DELETE is indeed accepted');
-  });
+  test(
+    'the Allow header of a 405 lists exactly the methods the endpoint accepts (getStream:false keeps DELETE)',
+    T,
+    async () => {
+      const { url } = await servers.start({ getStream: false });
+      const { sessionId } = await initSession(url);
+      const res = await raw(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } });
+      assert.equal(res.status, 405);
+      const allowed = new Set((res.headers.allow ?? '').split(',').map((m) => m.trim()));
+      assert.deepEqual(allowed, new Set(['POST', 'DELETE']));
+      const del = await raw(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+      assert.equal(del.status, 200, 'DELETE is indeed accepted');
+    },
+  );
 });
 
 describe('stateless mode (sessions:false)', () => {
@@ -360,21 +361,22 @@ describe('MCP-Protocol-Version', () => {
     assert.equal(call.text, 'echo: old header');
   });
 
-  test('an unsupported version on GET and DELETE is 400 too (the header is checked on every request)', {
-    ...T,
-    todo: 'bug: handler.ts get()/del() never look at MCP-Protocol-Version; only post() validates it',
-  }, async () => {
-    const { url } = await servers.start();
-    const { sessionId } = await initSession(url);
-    const get = await openGet(url, sessionId, undefined, { 'mcp-protocol-version': '1999-01-01' });
-    get.cut();
-    assert.equal(get.status, 400);
-    const del = await raw(url, {
-      method: 'DELETE',
-      headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '1999-01-01' },
-    });
-    assert.equal(del.status, 400);
-  });
+  test(
+    'an unsupported version on GET and DELETE is 400 too (the header is checked on every request)',
+    T,
+    async () => {
+      const { url } = await servers.start();
+      const { sessionId } = await initSession(url);
+      const get = await openGet(url, sessionId, undefined, { 'mcp-protocol-version': '1999-01-01' });
+      get.cut();
+      assert.equal(get.status, 400);
+      const del = await raw(url, {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '1999-01-01' },
+      });
+      assert.equal(del.status, 400);
+    },
+  );
 });
 
 describe('JSON-RPC batches', () => {
@@ -464,7 +466,6 @@ describe('cancellation', () => {
   for (const responseMode of ['auto', 'sse'] as const) {
     test(`(${responseMode}) a cancelled request's POST exchange still ends, and its id is free again`, {
       ...T,
-      todo: 'bug: session-transport.ts never removes a cancelled request from stream.pending/#byRequest (the Peer sends no response), so its POST never ends, the session stays busy and the id gets 409 forever',
     }, async () => {
       const { url, gates } = await servers.start({ responseMode });
       const { sessionId } = await initSession(url);

@@ -64,10 +64,7 @@ describe('many sessions at once', () => {
 });
 
 describe('idle expiry', () => {
-  test('a session idle longer than sessionIdleTimeoutMs gets 404', {
-    ...T,
-    todo: 'bug: session-table.ts get() never checks lastSeen; expiry only happens in sweep(), which runs at most once per second (min 1000 ms), so an expired id keeps working and is even revived',
-  }, async () => {
+  test('a session idle longer than sessionIdleTimeoutMs gets 404', T, async () => {
     const { url } = await servers.start({ sessionIdleTimeoutMs: 300 });
     const { sessionId } = await initSession(url);
     await sleep(600);
@@ -97,21 +94,22 @@ describe('idle expiry', () => {
     }
   });
 
-  test('a session with a request in flight is not idle: the request is answered even when it outlasts the timeout', {
-    ...T,
-    todo: 'bug: session-table.ts sweep() closes sessions by lastSeen only, ignoring activeStreams, so a long-running request is cut off (POST gets 404 "Session terminated")',
-  }, async () => {
-    const { url, gates } = await servers.start({ sessionIdleTimeoutMs: 300 });
-    const { sessionId } = await initSession(url);
-    const pending = post(url, sessionId, toolCall(1, 'gated', { key: 'long' }));
-    await gates.arrived('long');
-    await sleep(450);
-    await initSession(url); // adding a session sweeps the table: a deterministic sweep
-    gates.release('long');
-    const res = await pending;
-    assert.equal(res.status, 200);
-    assert.equal(resultText(responseOf(res, 1)), 'gated long done');
-  });
+  test(
+    'a session with a request in flight is not idle: the request is answered even when it outlasts the timeout',
+    T,
+    async () => {
+      const { url, gates } = await servers.start({ sessionIdleTimeoutMs: 300 });
+      const { sessionId } = await initSession(url);
+      const pending = post(url, sessionId, toolCall(1, 'gated', { key: 'long' }));
+      await gates.arrived('long');
+      await sleep(450);
+      await initSession(url); // adding a session sweeps the table: a deterministic sweep
+      gates.release('long');
+      const res = await pending;
+      assert.equal(res.status, 200);
+      assert.equal(resultText(responseOf(res, 1)), 'gated long done');
+    },
+  );
 });
 
 describe('maxSessions', () => {

@@ -16,6 +16,8 @@ export interface EventStore {
   ): Promise<StoredEvent[] | undefined> | StoredEvent[] | undefined;
   /** Forgets everything about a session. */
   dropSession(sessionKey: string): Promise<void> | void;
+  /** Optional: the stream got its last event (bounded stores drop finished streams before live ones). */
+  streamEnded?(sessionKey: string, streamId: string): Promise<void> | void;
 }
 
 /** One stored event. */
@@ -35,8 +37,17 @@ export interface MemoryEventStoreOptions {
 }
 
 interface StreamLog {
-  next: number;
+  /** Sequence of the newest event dropped to stay within bounds (0: none dropped). */
+  dropped: number;
+  /** The stream got its last event. */
+  ended: boolean;
   events: StoredEvent[];
+}
+
+interface SessionLog {
+  /** Session-wide sequence: ids are never reused, even for a stream whose log was dropped. */
+  next: number;
+  streams: Map<string, StreamLog>;
 }
 
 /** Creates an event id; exported for stores of other kinds. */
@@ -52,7 +63,7 @@ export function streamOfEventId(id: string): string | undefined {
 
 /** A bounded in-memory EventStore: every map and list has a limit. */
 export class MemoryEventStore implements EventStore {
-  readonly #sessions = new Map<string, Map<string, StreamLog>>();
+  readonly #sessions = new Map<string, SessionLog>();
   readonly #maxEvents: number;
   readonly #maxStreams: number;
   readonly #maxSessions: number;
@@ -64,21 +75,27 @@ export class MemoryEventStore implements EventStore {
   }
 
   append(sessionKey: string, streamId: string, message: JsonRpcMessage): string {
-    let streams = this.#sessions.get(sessionKey);
-    if (!streams) {
-      streams = new Map();
-      this.#sessions.set(sessionKey, streams);
+    let session = this.#sessions.get(sessionKey);
+    if (!session) {
+      session = { next: 1, streams: new Map() };
+      this.#sessions.set(sessionKey, session);
       dropOldest(this.#sessions, this.#maxSessions);
     }
-    let log = streams.get(streamId);
-    if (!log) {
-      log = { next: 1, events: [] };
-      streams.set(streamId, log);
-      dropOldest(streams, this.#maxStreams);
+    let log = session.streams.get(streamId);
+    if (log) {
+      // Least recently written last: a stream still being written is never the one dropped.
+      session.streams.delete(streamId);
+    } else {
+      log = { dropped: 0, ended: false, events: [] };
     }
-    const id = eventId(streamId, log.next++);
+    session.streams.set(streamId, log);
+    dropStreams(session.streams, this.#maxStreams);
+    const id = eventId(streamId, session.next++);
     log.events.push({ id, message });
-    if (log.events.length > this.#maxEvents) log.events.splice(0, log.events.length - this.#maxEvents);
+    if (log.events.length > this.#maxEvents) {
+      const gone = log.events.splice(0, log.events.length - this.#maxEvents);
+      log.dropped = seqOf(gone[gone.length - 1]?.id ?? '');
+    }
     return id;
   }
 
@@ -89,17 +106,43 @@ export class MemoryEventStore implements EventStore {
   replayAfter(sessionKey: string, id: string): StoredEvent[] | undefined {
     const stream = streamOfEventId(id);
     if (stream === undefined) return undefined;
-    const log = this.#sessions.get(sessionKey)?.get(stream);
-    if (!log) return undefined;
-    const seq = Number(id.slice(stream.length + 1));
-    // Sequence 0 is the priming event, which is never stored: everything after it is replayed.
-    if (seq >= log.next) return undefined;
-    return log.events.filter((e) => Number(e.id.slice(stream.length + 1)) > seq);
+    const session = this.#sessions.get(sessionKey);
+    const log = session?.streams.get(stream);
+    if (!session || !log) return undefined;
+    const seq = seqOf(id);
+    // Unknown ids are refused, and so is a resume point whose following events were dropped (a gap).
+    if (seq >= session.next || seq < log.dropped) return undefined;
+    return log.events.filter((e) => seqOf(e.id) > seq);
   }
 
   dropSession(sessionKey: string): void {
     this.#sessions.delete(sessionKey);
   }
+
+  streamEnded(sessionKey: string, streamId: string): void {
+    const log = this.#sessions.get(sessionKey)?.streams.get(streamId);
+    if (log) log.ended = true;
+  }
+}
+
+/** Over the limit, drops finished streams first (oldest first), then the oldest live one. */
+function dropStreams(streams: Map<string, StreamLog>, max: number): void {
+  while (streams.size > max) {
+    let victim: string | undefined;
+    for (const [id, log] of streams) {
+      if (log.ended) {
+        victim = id;
+        break;
+      }
+    }
+    victim ??= streams.keys().next().value;
+    if (victim === undefined) return;
+    streams.delete(victim);
+  }
+}
+
+function seqOf(id: string): number {
+  return Number(id.slice(id.lastIndexOf('.') + 1));
 }
 
 function dropOldest<K, V>(map: Map<K, V>, max: number): void {

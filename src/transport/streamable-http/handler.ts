@@ -72,6 +72,21 @@ export function createStreamableHttpHandler(
     statusOf: (m) => ('error' in m ? statusOfError(m.error.code) : 200),
   };
   const sessions = new WeakMap<HttpSessionTransport, ServerSession>();
+  const allow = [
+    'POST',
+    stateful && options.getStream !== false ? 'GET' : '',
+    stateful && options.allowDelete !== false ? 'DELETE' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const notAllowed = (what: string) =>
+    httpError(405, `Method Not Allowed: ${what}`, ErrorCode.InvalidRequest, null, { allow });
+  /** A present version header must name a revision this server speaks. */
+  const badVersion = (req: HttpRequestLike): HttpReply | undefined => {
+    const v = req.header('mcp-protocol-version');
+    if (v === undefined || isStatefulRevision(v) || isModernRevision(v)) return undefined;
+    return httpError(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(v)}`);
+  };
   const table = new SessionTable({
     maxSessions: options.maxSessions ?? 10_000,
     idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
@@ -238,14 +253,10 @@ export function createStreamableHttpHandler(
   async function get(req: HttpRequestLike): Promise<HttpReply> {
     // Stateless-revision clients have no GET stream; neither does a server without sessions.
     if (!stateful || options.getStream === false || isModernRevision(req.header('mcp-protocol-version'))) {
-      return httpError(
-        405,
-        'Method Not Allowed: this endpoint has no GET stream',
-        ErrorCode.InvalidRequest,
-        null,
-        { allow: 'POST' },
-      );
+      return notAllowed('this endpoint has no GET stream');
     }
+    const bad = badVersion(req);
+    if (bad) return bad;
     if (!(req.header('accept') ?? '').includes('text/event-stream')) {
       return httpError(406, 'Not Acceptable: GET requires Accept: text/event-stream');
     }
@@ -257,22 +268,11 @@ export function createStreamableHttpHandler(
   }
 
   async function del(req: HttpRequestLike): Promise<HttpReply> {
-    if (
-      isModernRevision(req.header('mcp-protocol-version')) ||
-      !stateful ||
-      options.allowDelete === false ||
-      isModernRevision(req.header('mcp-protocol-version'))
-    ) {
-      return httpError(
-        405,
-        'Method Not Allowed: sessions cannot be ended by the client',
-        ErrorCode.InvalidRequest,
-        null,
-        {
-          allow: stateful ? 'GET, POST' : 'POST',
-        },
-      );
+    if (!stateful || options.allowDelete === false || isModernRevision(req.header('mcp-protocol-version'))) {
+      return notAllowed('sessions cannot be ended by the client');
     }
+    const bad = badVersion(req);
+    if (bad) return bad;
     const sessionId = req.header('mcp-session-id');
     if (sessionId === undefined) return httpError(400, 'Bad Request: Mcp-Session-Id header is required');
     const transport = table.get(sessionId);
@@ -294,9 +294,7 @@ export function createStreamableHttpHandler(
         case 'DELETE':
           return del(req);
         default:
-          return httpError(405, `Method Not Allowed: ${req.method}`, ErrorCode.InvalidRequest, null, {
-            allow: stateful ? 'GET, POST, DELETE' : 'POST',
-          });
+          return notAllowed(req.method);
       }
     },
     get sessionCount() {

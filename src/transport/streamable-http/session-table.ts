@@ -31,16 +31,17 @@ export class SessionTable {
     return this.#entries.size;
   }
 
-  /** The live session with this id (marking it used), or undefined. */
-  get(id: string): HttpSessionTransport | undefined {
+  /** The live session with this id (marking it used), or undefined when unknown, closed or expired. */
+  get(id: string, now = Date.now()): HttpSessionTransport | undefined {
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
-    if (entry.transport.closed) {
-      this.#entries.delete(id);
+    this.#entries.delete(id);
+    if (entry.transport.closed) return undefined;
+    if (now - entry.lastSeen >= this.#options.idleTimeoutMs && entry.transport.activeStreams === 0) {
+      void entry.transport.close();
       return undefined;
     }
-    this.#entries.delete(id);
-    entry.lastSeen = Date.now();
+    entry.lastSeen = now;
     this.#entries.set(id, entry);
     return entry.transport;
   }
@@ -64,12 +65,18 @@ export class SessionTable {
     this.#entries.delete(id);
   }
 
-  /** Closes sessions idle past the timeout (the front of the table only). */
+  /** Closes sessions idle past the timeout; a session with a request in progress is not idle. */
   sweep(now = Date.now()): void {
+    const busy: [string, Entry][] = [];
     for (const [id, entry] of this.#entries) {
       if (now - entry.lastSeen < this.#options.idleTimeoutMs) break;
       this.#entries.delete(id);
-      void entry.transport.close();
+      if (entry.transport.activeStreams > 0) busy.push([id, entry]);
+      else void entry.transport.close();
+    }
+    for (const [id, entry] of busy) {
+      entry.lastSeen = now;
+      this.#entries.set(id, entry);
     }
   }
 
@@ -89,7 +96,7 @@ export class SessionTable {
 
   #ensureSweeper(): void {
     if (this.#sweeper !== undefined) return;
-    const every = Math.max(1000, Math.min(60_000, Math.floor(this.#options.idleTimeoutMs / 2)));
+    const every = Math.max(100, Math.min(60_000, Math.floor(this.#options.idleTimeoutMs / 2)));
     this.#sweeper = setInterval(() => this.sweep(), every);
     (this.#sweeper as { unref?: () => void }).unref?.();
   }

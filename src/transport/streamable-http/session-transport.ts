@@ -6,6 +6,7 @@ import type { MessageContext, SendOptions, Transport, TransportReceiver } from '
 import { httpError } from './errors.js';
 import type { EventStore } from './event-store.js';
 import { type HttpReply, SSE_HEADERS, type SseSink } from './exchange.js';
+import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
 
 /** How a POST carrying requests is answered: JSON, SSE, or JSON unless something must stream first. */
 export type ResponseMode = 'json' | 'sse' | 'auto';
@@ -30,24 +31,7 @@ function streamTag(): string {
   return btoa(s).replaceAll('+', '-').replaceAll('/', '_');
 }
 
-/** One logical stream: the answer to a POST, or the standalone GET stream. */
-class OutStream {
-  readonly pending = new Set<RequestId>();
-  /** Formatted events waiting for a connection that is being attached. */
-  backlog: string[] | undefined;
-  sink: SseSink | undefined;
-  reply: ((reply: HttpReply) => void) | undefined;
-  json: JsonRpcMessage[] = [];
-  sse = false;
-  closeRequested = false;
-  keepAlive: ReturnType<typeof setInterval> | undefined;
-  seq = 0;
-
-  constructor(
-    readonly id: string,
-    readonly batch: boolean,
-  ) {}
-}
+const gone = () => httpError(404, 'Session not found', -32001);
 
 /**
  * The transport of one Streamable HTTP session (or one stateless request): routes each outgoing message
@@ -59,9 +43,9 @@ export class HttpSessionTransport implements Transport {
   readonly #key: string;
   readonly #settings: StreamSettings;
   readonly #headers: Record<string, string>;
+  readonly #tag = streamTag();
   readonly #streams = new Map<string, OutStream>();
   readonly #byRequest = new Map<RequestId, OutStream>();
-  readonly #tag = streamTag();
   readonly #standalone = new OutStream(`${this.#tag}_`, false);
   #receiver: TransportReceiver | undefined;
   #nextStream = 0;
@@ -104,23 +88,20 @@ export class HttpSessionTransport implements Transport {
     signal?: AbortSignal,
   ): Promise<HttpReply> {
     const receiver = this.#receiver;
-    if (!receiver || this.#closed) return Promise.resolve(httpError(404, 'Session not found', -32001));
+    if (!receiver || this.#closed) return Promise.resolve(gone());
     const requests: RequestId[] = [];
     for (const m of messages) if ('method' in m && 'id' in m) requests.push(m.id);
     if (requests.length === 0) {
-      for (const m of messages) receiver.onmessage(m, context);
+      for (const m of messages) {
+        receiver.onmessage(m, context);
+        if ('method' in m && m.method === 'notifications/cancelled') this.#cancelled(m.params?.requestId);
+      }
       return Promise.resolve({ status: 202, headers: { ...this.#headers } });
     }
     for (const id of requests) {
       if (this.#byRequest.has(id)) {
-        return Promise.resolve(
-          httpError(
-            409,
-            `Duplicate request id ${JSON.stringify(id)}: a request with this id is in progress`,
-            -32600,
-            id,
-          ),
-        );
+        const message = `Duplicate request id ${JSON.stringify(id)}: a request with this id is in progress`;
+        return Promise.resolve(httpError(409, message, -32600, id));
       }
     }
     const stream = new OutStream(`${this.#tag}${++this.#nextStream}`, batch);
@@ -134,16 +115,17 @@ export class HttpSessionTransport implements Transport {
     });
     if (this.#settings.responseMode === 'sse') this.#startSse(stream);
     const ctx: MessageContext = { ...context, closeStream: () => this.#closeConnection(stream) };
-    for (const m of messages) receiver.onmessage(m, ctx);
+    for (const m of messages) {
+      receiver.onmessage(m, ctx);
+      if ('method' in m && m.method === 'notifications/cancelled') this.#cancelled(m.params?.requestId);
+    }
     signal?.addEventListener(
       'abort',
       () => {
-        for (const id of stream.pending) {
-          receiver.onmessage({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason: 'client disconnected' },
-          });
+        for (const id of [...stream.pending]) {
+          const params = { requestId: id, reason: 'client disconnected' };
+          receiver.onmessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
+          this.#cancelled(id);
         }
       },
       { once: true },
@@ -153,12 +135,12 @@ export class HttpSessionTransport implements Transport {
 
   /** Opens the standalone stream, or resumes a stream after `lastEventId`; resolves with the SSE reply. */
   async get(lastEventId: string | undefined): Promise<HttpReply> {
-    if (this.#closed) return httpError(404, 'Session not found', -32001);
+    if (this.#closed) return gone();
     if (lastEventId === undefined) {
-      if (this.#standalone.sink || this.#standalone.backlog) {
+      if (this.#standalone.connected)
         return httpError(409, 'Conflict: this session already has an open GET stream');
-      }
-      return this.#sseReply((sink) => this.#attach(this.#standalone, sink, []));
+      this.#standalone.backlog = [];
+      return this.#sseReply((sink) => this.#attach(this.#standalone, sink, [], true));
     }
     const store = this.#settings.eventStore;
     const streamId = store?.streamOf(lastEventId);
@@ -166,20 +148,28 @@ export class HttpSessionTransport implements Transport {
       httpError(400, 'Bad Request: Last-Event-ID is unknown, expired, or belongs to another session');
     if (!store || streamId === undefined || !streamId.startsWith(this.#tag)) return refused();
     const live = streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
+    if (live?.connected) return httpError(409, 'Conflict: this stream is already connected');
+    // Events sent while the store is read wait in the backlog, so nothing falls between replay and live.
+    if (live) live.backlog = [];
     let events = await store.replayAfter(this.#key, lastEventId);
     // The priming id of a live stream is valid before anything was recorded on it.
-    if (!events && live && lastEventId === `${streamId}.0`) events = [];
-    if (!events) return refused();
-    const replay = events.map((e) => formatSseEvent({ id: e.id, data: encodeMessage(e.message) }));
+    if (!events && live && seqOf(lastEventId) === 0) events = [];
+    if (!events) {
+      if (live) live.backlog = undefined;
+      return refused();
+    }
+    const replay: QueuedEvent[] = events.map((e) => ({
+      seq: seqOf(e.id),
+      text: formatSseEvent({ id: e.id, data: encodeMessage(e.message) }),
+    }));
     if (!live) {
       // The stream already finished: replay what was missed, then end.
       return this.#sseReply((sink) => {
-        for (const text of replay) sink.write(text);
+        for (const e of replay) sink.write(e.text);
         sink.close();
       });
     }
-    if (live.sink || live.backlog) return httpError(409, 'Conflict: this stream is already connected');
-    return this.#sseReply((sink) => this.#attach(live, sink, replay));
+    return this.#sseReply((sink) => this.#attach(live, sink, replay, false));
   }
 
   async send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
@@ -191,7 +181,7 @@ export class HttpSessionTransport implements Transport {
     if (!('method' in message)) {
       const id = message.id;
       const stream = id === null ? undefined : this.#byRequest.get(id);
-      if (!stream || id === null) return; // The request's stream is gone (stateless reply already sent).
+      if (!stream || id === null) return; // The request's stream is gone (cancelled, or a stateless reply sent).
       this.#byRequest.delete(id);
       stream.pending.delete(id);
       this.#emit(stream, message, true);
@@ -203,7 +193,7 @@ export class HttpSessionTransport implements Transport {
       this.#emit(stream, message, false);
       return;
     }
-    const connected = this.#standalone.sink !== undefined || this.#standalone.backlog !== undefined;
+    const connected = this.#standalone.connected;
     if ('id' in message && !connected) {
       // A request nobody can receive would only time out: fail it now.
       throw new McpkitError(
@@ -222,7 +212,7 @@ export class HttpSessionTransport implements Transport {
     for (const stream of [...this.#streams.values(), this.#standalone]) {
       stream.reply?.(httpError(404, 'Session terminated', -32001));
       stream.reply = undefined;
-      this.#detach(stream);
+      this.#detach(stream, true);
     }
     this.#streams.clear();
     this.#byRequest.clear();
@@ -233,6 +223,21 @@ export class HttpSessionTransport implements Transport {
     }
     this.onclosed?.();
     this.#receiver?.onclose();
+  }
+
+  /** A cancelled request gets no response: its stream stops waiting for one. */
+  #cancelled(requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const stream = this.#byRequest.get(requestId);
+    if (!stream) return;
+    this.#byRequest.delete(requestId);
+    stream.pending.delete(requestId);
+    if (stream.pending.size > 0) return;
+    if (!stream.sse && stream.json.length > 0) this.#replyJson(stream);
+    else {
+      if (!stream.sse) this.#startSse(stream);
+      this.#finish(stream);
+    }
   }
 
   #emit(stream: OutStream, message: JsonRpcMessage, isResponse: boolean): void {
@@ -251,26 +256,34 @@ export class HttpSessionTransport implements Transport {
       : this.#settings.resumable
         ? `${stream.id}.${++stream.seq}`
         : undefined;
-    if (id === undefined) this.#write(stream, formatSseEvent({ data }));
-    else if (typeof id === 'string') this.#write(stream, formatSseEvent({ id, data }));
-    else {
-      // An asynchronous store: the event goes out once recorded (a durable store keeps order per stream).
-      id.then(
-        (eid) => this.#write(stream, formatSseEvent({ id: eid, data })),
-        (e: unknown) => this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e))),
-      );
+    const last = isResponse && stream.pending.size === 0;
+    if (typeof id !== 'object' && stream.tail === undefined) {
+      this.#write(stream, {
+        seq: seqOf(id),
+        text: formatSseEvent(id === undefined ? { data } : { id, data }),
+      });
+      if (last) this.#finish(stream);
+      return;
     }
-    if (isResponse && stream.pending.size === 0) this.#finish(stream);
+    // An asynchronous store: events go out in order once recorded, and the stream ends after the last.
+    const recorded = Promise.resolve(id);
+    stream.tail = (stream.tail ?? Promise.resolve()).then(async () => {
+      const eid = await recorded;
+      this.#write(stream, {
+        seq: seqOf(eid),
+        text: formatSseEvent(eid === undefined ? { data } : { id: eid, data }),
+      });
+      if (last) this.#finish(stream);
+    });
+    stream.tail.catch((e: unknown) => this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e))));
   }
 
   #replyJson(stream: OutStream): void {
+    const first = stream.json[0] as JsonRpcMessage;
     const body = stream.batch
       ? `[${stream.json.map((m) => encodeMessage(m)).join(',')}]`
-      : encodeMessage(stream.json[0] as JsonRpcMessage);
-    const status =
-      !stream.batch && this.#settings.statusOf
-        ? this.#settings.statusOf(stream.json[0] as JsonRpcMessage)
-        : 200;
+      : encodeMessage(first);
+    const status = !stream.batch && this.#settings.statusOf ? this.#settings.statusOf(first) : 200;
     stream.reply?.({ status, headers: { 'content-type': 'application/json', ...this.#headers }, body });
     stream.reply = undefined;
     this.#streams.delete(stream.id);
@@ -284,7 +297,7 @@ export class HttpSessionTransport implements Transport {
     stream.json = [];
     const resolve = stream.reply;
     stream.reply = undefined;
-    resolve?.(this.#sseReplySync((sink) => this.#attach(stream, sink, [])));
+    resolve?.(this.#sseReplySync((sink) => this.#attach(stream, sink, [], true)));
     for (const m of early) this.#emit(stream, m, false);
   }
 
@@ -296,24 +309,31 @@ export class HttpSessionTransport implements Transport {
     return { status: 200, headers: { ...SSE_HEADERS, ...this.#headers }, sse: run };
   }
 
-  #attach(stream: OutStream, sink: SseSink, replay: string[]): void {
-    // Priming event: an id to resume from, and the retry interval for polling.
-    if (this.#settings.resumable)
-      sink.write(formatSseEvent({ id: `${stream.id}.0`, retry: this.#settings.retryMs, data: '' }));
-    for (const text of replay) sink.write(text);
-    for (const text of stream.backlog ?? []) sink.write(text);
+  #attach(stream: OutStream, sink: SseSink, replay: QueuedEvent[], fresh: boolean): void {
+    if (this.#settings.resumable) {
+      // A new stream is primed with an id to resume from; a resumed one only gets the retry interval.
+      sink.write(
+        fresh
+          ? formatSseEvent({ id: `${stream.id}.0`, retry: this.#settings.retryMs, data: '' })
+          : `retry: ${this.#settings.retryMs}\n\n`,
+      );
+    }
+    let last = -1;
+    for (const e of replay) {
+      sink.write(e.text);
+      last = e.seq ?? last;
+    }
+    for (const e of stream.backlog ?? []) if (e.seq === undefined || e.seq > last) sink.write(e.text);
     stream.backlog = undefined;
-    if (
-      stream.closeRequested ||
-      (stream !== this.#standalone && stream.pending.size === 0 && !this.#streams.has(stream.id))
-    ) {
+    const finished = stream !== this.#standalone && !this.#streams.has(stream.id);
+    if (stream.closeRequested || finished || this.#closed) {
       stream.closeRequested = false;
       sink.close();
       return;
     }
     stream.sink = sink;
     sink.onclose = () => {
-      if (stream.sink === sink) this.#detach(stream);
+      if (stream.sink === sink) this.#detach(stream, false);
     };
     if (this.#settings.keepAliveMs > 0) {
       stream.keepAlive = setInterval(() => sink.write(SSE_KEEPALIVE), this.#settings.keepAliveMs);
@@ -321,36 +341,32 @@ export class HttpSessionTransport implements Transport {
     }
   }
 
-  #write(stream: OutStream, text: string): void {
+  #write(stream: OutStream, event: QueuedEvent): void {
     if (stream.sink) {
-      if (!stream.sink.write(text)) this.#detach(stream);
-    } else stream.backlog?.push(text);
+      if (!stream.sink.write(event.text)) this.#detach(stream, false);
+    } else stream.backlog?.push(event);
   }
 
   #finish(stream: OutStream): void {
     this.#streams.delete(stream.id);
-    if (stream.sink) {
-      const sink = stream.sink;
-      this.#detach(stream);
-      sink.close();
-    }
+    const ended = this.#settings.eventStore?.streamEnded?.(this.#key, stream.id);
+    if (ended instanceof Promise)
+      ended.catch((e: unknown) => this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e))));
+    if (stream.sink) this.#detach(stream, true);
     if (this.#streams.size === 0) this.onidle?.();
   }
 
   #closeConnection(stream: OutStream): void {
     if (!stream.sse) this.#startSse(stream);
-    if (stream.sink) {
-      const sink = stream.sink;
-      this.#detach(stream);
-      sink.close();
-    } else stream.closeRequested = true;
+    if (stream.sink) this.#detach(stream, true);
+    else stream.closeRequested = true;
   }
 
-  #detach(stream: OutStream): void {
+  #detach(stream: OutStream, close: boolean): void {
     if (stream.keepAlive !== undefined) clearInterval(stream.keepAlive);
     stream.keepAlive = undefined;
     const sink = stream.sink;
     stream.sink = undefined;
-    if (sink && !sink.closed && this.#closed) sink.close();
+    if (close && sink && !sink.closed) sink.close();
   }
 }

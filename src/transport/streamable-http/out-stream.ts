@@ -1,0 +1,45 @@
+import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
+import type { HttpReply, SseSink } from './exchange.js';
+
+/** One formatted SSE event waiting for a connection, with its sequence number (for de-duplication). */
+export interface QueuedEvent {
+  seq: number | undefined;
+  text: string;
+}
+
+/** One logical stream of a session: the answer to a POST, or the standalone GET stream. */
+export class OutStream {
+  /** Requests of the POST still waiting for their responses. */
+  readonly pending = new Set<RequestId>();
+  /** Events waiting while a connection is being attached (undefined when none is). */
+  backlog: QueuedEvent[] | undefined;
+  /** The connection currently carrying the stream, if any. */
+  sink: SseSink | undefined;
+  /** Resolves the POST's HTTP reply while it is still undecided. */
+  reply: ((reply: HttpReply) => void) | undefined;
+  /** Responses collected while the answer may still be plain JSON. */
+  json: JsonRpcMessage[] = [];
+  sse = false;
+  closeRequested = false;
+  keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** Orders writes behind an asynchronous event store. */
+  tail: Promise<void> | undefined;
+  seq = 0;
+
+  constructor(
+    readonly id: string,
+    readonly batch: boolean,
+  ) {}
+
+  /** True while a connection is attached or being attached. */
+  get connected(): boolean {
+    return this.sink !== undefined || this.backlog !== undefined;
+  }
+}
+
+/** The sequence number of an event id (`<stream>.<seq>`), or undefined. */
+export function seqOf(id: string | undefined): number | undefined {
+  if (id === undefined) return undefined;
+  const n = Number(id.slice(id.lastIndexOf('.') + 1));
+  return Number.isSafeInteger(n) ? n : undefined;
+}
