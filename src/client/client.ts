@@ -270,7 +270,7 @@ export class Client {
     this.#gate('tools');
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     const result = (await this.request('tools/call', params, options)) as unknown as CallToolResult;
-    this.#tools.check(name, result);
+    await this.#tools.check(name, result);
     return result;
   }
 

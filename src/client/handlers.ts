@@ -105,7 +105,7 @@ export async function answerElicitation(
   const content = applyDefaults
     ? applyElicitationDefaults(schema as JsonObject, answer.content ?? {})
     : (answer.content ?? {});
-  const checked = validateElicitationContent(schema as JsonObject, content);
+  const checked = await validateElicitationContent(schema as JsonObject, content);
   if (!checked.ok) {
     throw new JsonRpcError(
       ErrorCode.InternalError,

@@ -51,7 +51,7 @@ export class ToolCache {
   }
 
   /** Checks a tool result against the tool's output schema, if one is known. */
-  check(name: string, result: CallToolResult): void {
+  async check(name: string, result: CallToolResult): Promise<void> {
     const entry = this.#tools.get(name);
     if (!entry?.schema || result.isError) return;
     if (result.structuredContent === undefined) {
@@ -61,7 +61,7 @@ export class ToolCache {
       );
     }
     entry.validator ??= compileJsonSchema(entry.schema);
-    const checked = entry.validator.validate(result.structuredContent);
+    const checked = await entry.validator.validate(result.structuredContent);
     if (!checked.ok) {
       throw new McpkitError(
         'INVALID_RESULT',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { McpkitError } from '../jsonrpc/errors.js';
 import {
@@ -8,6 +8,10 @@ import {
   validateElicitationContent,
 } from './elicitation.js';
 import type { ElicitationSchema } from './elicitation-types.js';
+import { preloadJsonSchema } from './json-schema.js';
+
+// validateSync needs ajv loaded; the library itself loads it on first use.
+before(() => preloadJsonSchema());
 
 // The conformance suite's SEP-1034 (defaults) and SEP-1330 (enums) schemas.
 const DEFAULTS_SCHEMA = {
@@ -201,13 +205,13 @@ test('a property named __proto__ gets its default as data, not as a prototype', 
   assert.deepEqual(Object.getOwnPropertyDescriptor(filled, '__proto__')?.value, ['x']);
 });
 
-test('content is validated against the requested schema', () => {
-  assert.deepEqual(validateElicitationContent(CONTACT_SCHEMA, { email: 'a@example.com', rating: 4 }), {
+test('content is validated against the requested schema', async () => {
+  assert.deepEqual(await validateElicitationContent(CONTACT_SCHEMA, { email: 'a@example.com', rating: 4 }), {
     ok: true,
     value: { email: 'a@example.com', rating: 4 },
   });
   assert.deepEqual(
-    validateElicitationContent(CONTACT_SCHEMA, {
+    await validateElicitationContent(CONTACT_SCHEMA, {
       email: 'nope',
       birthday: '31/12/2000',
       homepage: 'x',
@@ -223,11 +227,11 @@ test('content is validated against the requested schema', () => {
       ],
     },
   );
-  assert.deepEqual(validateElicitationContent(CONTACT_SCHEMA, {}), {
+  assert.deepEqual(await validateElicitationContent(CONTACT_SCHEMA, {}), {
     ok: false,
     issues: ["(root): must have required property 'email'"],
   });
-  const enums = validateElicitationContent(ENUMS_SCHEMA, {
+  const enums = await validateElicitationContent(ENUMS_SCHEMA, {
     untitledSingle: 'option9',
     titledSingle: 'value1',
     legacyEnum: 'opt2',
@@ -241,12 +245,12 @@ test('content is validated against the requested schema', () => {
     assert.ok(enums.issues.some((issue) => issue.startsWith('/titledMulti/1: ')));
   }
   const answer = applyElicitationDefaults(ENUMS_SCHEMA, { untitledSingle: 'option1' });
-  assert.equal(validateElicitationContent(ENUMS_SCHEMA, answer).ok, true);
+  assert.equal((await validateElicitationContent(ENUMS_SCHEMA, answer)).ok, true);
 });
 
-test('content validation compiles each schema object once', (t) => {
+test('content validation compiles each schema object once', async (t) => {
   const compile = t.mock.method(Ajv2020.prototype, 'compile');
   const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
-  for (let i = 0; i < 50; i++) validateElicitationContent(schema, { ok: i % 2 === 0 });
+  for (let i = 0; i < 50; i++) await validateElicitationContent(schema, { ok: i % 2 === 0 });
   assert.equal(compile.mock.callCount(), 1);
 });

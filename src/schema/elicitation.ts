@@ -81,7 +81,7 @@ export function applyElicitationDefaults(
 export function validateElicitationContent(
   schema: JsonSchemaObject,
   content: unknown,
-): ValidationResult<ElicitationContent> {
+): ValidationResult<ElicitationContent> | Promise<ValidationResult<ElicitationContent>> {
   return compileJsonSchema<ElicitationContent>(schema).validate(content);
 }
 

@@ -21,7 +21,12 @@ export type {
 } from './elicitation-types.js';
 export type { ValidationResult } from './issues.js';
 export type { JsonSchemaDialect, Validator } from './json-schema.js';
-export { compileJsonSchema, detectJsonSchemaDialect, JSON_SCHEMA_DIALECT_URIS } from './json-schema.js';
+export {
+  compileJsonSchema,
+  detectJsonSchemaDialect,
+  JSON_SCHEMA_DIALECT_URIS,
+  preloadJsonSchema,
+} from './json-schema.js';
 export type {
   InferInput,
   InferOutput,

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { McpkitError } from '../jsonrpc/errors.js';
-import { compileJsonSchema, detectJsonSchemaDialect } from './json-schema.js';
+import { compileJsonSchema, detectJsonSchemaDialect, preloadJsonSchema } from './json-schema.js';
+
+// validateSync needs ajv loaded; the library itself loads it on first use.
+before(() => preloadJsonSchema());
 
 function issuesOf(schema: object, value: unknown): string[] {
-  const result = compileJsonSchema(schema).validate(value);
+  const result = compileJsonSchema(schema).validateSync(value);
   assert.equal(result.ok, false, 'expected a validation failure');
   return result.ok ? [] : result.issues;
 }
@@ -31,7 +34,7 @@ test('no $schema means 2020-12: $defs, $ref and prefixItems work', () => {
   };
   const validator = compileJsonSchema(schema);
   assert.equal(validator.dialect, '2020-12');
-  assert.deepEqual(validator.validate({ at: [1, 2] }), { ok: true, value: { at: [1, 2] } });
+  assert.deepEqual(validator.validateSync({ at: [1, 2] }), { ok: true, value: { at: [1, 2] } });
   assert.deepEqual(issuesOf(schema, { at: [1, 'x'] }), ['/at/1: must be number']);
   assert.deepEqual(issuesOf(schema, { at: [1, 2, 3] }), ['/at: must NOT have more than 2 items']);
 });
@@ -43,8 +46,8 @@ test('the explicit 2020-12 URI is accepted, with or without a trailing #', () =>
   ]) {
     const validator = compileJsonSchema({ $schema: uri, type: 'array', prefixItems: [{ type: 'string' }] });
     assert.equal(validator.dialect, '2020-12');
-    assert.equal(validator.validate(['a', 1]).ok, true);
-    assert.equal(validator.validate([1]).ok, false);
+    assert.equal(validator.validateSync(['a', 1]).ok, true);
+    assert.equal(validator.validateSync([1]).ok, false);
   }
 });
 
@@ -64,7 +67,7 @@ test('draft-07 is used when declared (http or https, with or without #)', () => 
     };
     const validator = compileJsonSchema(schema);
     assert.equal(validator.dialect, 'draft-07', uri);
-    assert.equal(validator.validate([1, 'a']).ok, true);
+    assert.equal(validator.validateSync([1, 'a']).ok, true);
     assert.deepEqual(issuesOf(schema, ['a', 1]), ['/0: must be integer', '/1: must be string']);
   }
 });
@@ -84,22 +87,25 @@ test('an invalid schema is refused with ajv reason, and compilation is not retri
   const compile = t.mock.method(Ajv2020.prototype, 'compile');
   try {
     const validator = compileJsonSchema({ type: 'object', properties: { a: { minLength: 'three' } } });
-    assertMcpkitError(() => validator.validate({}), 'INVALID_SCHEMA', /minLength must be integer/);
-    assertMcpkitError(() => validator.validate({}), 'INVALID_SCHEMA');
+    assertMcpkitError(() => validator.validateSync({}), 'INVALID_SCHEMA', /minLength must be integer/);
+    assertMcpkitError(() => validator.validateSync({}), 'INVALID_SCHEMA');
     assert.equal(compile.mock.callCount(), 1);
   } finally {
     compile.mock.restore();
   }
   assertMcpkitError(
-    () => compileJsonSchema({ $ref: '#/$defs/missing' }).validate(1),
+    () => compileJsonSchema({ $ref: '#/$defs/missing' }).validateSync(1),
     'INVALID_SCHEMA',
     /resolve/,
   );
   // Draft-07 tuple syntax is not 2020-12.
-  assertMcpkitError(() => compileJsonSchema({ items: [{ type: 'string' }] }).validate([]), 'INVALID_SCHEMA');
+  assertMcpkitError(
+    () => compileJsonSchema({ items: [{ type: 'string' }] }).validateSync([]),
+    'INVALID_SCHEMA',
+  );
   // Network references are never fetched.
   assertMcpkitError(
-    () => compileJsonSchema({ $ref: 'https://example.com/schema.json' }).validate(1),
+    () => compileJsonSchema({ $ref: 'https://example.com/schema.json' }).validateSync(1),
     'INVALID_SCHEMA',
     /example\.com/,
   );
@@ -113,18 +119,18 @@ test('compilation is lazy and happens once per schema object', (t) => {
     const schema = { type: 'object', properties: { n: { type: 'integer' } } };
     const validator = compileJsonSchema(schema);
     assert.equal(compile.mock.callCount(), 0, 'not compiled at definition time');
-    for (let i = 0; i < 1000; i++) validator.validate({ n: i });
-    assert.equal(validator.validate({ n: 'x' }).ok, false);
+    for (let i = 0; i < 1000; i++) validator.validateSync({ n: i });
+    assert.equal(validator.validateSync({ n: 'x' }).ok, false);
     assert.equal(compileJsonSchema(schema), validator, 'the same object yields the same validator');
-    compileJsonSchema(schema).validate({ n: 1 });
+    compileJsonSchema(schema).validateSync({ n: 1 });
     assert.equal(compile.mock.callCount(), 1);
 
     const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' };
-    for (let i = 0; i < 100; i++) compileJsonSchema(draft07).validate('x');
+    for (let i = 0; i < 100; i++) compileJsonSchema(draft07).validateSync('x');
     assert.equal(compile07.mock.callCount(), 1);
 
     // An equal but distinct object is a new schema.
-    compileJsonSchema({ ...schema }).validate({});
+    compileJsonSchema({ ...schema }).validateSync({});
     assert.equal(compile.mock.callCount(), 2);
   } finally {
     compile.mock.restore();
@@ -141,20 +147,22 @@ test('schemas sharing an $id (root or embedded) stay independent', () => {
   });
   const strings = compileJsonSchema(make('string'));
   const numbers = compileJsonSchema(make('number'));
-  assert.equal(strings.validate({ leaf: 'a', self: { leaf: 'b' } }).ok, true);
-  assert.equal(numbers.validate({ leaf: 1, self: { leaf: 2 } }).ok, true);
+  assert.equal(strings.validateSync({ leaf: 'a', self: { leaf: 'b' } }).ok, true);
+  assert.equal(numbers.validateSync({ leaf: 1, self: { leaf: 2 } }).ok, true);
   assert.deepEqual(issuesOf(make('number'), { self: { leaf: 'x' } }), ['/self/leaf: must be number']);
   // One schema cannot reach into another (e.g. a different server's) by `$id`.
   assertMcpkitError(
-    () => compileJsonSchema({ $ref: 'https://example.com/leaf' }).validate('x'),
+    () => compileJsonSchema({ $ref: 'https://example.com/leaf' }).validateSync('x'),
     'INVALID_SCHEMA',
     /can't resolve reference https:\/\/example\.com\/leaf/,
   );
   // A schema wearing the meta-schema's id does not knock the meta-schema out.
-  compileJsonSchema({ $id: 'https://json-schema.org/draft/2020-12/schema', type: 'string' }).validate('x');
-  assert.equal(compileJsonSchema({ type: 'string' }).validate('x').ok, true);
+  compileJsonSchema({ $id: 'https://json-schema.org/draft/2020-12/schema', type: 'string' }).validateSync(
+    'x',
+  );
+  assert.equal(compileJsonSchema({ type: 'string' }).validateSync('x').ok, true);
   assertMcpkitError(
-    () => compileJsonSchema({ type: 'nonsense' }).validate(1),
+    () => compileJsonSchema({ type: 'nonsense' }).validateSync(1),
     'INVALID_SCHEMA',
     /type must be equal to one of the allowed values/,
   );
@@ -171,7 +179,7 @@ test('memory stays bounded: schemas compiled long ago can be garbage-collected',
       type: 'object',
       properties: { [`k${i}`]: { pattern: `^${i}` } },
     };
-    assert.equal(compileJsonSchema(schema).validate({ [`k${i}`]: `${i}` }).ok, true);
+    assert.equal(compileJsonSchema(schema).validateSync({ [`k${i}`]: `${i}` }).ok, true);
     refs.push(new WeakRef(schema));
   }
   const kept = refs.slice(0, 500);
@@ -184,11 +192,11 @@ test('memory stays bounded: schemas compiled long ago can be garbage-collected',
 
 test('validators from a retired Ajv instance keep working', () => {
   const early = compileJsonSchema({ type: 'object', required: ['early'] });
-  assert.equal(early.validate({}).ok, false);
+  assert.equal(early.validateSync({}).ok, false);
   for (let i = 0; i < 600; i++)
-    compileJsonSchema({ type: 'object', properties: { [`p${i}`]: { type: 'string' } } }).validate({});
-  assert.equal(early.validate({ early: 1 }).ok, true);
-  assert.deepEqual(early.validate({}), {
+    compileJsonSchema({ type: 'object', properties: { [`p${i}`]: { type: 'string' } } }).validateSync({});
+  assert.equal(early.validateSync({ early: 1 }).ok, true);
+  assert.deepEqual(early.validateSync({}), {
     ok: false,
     issues: ["(root): must have required property 'early'"],
   });
@@ -238,7 +246,7 @@ test('formats are checked (email, uri, date, date-time) and unknown formats are 
     date: '2025-11-25',
     at: '2025-11-25T10:00:00Z',
   };
-  assert.equal(compileJsonSchema(schema).validate({ ...good, custom: 'anything' }).ok, true);
+  assert.equal(compileJsonSchema(schema).validateSync({ ...good, custom: 'anything' }).ok, true);
   assert.deepEqual(
     issuesOf(schema, { email: 'nope', uri: 'not a uri', date: '2025-13-45', at: '2025-11-25' }),
     [

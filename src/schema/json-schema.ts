@@ -1,9 +1,5 @@
-import type { Options, ValidateFunction } from 'ajv';
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-// CommonJS interop: Node yields `module.exports` (the plugin) where TypeScript sees the whole module; the plugin's
-// own `.default` points back to itself, so `.default` is the plugin for Node, bundlers and the type checker alike.
-import ajvFormats from 'ajv-formats';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { ValidationResult } from './issues.js';
 import { formatAjvErrors } from './issues.js';
@@ -21,8 +17,38 @@ export const JSON_SCHEMA_DIALECT_URIS = {
 export interface Validator<T = unknown> {
   /** The dialect the schema declared (or 2020-12 when it declared none). */
   readonly dialect: JsonSchemaDialect;
-  /** Validates a value; throws McpkitError('INVALID_SCHEMA') if the schema itself cannot be compiled. */
-  validate(value: unknown): ValidationResult<T>;
+  /**
+   * Validates a value; throws McpkitError('INVALID_SCHEMA') if the schema itself cannot be compiled.
+   * Synchronous once ajv is loaded ({@link preloadJsonSchema}); the very first call may return a promise.
+   */
+  validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>>;
+  /** Validates synchronously; throws McpkitError('INVALID_SCHEMA') when ajv is not loaded yet ({@link preloadJsonSchema}). */
+  validateSync(value: unknown): ValidationResult<T>;
+}
+
+interface AjvModules {
+  Ajv: typeof Ajv;
+  Ajv2020: typeof Ajv2020;
+  addFormats: (ajv: AjvInstance) => unknown;
+}
+
+// ajv is loaded on first use, not at import: importing mcpkit stays fast (cold start), and servers that
+// only use Standard Schema validators never load it.
+let modules: AjvModules | undefined;
+let loading: Promise<AjvModules> | undefined;
+
+/** Loads the JSON Schema validator ahead of the first validation (idempotent; cheap once loaded). */
+export function preloadJsonSchema(): Promise<void> {
+  if (modules) return Promise.resolve();
+  loading ??= Promise.all([import('ajv'), import('ajv/dist/2020.js'), import('ajv-formats')]).then(
+    ([a, b, f]) => {
+      // CommonJS interop: the plugin is the module's default export, whose own `.default` points back to itself.
+      const plugin = (f.default as unknown as { default: (ajv: AjvInstance) => unknown }).default;
+      modules = { Ajv: a.Ajv, Ajv2020: b.Ajv2020, addFormats: plugin };
+      return modules;
+    },
+  );
+  return loading.then(() => undefined);
 }
 
 type AjvInstance = Ajv | Ajv2020;
@@ -70,7 +96,16 @@ export function compileJsonSchema<T = unknown>(schema: object): Validator<T> {
   let compiled: ValidateFunction | McpkitError | undefined;
   const validator: Validator<T> = {
     dialect,
-    validate(value: unknown): ValidationResult<T> {
+    validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>> {
+      if (!modules) return preloadJsonSchema().then(() => validator.validateSync(value));
+      return validator.validateSync(value);
+    },
+    validateSync(value: unknown): ValidationResult<T> {
+      if (!modules)
+        throw new McpkitError(
+          'INVALID_SCHEMA',
+          'The JSON Schema validator is not loaded yet: await preloadJsonSchema() first',
+        );
       compiled ??= compile(dialect, schema);
       if (compiled instanceof McpkitError) throw compiled;
       if (compiled(value)) return { ok: true, value: value as T };
@@ -107,8 +142,9 @@ function withoutDialect(schema: object): object {
 function getAjv(dialect: JsonSchemaDialect): AjvInstance {
   let slot = slots[dialect];
   if (slot === undefined || slot.compiles >= COMPILES_PER_INSTANCE) {
-    const ajv = dialect === '2020-12' ? new Ajv2020(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
-    ajvFormats.default(ajv);
+    const m = modules as AjvModules;
+    const ajv = dialect === '2020-12' ? new m.Ajv2020(AJV_OPTIONS) : new m.Ajv(AJV_OPTIONS);
+    m.addFormats(ajv);
     slot = { ajv, compiles: 0 };
     slots[dialect] = slot;
   }

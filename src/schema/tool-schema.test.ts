@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import * as z from 'zod';
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { ValidationResult } from './issues.js';
+import { preloadJsonSchema } from './json-schema.js';
 import type { StandardJsonSchemaV1, StandardSchemaV1 } from './standard-schema.js';
 import { isStandardSchema } from './standard-schema.js';
 import type { ToolSchema } from './tool-schema.js';
 import { hasObjectRoot, toToolSchema } from './tool-schema.js';
+
+// Once ajv is loaded a raw JSON Schema validates synchronously (the library loads it on first use).
+before(() => preloadJsonSchema());
 
 const DIALECT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 

@@ -57,7 +57,7 @@ export const rawTool: Expect<
   Equal<ReturnType<typeof toToolSchema<typeof rawSchema>>, ToolSchema<{ [key: string]: unknown }>>
 > = true;
 export const validatorType: Expect<
-  Equal<ReturnType<Validator<{ n: 1 }>['validate']>, ValidationResult<{ n: 1 }>>
+  Equal<ReturnType<Validator<{ n: 1 }>['validateSync']>, ValidationResult<{ n: 1 }>>
 > = true;
 
 function handler<S extends SchemaArg>(_schema: S, run: (args: InferArgs<S>) => void): void {
@@ -74,8 +74,8 @@ handler(rawSchema, (args) => {
   void anything;
 });
 
-test('schema types compile (this file is checked by tsc)', () => {
-  const result = compileJsonSchema<{ a: number }>({ type: 'object' }).validate({ a: 1 });
+test('schema types compile (this file is checked by tsc)', async () => {
+  const result = await compileJsonSchema<{ a: number }>({ type: 'object' }).validate({ a: 1 });
   if (result.ok) {
     const a: number = result.value.a;
     assert.equal(a, 1);

@@ -106,7 +106,7 @@ export function createRequestContext(
         throw new McpkitError('INVALID_RESULT', `The client's elicitation answer has an invalid action ${JSON.stringify(result.action)}`);
       }
       if (params.mode !== 'url' && result.action === 'accept') {
-        const checked = validateElicitationContent(params.requestedSchema as JsonObject, result.content ?? {});
+        const checked = await validateElicitationContent(params.requestedSchema as JsonObject, result.content ?? {});
         if (!checked.ok) {
           throw new McpkitError(
             'INVALID_RESULT',

@@ -2,7 +2,7 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import { statefulCodec } from '../protocol/era-codec.js';
 import type { IncomingRequest } from '../protocol/peer.js';
-import type { SchemaArg } from '../schema/index.js';
+import { preloadJsonSchema, type SchemaArg } from '../schema/index.js';
 import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type {
   CompletionReference,
@@ -404,6 +404,7 @@ export class McpServer implements ModernHost, SessionHost {
     session.clientInfo = params.clientInfo as Implementation | undefined;
     session.initialized = true;
     session.serverCapabilities = this.capabilities;
+    warmUpValidation();
     const result: InitializeResult = {
       protocolVersion: version,
       capabilities: session.serverCapabilities,
@@ -441,7 +442,8 @@ export class McpServer implements ModernHost, SessionHost {
     const kinds = [...this.#dirty];
     this.#dirty.clear();
     const report = (e: unknown) => this.error(e instanceof Error ? e : new Error(String(e)), undefined);
-    const listed = (caps: ServerCapabilities, kind: Kind) => (caps[kind] as { listChanged?: boolean } | undefined)?.listChanged;
+    const listed = (caps: ServerCapabilities, kind: Kind) =>
+      (caps[kind] as { listChanged?: boolean } | undefined)?.listChanged;
     for (const kind of kinds) {
       if (listed(this.capabilities, kind)) this.subscriptions.listChanged(kind, report);
       for (const session of this.#sessions) {
@@ -455,6 +457,21 @@ export class McpServer implements ModernHost, SessionHost {
   #report(e: unknown, session: ServerSession): void {
     this.error(e instanceof Error ? e : new Error(String(e)), session);
   }
+}
+
+let warmed = false;
+
+/** Loads the JSON Schema validator in the background once a client is in, so no call waits for it. */
+function warmUpValidation(): void {
+  if (warmed) return;
+  warmed = true;
+  // After the initialize reply is written: loading must not delay the handshake itself.
+  const timer = setTimeout(() => {
+    preloadJsonSchema().catch((e: unknown) =>
+      console.error(`mcpkit: could not load the JSON Schema validator: ${String(e)}`),
+    );
+  }, 0);
+  (timer as { unref?: () => void }).unref?.();
 }
 
 /** Every stateful revision this server can negotiate. */

@@ -56,7 +56,12 @@ async function legacyOnly(status: number, modern?: Handler): Promise<MockServer>
 /** A 2026-07-28 request (protocol version and capabilities in `_meta`). */
 function modern(id: number, method: string): JsonRpcRequest {
   const _meta = { [META.protocolVersion]: '2026-07-28', [META.clientCapabilities]: {} };
-  return { jsonrpc: '2.0', id, method, params: method === 'subscriptions/listen' ? { notifications: {}, _meta } : { _meta } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: method === 'subscriptions/listen' ? { notifications: {}, _meta } : { _meta },
+  };
 }
 
 async function open(url: string, options = {}) {
@@ -148,7 +153,10 @@ describe('HttpClientTransport', { timeout: 20_000 }, () => {
     assert.equal(transport.kind, 'sse');
     assert.equal((await rx.response(1)).result.protocolVersion, '2024-11-05');
     assert.equal(server.seen('POST', 'initialize')[0]?.headers['mcp-protocol-version'], undefined);
-    await assert.rejects(transport.send(modern(11, 'tools/list')), /only the 2024-11-05 HTTP\+SSE transport.*2026-07-28/);
+    await assert.rejects(
+      transport.send(modern(11, 'tools/list')),
+      /only the 2024-11-05 HTTP\+SSE transport.*2026-07-28/,
+    );
     assert.deepEqual(rx.errors, []);
   });
 

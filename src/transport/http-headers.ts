@@ -6,7 +6,7 @@ const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 /** Decodes a header value that may use the `=?base64?…?=` form (undefined when malformed). */
 export function decodeHeaderValue(value: string): string | undefined {
   const m = SENTINEL.exec(value);
-  if (!m) return /[\x00-\x1f\x7f]/.test(value) ? undefined : value;
+  if (!m) return hasControlCharacter(value) ? undefined : value;
   try {
     const bin = atob(m[1] ?? '');
     const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
@@ -15,6 +15,14 @@ export function decodeHeaderValue(value: string): string | undefined {
     // Not valid Base64 or not UTF-8: a malformed header.
     return undefined;
   }
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
 }
 
 /**

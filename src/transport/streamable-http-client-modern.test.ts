@@ -114,6 +114,25 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
     assert.equal(transport.protocolVersion, '2025-06-18');
   });
 
+  test('Mcp-Param-* values are raw: non-ASCII and sentinel-looking ones are Base64-encoded, others untouched', async () => {
+    const server = await serve(mcpHandler());
+    const { transport, rx } = await open(server);
+    await transport.send(modern(1, 'tools/call', { name: 'x', arguments: {} }), {
+      headers: {
+        'Mcp-Param-City': 'Zürich',
+        'mcp-param-code': '=?base64?QQ==?=',
+        'Mcp-Param-Days': '3',
+        'X-Trace': 'abc',
+      },
+    });
+    await rx.response(1);
+    const post = server.seen('POST', 'tools/call')[0];
+    assert.equal(post?.headers['mcp-param-city'], '=?base64?WsO8cmljaA==?=');
+    assert.equal(post?.headers['mcp-param-code'], '=?base64?PT9iYXNlNjQ/UVE9PT89?=');
+    assert.equal(post?.headers['mcp-param-days'], '3');
+    assert.equal(post?.headers['x-trace'], 'abc');
+  });
+
   test('Mcp-Name follows the method: uri, taskId, sentinel-looking names encoded, none for other methods', async () => {
     const server = await serve(mcpHandler());
     const { transport, rx } = await open(server);
@@ -136,7 +155,8 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
 
   test('a modern notification is POSTed statelessly; a refusal rejects send() with the status', async () => {
     const server = await serve((req, res) => {
-      if (req.body?.method === 'notifications/bad') json(res, { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'no' } }, {}, 400);
+      if (req.body?.method === 'notifications/bad')
+        json(res, { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'no' } }, {}, 400);
       else res.writeHead(202).end();
     });
     const { transport } = await open(server, { sessionId: 'old' });
@@ -145,14 +165,25 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
     assert.equal(post?.headers['mcp-protocol-version'], '2026-07-28');
     assert.equal(post?.headers['mcp-method'], 'notifications/x');
     assert.equal(post?.headers['mcp-session-id'], undefined);
-    const refused = transport.send({ jsonrpc: '2.0', method: 'notifications/bad', params: { _meta: ENVELOPE } });
-    await assert.rejects(refused, (e: unknown) => e instanceof HttpStatusError && e.status === 400 && e.body?.code === -32602);
+    const refused = transport.send({
+      jsonrpc: '2.0',
+      method: 'notifications/bad',
+      params: { _meta: ENVELOPE },
+    });
+    await assert.rejects(
+      refused,
+      (e: unknown) => e instanceof HttpStatusError && e.status === 400 && e.body?.code === -32602,
+    );
   });
 
   test('an SSE reply: notifications then the response, delivered without a session context', async () => {
     const server = await serve(
       holding((req, res) => {
-        message(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });
+        message(res, {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: 1, progress: 1 },
+        });
         message(res, { jsonrpc: '2.0', id: req.body.id, result: { content: [] } });
         res.end();
       }),
@@ -176,7 +207,16 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
   ] as const) {
     test(`HTTP ${status} with a ${code} body: that error is the response`, async () => {
       const server = await serve((req, res) =>
-        json(res, { jsonrpc: '2.0', id: req.body.id, error: { code, message: `err ${code}`, ...(data ? { data } : {}) } }, {}, status),
+        json(
+          res,
+          {
+            jsonrpc: '2.0',
+            id: req.body.id,
+            error: { code, message: `err ${code}`, ...(data ? { data } : {}) },
+          },
+          {},
+          status,
+        ),
       );
       const { transport, rx } = await open(server);
       await transport.send(modern(7, 'tools/call', { name: 'x' }));
@@ -202,7 +242,11 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
   test('cancelling a request that is streaming aborts its POST; the notification is not sent', async () => {
     const server = await serve(
       holding((_req, res) => {
-        message(res, { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });
+        message(res, {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: 1, progress: 1 },
+        });
       }),
     );
     const { transport, rx } = await open(server);
@@ -248,7 +292,11 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
       const server = await serve(
         holding((_req, res) => {
           res.write('id: e1\nretry: 10\ndata: \n\n');
-          message(res, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } }, 'e2');
+          message(
+            res,
+            { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } },
+            'e2',
+          );
           setTimeout(() => (how === 'destroyed' ? res.destroy() : res.end()), 20);
         }),
       );
@@ -256,7 +304,10 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
       await transport.send(modern(1, 'tools/call', { name: 'x' }));
       const reply = await rx.response(1);
       assert.equal(reply.error.code, ErrorCode.InternalError);
-      assert.match(reply.error.message, /broke before its response arrived.*cannot be resumed: re-issue the request/);
+      assert.match(
+        reply.error.message,
+        /broke before its response arrived.*cannot be resumed: re-issue the request/,
+      );
       assert.deepEqual(reply.error.data, STREAM_BROKEN_DATA);
       await sleep(100);
       assert.equal(server.seen('GET').length, 0, 'no resumption GET');
@@ -267,7 +318,8 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
   test('a JSON reply without the response, an unexpected type, or 202: error responses', async () => {
     const server = await serve((req, res) => {
       const id = req.body.id;
-      if (id === 1) json(res, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } });
+      if (id === 1)
+        json(res, { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 1 } });
       else if (id === 2) res.writeHead(200, { 'content-type': 'text/plain' }).end('hi');
       else res.writeHead(202).end();
     });
@@ -332,7 +384,11 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
       holding((req, res) => {
         const id = req.body.id;
         const meta = { [META.subscriptionId]: id };
-        message(res, { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: {}, _meta: meta } });
+        message(res, {
+          jsonrpc: '2.0',
+          method: 'notifications/subscriptions/acknowledged',
+          params: { notifications: {}, _meta: meta },
+        });
         if (id === 1) message(res, { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: meta } });
         else message(res, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
         res.end();
@@ -344,7 +400,11 @@ describe('StreamableHttpClientTransport: 2026-07-28 requests', { timeout: 20_000
     assert.equal((await rx.response(1)).result.resultType, 'complete');
     await rx.waitFor((m) => m.method === 'notifications/cancelled' && m.params.requestId === 2);
     await sleep(50);
-    assert.equal(rx.messages.filter((m) => m.id === 2).length, 0, 'no error response after the server cancelled');
+    assert.equal(
+      rx.messages.filter((m) => m.id === 2).length,
+      0,
+      'no error response after the server cancelled',
+    );
   });
 
   test('close() aborts modern requests in flight', async () => {

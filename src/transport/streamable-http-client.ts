@@ -9,6 +9,7 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from '../jsonrpc/types.js';
+import { encodeParamHeaders, isModernMessage, ModernExchanges } from './http-client/modern.js';
 import {
   backoffDelay,
   buildHeaders,
@@ -28,7 +29,6 @@ import {
   reconnectPolicy,
   requestIds,
 } from './http-client/shared.js';
-import { isModernMessage, ModernExchanges } from './http-client/modern.js';
 import { readEvents, readText } from './http-client/sse-reader.js';
 import { type Stream, StreamBook, streamName } from './http-client/streams.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport.js';
@@ -131,7 +131,8 @@ export class StreamableHttpClientTransport implements Transport {
    * POSTs one message. Resolves once the server accepted it (a reply stream goes on being read in the
    * background). A request the server refuses is answered with a JSON-RPC error response; a notification
    * or response the server refuses, or a server that cannot be reached, makes the returned promise reject.
-   * `options.headers` go on the POST (under the transport's own headers). A 2026-07-28 message is sent
+   * `options.headers` go on the POST (under the transport's own headers; `Mcp-Param-*` values are raw
+   * argument values, encoded here with the Base64 form where needed). A 2026-07-28 message is sent
    * statelessly; a `notifications/cancelled` for a 2026-07-28 request closes that request's POST instead
    * of being sent.
    */
@@ -142,9 +143,10 @@ export class StreamableHttpClientTransport implements Transport {
       // 2026-07-28 over HTTP: closing the stream is the cancellation, and no notification is POSTed.
       if (this.#modern.cancel(message.params?.requestId) || isModernMessage(message)) return;
     }
-    if (isModernMessage(message)) return this.#modern.send(message, options?.headers);
+    const extra = encodeParamHeaders(options?.headers);
+    if (isModernMessage(message)) return this.#modern.send(message, extra);
     this.#observe(message);
-    await this.#post(message, this.#book.forRequests(requestIds(message)), false, options?.headers);
+    await this.#post(message, this.#book.forRequests(requestIds(message)), false, extra);
   }
 
   /** Stops every stream and pending reconnection, ends the session with DELETE (405 is fine), then closes. */

@@ -163,7 +163,12 @@ export class ModernExchanges {
   async #notify(message: JsonRpcNotification, extra: Readonly<Record<string, string>> | undefined) {
     let response: Response;
     try {
-      response = await this.#host.post(headersOf(message), encodeMessage(message), extra, this.#closed.signal);
+      response = await this.#host.post(
+        headersOf(message),
+        encodeMessage(message),
+        extra,
+        this.#closed.signal,
+      );
     } catch (e) {
       throw networkError(`POST of ${describe(message)}`, e);
     }
@@ -245,6 +250,21 @@ export class ModernExchanges {
     exchange.done = true;
     if (this.#live.get(exchange.request.id) === exchange) this.#live.delete(exchange.request.id);
   }
+}
+
+/**
+ * The headers given for one message, with the values of `Mcp-Param-*` headers (raw argument values, as
+ * the Client mirrors them) encoded for the wire; other headers pass unchanged.
+ */
+export function encodeParamHeaders(
+  headers: Readonly<Record<string, string>> | undefined,
+): Readonly<Record<string, string>> | undefined {
+  if (headers === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = /^mcp-param-/i.test(name) ? encodeHeaderValue(value) : value;
+  }
+  return out;
 }
 
 /** The transport's own headers of a modern POST: they win over user headers and remove session state. */
