@@ -51,12 +51,18 @@ before(async () => {
     },
     (args) => `sunny in ${(args as { region: string }).region}`,
   );
-  server.tool('slow', { description: 'Reports progress, then waits to be cancelled.' }, async (_args, ctx) => {
-    await ctx.progress(1, 2, 'started');
-    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
-    slowAborted++;
-    return 'cancelled';
-  });
+  server.tool(
+    'slow',
+    { description: 'Reports progress, then waits to be cancelled.' },
+    async (_args, ctx) => {
+      await ctx.progress(1, 2, 'started');
+      await new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      slowAborted++;
+      return 'cancelled';
+    },
+  );
   server.prompt('café', { description: 'A prompt with a non-ASCII name.' }, () => 'un café, s’il vous plaît');
   running = await serve(server);
 });
@@ -98,13 +104,25 @@ for (const kind of ['HttpClientTransport', 'StreamableHttpClientTransport'] as c
       assert.deepEqual(tools.map((t) => t.name).sort(), ['slow', 'weather']);
 
       const call = id();
-      await transport.send(modern(call, 'tools/call', { name: 'weather', arguments: { region: 'eu-west' } }), {
-        headers: { 'Mcp-Param-Region': 'eu-west' },
-      });
+      await transport.send(
+        modern(call, 'tools/call', { name: 'weather', arguments: { region: 'eu-west' } }),
+        {
+          headers: { 'Mcp-Param-Region': 'eu-west' },
+        },
+      );
       const result = (await rx.response(call)).result;
       assert.deepEqual(result.content, [{ type: 'text', text: 'sunny in eu-west' }]);
       assert.equal(transport.sessionId, undefined, 'no session');
       if (transport instanceof HttpClientTransport) assert.equal(transport.kind, 'streamable-http');
+    });
+
+    test('a raw non-ASCII Mcp-Param-* value is encoded by the transport and accepted', async () => {
+      const call = id();
+      await transport.send(modern(call, 'tools/call', { name: 'weather', arguments: { region: 'Zürich' } }), {
+        headers: { 'Mcp-Param-Region': 'Zürich' },
+      });
+      const result = (await rx.response(call)).result;
+      assert.deepEqual(result.content, [{ type: 'text', text: 'sunny in Zürich' }]);
     });
 
     test('a non-ASCII Mcp-Name is Base64-encoded and accepted', async () => {
@@ -143,10 +161,18 @@ for (const kind of ['HttpClientTransport', 'StreamableHttpClientTransport'] as c
     test('cancelling a streaming call closes its stream: the handler sees the abort, nothing is POSTed', async () => {
       const before = slowAborted;
       const call = id();
-      await transport.send(modern(call, 'tools/call', { name: 'slow', arguments: {} }, { progressToken: 'p' }));
-      const progress = await rx.waitFor((m) => m.method === 'notifications/progress' && m.params.progressToken === 'p');
+      await transport.send(
+        modern(call, 'tools/call', { name: 'slow', arguments: {} }, { progressToken: 'p' }),
+      );
+      const progress = await rx.waitFor(
+        (m) => m.method === 'notifications/progress' && m.params.progressToken === 'p',
+      );
       assert.equal(progress.params.progress, 1);
-      await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call } });
+      await transport.send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: call },
+      });
       await eventually(() => slowAborted === before + 1, 'the handler to be aborted');
       await sleep(50);
       assert.equal(rx.messages.filter((m) => m.id === call).length, 0);
@@ -154,19 +180,28 @@ for (const kind of ['HttpClientTransport', 'StreamableHttpClientTransport'] as c
 
     test('subscriptions/listen: acknowledged, notified of a change, closed by cancelling', async () => {
       const listen = id();
-      await transport.send(modern(listen, 'subscriptions/listen', { notifications: { toolsListChanged: true } }));
+      await transport.send(
+        modern(listen, 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+      );
       const ack = await rx.waitFor(
-        (m) => m.method === 'notifications/subscriptions/acknowledged' && m.params._meta[META.subscriptionId] === listen,
+        (m) =>
+          m.method === 'notifications/subscriptions/acknowledged' &&
+          m.params._meta[META.subscriptionId] === listen,
       );
       assert.equal(ack.params.notifications.toolsListChanged, true);
       assert.equal(server.subscriptions.size, 1);
       const extra = server.tool(`extra-${listen}`, {}, () => 'x');
       const changed = await rx.waitFor(
-        (m) => m.method === 'notifications/tools/list_changed' && m.params._meta[META.subscriptionId] === listen,
+        (m) =>
+          m.method === 'notifications/tools/list_changed' && m.params._meta[META.subscriptionId] === listen,
       );
       assert.ok(changed);
       extra.remove();
-      await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: listen } });
+      await transport.send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: listen },
+      });
       await eventually(() => server.subscriptions.size === 0, 'the subscription to end on the server');
       assert.equal(rx.messages.filter((m) => m.id === listen).length, 0);
     });
