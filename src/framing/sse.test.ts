@@ -17,7 +17,8 @@ test('round-trips events, including multi-line data and priming events', () => {
   const text = events.map(formatSseEvent).join('');
   assert.deepEqual(parseAll([text]), events);
   // Every split point gives the same events.
-  for (let i = 0; i <= text.length; i++) assert.deepEqual(parseAll([text.slice(0, i), text.slice(i)]), events, `split at ${i}`);
+  for (let i = 0; i <= text.length; i++)
+    assert.deepEqual(parseAll([text.slice(0, i), text.slice(i)]), events, `split at ${i}`);
 });
 
 test('accepts CRLF and CR line endings, comments, and fields without a space', () => {

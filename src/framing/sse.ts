@@ -18,7 +18,11 @@ export function formatSseEvent(event: SseEvent): string {
   if (event.event !== undefined) out += `event: ${oneLine(event.event)}\n`;
   const data = event.data;
   if (data.indexOf('\n') < 0 && data.indexOf('\r') < 0) out += `data: ${data}\n\n`;
-  else out += `${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n')}\n\n`;
+  else
+    out += `${data
+      .split(/\r\n|\r|\n/)
+      .map((line) => `data: ${line}`)
+      .join('\n')}\n\n`;
   return out;
 }
 

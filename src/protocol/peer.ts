@@ -103,7 +103,10 @@ export class Peer {
     send?: SendOptions,
   ): { id: RequestId; promise: Promise<JsonObject> } {
     if (this.#closed) {
-      return { id: -1, promise: Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed')) };
+      return {
+        id: -1,
+        promise: Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed')),
+      };
     }
     const { id, promise } = this.#outgoing.begin(method, options);
     // Already cancelled: the request is never sent.

@@ -17,7 +17,13 @@ export class RestartableTimer {
   restart(ms: number = this.#ms): void {
     const h = this.#handle;
     if (h === undefined) return;
-    if (ms === this.#ms && typeof h === 'object' && h !== null && 'refresh' in h && typeof h.refresh === 'function') {
+    if (
+      ms === this.#ms &&
+      typeof h === 'object' &&
+      h !== null &&
+      'refresh' in h &&
+      typeof h.refresh === 'function'
+    ) {
       h.refresh();
       return;
     }

@@ -103,10 +103,16 @@ export function createRequestContext(
       const params = elicitParams(info, asker.era, req);
       const result = (await ask('elicitation/create', params, options)) as unknown as ElicitResult;
       if (result.action !== 'accept' && result.action !== 'decline' && result.action !== 'cancel') {
-        throw new McpkitError('INVALID_RESULT', `The client's elicitation answer has an invalid action ${JSON.stringify(result.action)}`);
+        throw new McpkitError(
+          'INVALID_RESULT',
+          `The client's elicitation answer has an invalid action ${JSON.stringify(result.action)}`,
+        );
       }
       if (params.mode !== 'url' && result.action === 'accept') {
-        const checked = await validateElicitationContent(params.requestedSchema as JsonObject, result.content ?? {});
+        const checked = await validateElicitationContent(
+          params.requestedSchema as JsonObject,
+          result.content ?? {},
+        );
         if (!checked.ok) {
           throw new McpkitError(
             'INVALID_RESULT',

@@ -10,7 +10,13 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 };
 
 test('the export map is exactly the documented subpaths', () => {
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './node', './package.json', './stdio', './testing']);
+  assert.deepEqual(Object.keys(pkg.exports).sort(), [
+    '.',
+    './node',
+    './package.json',
+    './stdio',
+    './testing',
+  ]);
 });
 
 /** Every module reachable from `entry` through relative imports, and the bare specifiers they import. */
