@@ -9,6 +9,8 @@ export type {
   RootsHandler,
   SamplingHandler,
 } from './client/handlers.js';
+export type { EraChoice } from './client/negotiate.js';
+export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
 export { ErrorCode, JsonRpcError, McpkitError, type McpkitErrorCode } from './jsonrpc/errors.js';
 export type {
   JsonObject,
@@ -22,10 +24,17 @@ export type {
 } from './jsonrpc/types.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './protocol/outgoing.js';
 export type { InferArgs, SchemaArg } from './schema/index.js';
+export { preloadJsonSchema } from './schema/index.js';
 export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from './server/completion.js';
 export type { ReadReturn } from './server/content.js';
 export type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './server/context.js';
 export type { Middleware, MiddlewareRequest } from './server/middleware.js';
+export {
+  type InputRequest,
+  type InputRequiredReturn,
+  inputRequired,
+  type MrtrState,
+} from './server/modern/mrtr.js';
 export type { PromptArgumentConfig, PromptConfig, PromptHandler, PromptReturn } from './server/prompts.js';
 export type { RegisteredHandle } from './server/registry.js';
 export type {
@@ -34,10 +43,19 @@ export type {
   ResourceTemplateConfig,
   ResourceTemplateHandler,
 } from './server/resources.js';
+export type { CacheableMethod } from './server/server.js';
 export { McpServer, type ServerOptions } from './server/server.js';
 export type { ServerSession } from './server/session.js';
 export type { ToolConfig, ToolHandler, ToolReturn } from './server/tools.js';
 export { UriTemplate } from './server/uri-template.js';
+export {
+  type CacheHint,
+  isModernRevision,
+  LATEST_MODERN_REVISION,
+  MODERN_REVISIONS,
+  type ModernRevision,
+  type SubscriptionFilter,
+} from './spec/modern.js';
 export type * from './spec/types.js';
 export {
   isStatefulRevision,
@@ -45,11 +63,22 @@ export {
   STATEFUL_REVISIONS,
   type StatefulRevision,
 } from './spec/versions.js';
+export type { FetchLike, HeadersOption, ReconnectOptions } from './transport/http-client/shared.js';
+export { HttpStatusError } from './transport/http-client/shared.js';
+export {
+  HttpClientTransport,
+  type HttpClientTransportKind,
+  type HttpClientTransportOptions,
+} from './transport/http-client.js';
 export {
   createLinkedTransports,
   type LinkedTransportOptions,
   type MemoryTransport,
 } from './transport/memory.js';
+export {
+  SseLegacyClientTransport,
+  type SseLegacyClientTransportOptions,
+} from './transport/sse-legacy-client.js';
 export {
   createSseLegacyHandler,
   type SseLegacyHandler,
@@ -75,4 +104,8 @@ export {
   toFetchHandler,
   toResponse,
 } from './transport/streamable-http/web.js';
+export {
+  StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
+} from './transport/streamable-http-client.js';
 export type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport/transport.js';
