@@ -1,9 +1,17 @@
-// A generic example client: starts any stdio MCP server, shows what it offers, then tries a few things.
-// Usage: npm run --silent example:client -- <command> [args…]
+// A generic example client: connects to any MCP server (a stdio command it starts, or an HTTP URL),
+// shows what it offers, then tries a few things.
+// Usage: npm run --silent example:client -- <command> [args…] | <http(s) url>
 //   e.g. npm run --silent example:client -- node dist/examples/everything/server.js
+//        npm run --silent example:client -- http://127.0.0.1:3000/mcp
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
-import { Client, type RequestOptions, type Tool } from '../../src/index.js';
+import {
+  Client,
+  HttpClientTransport,
+  type RequestOptions,
+  type Tool,
+  type Transport,
+} from '../../src/index.js';
 import { StdioClientTransport } from '../../src/stdio.js';
 import {
   describeCapabilities,
@@ -20,8 +28,9 @@ import {
 } from './format.js';
 import { lastUserText, scriptedForm, scriptedModel } from './scripted.js';
 
-const USAGE = `usage: npm run --silent example:client -- <command> [args…]
-  e.g. npm run --silent example:client -- node dist/examples/everything/server.js`;
+const USAGE = `usage: npm run --silent example:client -- <command> [args…] | <http(s) url>
+  e.g. npm run --silent example:client -- node dist/examples/everything/server.js
+       npm run --silent example:client -- http://127.0.0.1:3000/mcp`;
 
 /** Tools tried when the server has them, with the arguments to send. */
 const TOOL_TRIES: Record<string, Record<string, unknown>> = {
@@ -103,7 +112,7 @@ async function listEverything(client: Client): Promise<{ tools: Tool[] }> {
   out(
     ...table([
       ['name', `${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''}`],
-      ['protocol revision', client.protocolVersion ?? '?'],
+      ['protocol revision', `${client.protocolVersion ?? '?'}${client.era ? ` (${client.era} era)` : ''}`],
       ['capabilities', describeCapabilities(caps)],
       ...(client.instructions
         ? ([['instructions', truncate(client.instructions, 90)]] as [string, string][])
@@ -193,14 +202,23 @@ async function tryThings(client: Client, tools: Tool[]): Promise<void> {
   }
 }
 
+/** One http(s) URL: Streamable HTTP (legacy HTTP+SSE fallback); anything else: a stdio command to start. */
+function openTransport(command: string, args: string[]): Transport {
+  if (args.length === 0 && /^https?:\/\//i.test(command) && URL.canParse(command)) {
+    return new HttpClientTransport(command);
+  }
+  const stdio = new StdioClientTransport({ command, args, stderr: 'pipe' });
+  forwardStderr(stdio);
+  return stdio;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   if (command === undefined || command === '--help' || command === '-h') {
     console.error(USAGE);
     return command === undefined ? 1 : 0;
   }
-  const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
-  forwardStderr(transport);
+  const transport = openTransport(command, args);
   const client = connectClient();
   try {
     await client.connect(transport, OPTIONS);

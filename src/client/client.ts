@@ -33,6 +33,16 @@ import { collectPages } from './paginate.js';
 import { ResponseCache } from './response-cache.js';
 import { DEFAULT_MAX_ROUNDS, StatelessCaller } from './stateless.js';
 import { ClientSubscriptions, type ListenOptions, type Subscription } from './subscriptions.js';
+import {
+  type DetailedTask,
+  declaresTasksExtension,
+  type InputResponses,
+  isTaskResult,
+  type Task,
+  TaskClient,
+  taskOf,
+  type WaitForTaskOptions,
+} from './tasks.js';
 import { ToolCache } from './tool-cache.js';
 
 /** Notification callbacks of a client. */
@@ -86,6 +96,17 @@ export interface ClientOptions extends ClientEvents, ClientHandlers {
 
 type ServerGate = 'tools' | 'resources' | 'prompts' | 'logging' | 'completions';
 
+/** Options of `callTool`: a request's options, plus how to follow the call if the server makes it a task. */
+export interface CallToolOptions
+  extends RequestOptions,
+    Pick<WaitForTaskOptions, 'onInputRequired' | 'defaultPollIntervalMs'> {
+  /** Sees the task (when the server answers with one) and each state polled, e.g. to store its id. */
+  onTaskUpdate?: (task: DetailedTask) => void;
+}
+
+/** How a tool call started: finished at once (`result`), or running as a task (`task`). */
+export type ToolCallStart = { result: CallToolResult; task?: undefined } | { task: Task; result?: undefined };
+
 /**
  * An MCP client: connects over any transport, settles the protocol era and revision (probing for the
  * stateless 2026-07-28 revision, falling back to `initialize`), and offers a typed call for every
@@ -109,6 +130,7 @@ export class Client {
   #stateless: StatelessCaller | undefined;
   #logLevel: LoggingLevel | undefined;
   #watch: { sub: Subscription; uris: Set<string> } | undefined;
+  #tasks: TaskClient | undefined;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     this.info = info;
@@ -229,8 +251,9 @@ export class Client {
     if (this.#stateless) this.#listenForChanges();
   }
 
-  /** Closes the connection. */
+  /** Closes the connection (open listen streams end first). */
   async close(): Promise<void> {
+    this.#subscriptions.closeAll();
     await this.#peer?.close();
   }
 
@@ -261,17 +284,84 @@ export class Client {
     return this.#tools.update(await this.#pages<Tool>('tools/list', 'tools', options));
   }
 
-  /** Calls a tool; `structuredContent` is checked against the tool's output schema when it is known. */
+  /**
+   * Calls a tool; `structuredContent` is checked against the tool's output schema when it is known.
+   * When the client declares the tasks extension (`capabilities.extensions['io.modelcontextprotocol/tasks']`)
+   * the server may answer with a task: the call then waits for it (polling `tasks/get`, answering its
+   * input requests through the handlers) and resolves with the final result; aborting cancels the task.
+   */
   async callTool(
     name: string,
     args?: Record<string, unknown>,
-    options?: RequestOptions,
+    options?: CallToolOptions,
   ): Promise<CallToolResult> {
     this.#gate('tools');
+    const { onInputRequired, onTaskUpdate, defaultPollIntervalMs, ...request } = options ?? {};
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    const result = (await this.request('tools/call', params, options)) as unknown as CallToolResult;
+    const first = await this.request('tools/call', params, request);
+    let result = first as unknown as CallToolResult;
+    if (isTaskResult(first)) {
+      const wait: WaitForTaskOptions = { cancelOnAbandon: true };
+      if (request.signal) wait.signal = request.signal;
+      if (request.timeout !== undefined) wait.timeout = request.timeout;
+      if (onInputRequired) wait.onInputRequired = onInputRequired;
+      if (onTaskUpdate) wait.onUpdate = onTaskUpdate;
+      if (defaultPollIntervalMs !== undefined) wait.defaultPollIntervalMs = defaultPollIntervalMs;
+      result = await this.#taskClient().wait(taskOf(first), wait);
+    }
     await this.#tools.check(name, result);
     return result;
+  }
+
+  /**
+   * Calls a tool without waiting for a task: resolves with `{ result }` when the server answered at once,
+   * or `{ task }` when it made the call a task (only with the tasks extension declared). Follow the task
+   * with `waitForTask`, or `getTask` / `updateTask` / `cancelTask`; its id outlives the connection.
+   *
+   * @example
+   * const started = await client.callToolAsTask('build', { target: 'web' });
+   * const result = started.task ? await client.waitForTask(started.task.taskId) : started.result;
+   */
+  async callToolAsTask(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<ToolCallStart> {
+    this.#gate('tools');
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    const first = await this.request('tools/call', params, options);
+    if (isTaskResult(first)) return { task: taskOf(first) };
+    const result = first as unknown as CallToolResult;
+    await this.#tools.check(name, result);
+    return { result };
+  }
+
+  /** The current state of a task (`tasks/get`): status, and its input requests, result or error. */
+  getTask(taskId: string, options?: RequestOptions): Promise<DetailedTask> {
+    return this.#taskClient().get(taskId, options);
+  }
+
+  /** Answers a task's input requests (`tasks/update`); keys that are not outstanding are ignored. */
+  updateTask(taskId: string, inputResponses: InputResponses, options?: RequestOptions): Promise<void> {
+    return this.#taskClient().update(taskId, inputResponses, options);
+  }
+
+  /** Asks the server to cancel a task (`tasks/cancel`); cancellation is cooperative. */
+  cancelTask(taskId: string, options?: RequestOptions): Promise<void> {
+    return this.#taskClient().cancel(taskId, options);
+  }
+
+  /**
+   * Waits for a task to end, polling `tasks/get` at the server's `pollIntervalMs`. Input requests are
+   * answered once each through `onInputRequired` or the client's elicitation, sampling and roots
+   * handlers (`tasks/update`). Resolves with the CallToolResult (isError ones included); rejects with
+   * the task's JsonRpcError when it failed, or McpkitError REQUEST_CANCELLED when it was cancelled.
+   *
+   * @example
+   * const result = await client.waitForTask(taskId, { onUpdate: (t) => console.log(t.status) });
+   */
+  waitForTask(task: string | DetailedTask, options?: WaitForTaskOptions): Promise<CallToolResult> {
+    return this.#taskClient().wait(task, options);
   }
 
   /** Lists every resource (all pages). */
@@ -363,6 +453,23 @@ export class Client {
     if (!this.#stateless)
       throw new McpkitError('NOT_CONNECTED', 'listen() needs a server of the stateless revision');
     return this.#subscriptions.open(filter, options);
+  }
+
+  #taskClient(): TaskClient {
+    this.#connected();
+    if (!this.#stateless)
+      throw new McpkitError('NOT_CONNECTED', 'Tasks need a server of the stateless revision 2026-07-28');
+    if (!declaresTasksExtension(this.#capabilities))
+      this.#missing('extensions.io.modelcontextprotocol/tasks', 'client');
+    const o = this.#options;
+    this.#tasks ??= new TaskClient({
+      request: (method, params, options) => this.request(method, params, options),
+      capabilities: this.#capabilities,
+      handlers: o,
+      roots: () => this.#roots,
+      applyDefaults: o.applyElicitationDefaults !== false,
+    });
+    return this.#tasks;
   }
 
   #statelessCaller(peer: Peer, protocolVersion: string): StatelessCaller {

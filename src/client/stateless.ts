@@ -11,6 +11,7 @@ import {
   type ClientRequestContext,
 } from './handlers.js';
 import type { ResponseCache } from './response-cache.js';
+import { declaresTasksExtension } from './tasks.js';
 
 /** Methods whose stateless results may be cached. */
 const CACHEABLE = new Set([
@@ -96,6 +97,8 @@ export class StatelessCaller {
         headers ? { headers } : undefined,
       );
       const type = result.resultType ?? 'complete';
+      // A task handle (tasks extension) is valid only for tools/call, and only when the client declared it.
+      if (type === 'task' && method === 'tools/call' && declaresTasksExtension(s.capabilities)) return result;
       if (type === 'complete') {
         if (cacheable && round === 0) s.cache?.put(method, key, s.partition(), result);
         return result;

@@ -86,6 +86,11 @@ export class ClientSubscriptions {
     return false;
   }
 
+  /** Ends every subscription from this side (the client is closing). */
+  closeAll(): void {
+    for (const state of new Set(this.#byId.values())) state.controller.abort('client closed');
+  }
+
   /** Number of open subscriptions. */
   get size(): number {
     return new Set(this.#byId.values()).size;
@@ -120,7 +125,8 @@ export class ClientSubscriptions {
           state.options.resubscribe !== false && state.attempts < (state.options.maxAttempts ?? 5);
         const alive = this.#peer()?.closed === false;
         if (!again || !alive) {
-          this.#report(e);
+          // A connection that is gone is reported by the client's onclose; do not report it twice.
+          if (alive) this.#report(e);
           this.#forget(state);
           state.end('remote');
           return;
