@@ -486,6 +486,7 @@ export class Client {
       maxRounds: o.maxInputRounds ?? DEFAULT_MAX_ROUNDS,
       cache: this.#cache,
       partition: o.cachePartition ?? (() => ''),
+      refreshTools: () => this.listTools(),
       headersFor: (method, params) =>
         method === 'tools/call' && typeof params.name === 'string'
           ? this.#tools.headers(params.name, params.arguments as Record<string, unknown> | undefined)

@@ -50,6 +50,8 @@ export interface StatelessSetup {
   partition: () => string;
   /** Extra headers per call (the `Mcp-Param-*` mirrors of tool arguments). */
   headersFor: (method: string, params: JsonObject) => Record<string, string> | undefined;
+  /** Re-lists tools after a header mismatch (-32020), so the mirrors can be rebuilt before one retry. */
+  refreshTools: () => Promise<unknown>;
 }
 
 /**
@@ -89,13 +91,7 @@ export class StatelessCaller {
     let current: JsonObject = base;
     for (let round = 0; ; round++) {
       const meta = { ...(current._meta as JsonObject | undefined), ...this.envelope() };
-      const headers = s.headersFor(method, current);
-      const result = await s.peer.request(
-        method,
-        { ...current, _meta: meta },
-        options,
-        headers ? { headers } : undefined,
-      );
+      const result = await this.#send(method, { ...current, _meta: meta }, options);
       const type = result.resultType ?? 'complete';
       // A task handle (tasks extension) is valid only for tools/call, and only when the client declared it.
       if (type === 'task' && method === 'tools/call' && declaresTasksExtension(s.capabilities)) return result;
@@ -116,6 +112,21 @@ export class StatelessCaller {
       // Retry: same params, the answers, and the server's state echoed byte for byte (never invented).
       current = { ...base, inputResponses };
       if (result.requestState !== undefined) current.requestState = result.requestState;
+    }
+  }
+
+  /** Sends once; a -32020 on tools/call means stale `x-mcp-header` knowledge: re-list tools and retry once. */
+  async #send(method: string, params: JsonObject, options: RequestOptions | undefined): Promise<JsonObject> {
+    const s = this.#s;
+    const headers = s.headersFor(method, params);
+    try {
+      return await s.peer.request(method, params, options, headers ? { headers } : undefined);
+    } catch (e) {
+      if (!(e instanceof JsonRpcError && e.code === ErrorCode.HeaderMismatch && method === 'tools/call'))
+        throw e;
+      await s.refreshTools();
+      const fresh = s.headersFor(method, params);
+      return s.peer.request(method, params, options, fresh ? { headers: fresh } : undefined);
     }
   }
 

@@ -3,14 +3,15 @@ import { preEncode } from '../../jsonrpc/parse.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { statelessCodec } from '../../protocol/era-codec.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
-import { type CacheHint, META } from '../../spec/modern.js';
-import type { Implementation, ServerCapabilities } from '../../spec/types.js';
+import { type CacheHint, META, TASKS_EXTENSION } from '../../spec/modern.js';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../spec/types.js';
 import type { SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
 import { type Middleware, runChain } from '../middleware.js';
 import { createRequestContext } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
+import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
 import { readEnvelope, SUPPORTED_VERSIONS } from './envelope.js';
 import type { Subscriptions } from './listen.js';
 import { InputCollector, type InputRequest, InputRequiredSignal, isInputRequired } from './mrtr.js';
@@ -46,6 +47,8 @@ export interface ModernHost extends ServerDefinition {
   readonly middleware: readonly Middleware[];
   readonly stateCodec: RequestStateCodec;
   readonly subscriptions: Subscriptions;
+  /** The tasks extension, when enabled. */
+  readonly tasks: TaskHost | undefined;
   /** The cache hint of a cacheable result (per method, or per resource for reads). */
   cacheHint(method: string, params: JsonObject): CacheHint;
   method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
@@ -74,7 +77,7 @@ export async function dispatchModern(
     clientInfo: envelope.clientInfo,
   };
   if (method === 'server/discover') return finish(host, method, params, discover(host));
-  const entry = REMOVED.has(method) ? undefined : host.method(method);
+  const entry = REMOVED.has(method) ? undefined : (host.tasks?.method(method) ?? host.method(method));
   if (method !== 'subscriptions/listen' && (!entry || (entry.gate && !host.declared(entry.gate)))) {
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
@@ -90,10 +93,19 @@ export async function dispatchModern(
     mrtr: { inputResponses: answers, state: state?.app },
   });
   try {
+    const tasks = host.tasks;
     const run = () =>
       method === 'subscriptions/listen'
-        ? host.subscriptions.listen(params, incoming.request.id, session, host.capabilities, incoming.signal)
-        : (entry as { run: MethodHandler }).run(host, params, ctx, session, statelessCodec);
+        ? host.subscriptions.listen(
+            params,
+            incoming.request.id,
+            session,
+            host.capabilities,
+            incoming.signal,
+            tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
+          )
+        : (tasks?.intercept(host, method, params, ctx, session) ??
+          (entry as { run: MethodHandler }).run(host, params, ctx, session, statelessCodec));
     let result: JsonObject;
     try {
       result = await runChain(host.middleware, { method, params, ctx }, run);
@@ -105,6 +117,7 @@ export async function dispatchModern(
     }
     if (isInputRequired(result)) {
       if (!mrtr) throw new JsonRpcError(ErrorCode.InternalError, `${method} cannot ask for input`);
+      checkInputCapabilities(result.inputRequests, envelope.clientCapabilities);
       return inputRequiredResult(host, method, params, incoming, answers, result.inputRequests, result.state);
     }
     return finish(host, method, params, result);
@@ -113,8 +126,36 @@ export async function dispatchModern(
   }
 }
 
+/** Input requests of kinds the client did not declare are refused with -32021 (as `ctx.elicit()` does). */
+function checkInputCapabilities(requests: Record<string, InputRequest>, caps: ClientCapabilities): void {
+  for (const req of Object.values(requests)) {
+    let required: ClientCapabilities | undefined;
+    if (req.method === 'elicitation/create') {
+      const url = req.params?.mode === 'url';
+      const e = caps.elicitation;
+      if (!e || (url && !e.url) || (!url && !e.form && e.url))
+        required = { elicitation: url ? { url: {} } : { form: {} } };
+    } else if (req.method === 'sampling/createMessage' && !caps.sampling) required = { sampling: {} };
+    else if (req.method === 'roots/list' && !caps.roots) required = { roots: {} };
+    if (required) {
+      throw new JsonRpcError(
+        ErrorCode.MissingClientCapability,
+        `The client did not declare the capability ${req.method} needs`,
+        {
+          requiredCapabilities: required,
+        },
+      );
+    }
+  }
+}
+
 function discover(host: ModernHost): JsonObject {
-  const result: JsonObject = { supportedVersions: SUPPORTED_VERSIONS, capabilities: host.capabilities };
+  let capabilities = host.capabilities;
+  if (host.tasks) {
+    const extensions = { ...(capabilities.extensions as JsonObject | undefined), [TASKS_EXTENSION]: {} };
+    capabilities = { ...capabilities, extensions };
+  }
+  const result: JsonObject = { supportedVersions: SUPPORTED_VERSIONS, capabilities };
   if (host.instructions !== undefined) result.instructions = host.instructions;
   return result;
 }
@@ -123,7 +164,7 @@ function discover(host: ModernHost): JsonObject {
 function finish(host: ModernHost, method: string, params: JsonObject, result: JsonObject): JsonObject {
   const cached = decorated.get(result);
   if (cached) return cached;
-  const out: JsonObject = { ...result, resultType: 'complete' };
+  const out: JsonObject = { ...result, resultType: isCreateTaskResult(result) ? 'task' : 'complete' };
   if (CACHEABLE.has(method)) Object.assign(out, host.cacheHint(method, params));
   out._meta = { ...(result._meta as JsonObject | undefined), [META.serverInfo]: host.info };
   if (Object.isFrozen(result)) {

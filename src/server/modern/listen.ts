@@ -40,13 +40,17 @@ export class Subscriptions {
     return this.#subs.size;
   }
 
-  /** Opens a subscription: sends the acknowledgement and resolves with the empty result on a graceful close. */
+  /**
+   * Opens a subscription: sends the acknowledgement and resolves with the empty result on a graceful close.
+   * `acceptTaskIds` (tasks extension) picks the `taskIds` it will follow; without it they are not honoured.
+   */
   async listen(
     params: JsonObject,
     id: RequestId,
     session: ServerSession,
     caps: ServerCapabilities,
     signal: AbortSignal,
+    acceptTaskIds?: (ids: unknown) => Promise<string[]>,
   ): Promise<JsonObject> {
     const wanted = params.notifications;
     if (typeof wanted !== 'object' || wanted === null || Array.isArray(wanted)) {
@@ -55,6 +59,8 @@ export class Subscriptions {
     if (this.#subs.size >= this.#max)
       throw new JsonRpcError(ErrorCode.InternalError, 'Too many open subscriptions');
     const filter = honoured(wanted as SubscriptionFilter, caps);
+    const taskIds = (wanted as JsonObject).taskIds;
+    if (taskIds !== undefined && acceptTaskIds) filter.taskIds = await acceptTaskIds(taskIds);
     const meta = { [META.subscriptionId]: id };
     await session.notify(
       'notifications/subscriptions/acknowledged',
@@ -96,6 +102,15 @@ export class Subscriptions {
       sub.session
         .notify('notifications/resources/updated', { uri, _meta: { [META.subscriptionId]: sub.id } }, sub.id)
         .catch(report);
+    }
+  }
+
+  /** Sends a task's new state (`notifications/tasks`, the full task) to subscribers of its id. */
+  taskUpdated(task: { taskId: string }, report: (e: unknown) => void): void {
+    for (const sub of this.#subs) {
+      if (!sub.filter.taskIds?.includes(task.taskId)) continue;
+      const params = { ...task, _meta: { [META.subscriptionId]: sub.id } } as JsonObject;
+      sub.session.notify('notifications/tasks', params, sub.id).catch(report);
     }
   }
 
