@@ -1,6 +1,7 @@
 // The root entry: runtime-neutral (no `node:` imports), so servers and clients run on Node, Bun, Deno
 // and Workers. Node-only pieces live behind their own subpaths (`mcpkit/stdio`).
 
+export type { CallToolOptions, ToolCallStart } from './client/client.js';
 export { Client, type ClientEvents, type ClientOptions } from './client/client.js';
 export type {
   ClientHandlers,
@@ -11,6 +12,7 @@ export type {
 } from './client/handlers.js';
 export type { EraChoice } from './client/negotiate.js';
 export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
+export type { DetailedTask, InputResponses, Task, TaskStatus, WaitForTaskOptions } from './client/tasks.js';
 export { ErrorCode, JsonRpcError, McpkitError, type McpkitErrorCode } from './jsonrpc/errors.js';
 export type {
   JsonObject,
@@ -46,6 +48,17 @@ export type {
 export type { CacheableMethod } from './server/server.js';
 export { McpServer, type ServerOptions } from './server/server.js';
 export type { ServerSession } from './server/session.js';
+export { currentTask, type TaskControl } from './server/tasks/current.js';
+export type { TasksOptions } from './server/tasks/manager.js';
+export { MemoryTaskStore, type MemoryTaskStoreOptions, type TaskStore } from './server/tasks/store.js';
+export {
+  canTransition,
+  isTerminal,
+  type TaskRecord,
+  type ToolTaskConfig,
+  type ToolTaskMode,
+  type ToolTaskOptions,
+} from './server/tasks/types.js';
 export type { ToolConfig, ToolHandler, ToolReturn } from './server/tools.js';
 export { UriTemplate } from './server/uri-template.js';
 export {

@@ -337,17 +337,17 @@ export class Client {
   }
 
   /** The current state of a task (`tasks/get`): status, and its input requests, result or error. */
-  getTask(taskId: string, options?: RequestOptions): Promise<DetailedTask> {
+  async getTask(taskId: string, options?: RequestOptions): Promise<DetailedTask> {
     return this.#taskClient().get(taskId, options);
   }
 
   /** Answers a task's input requests (`tasks/update`); keys that are not outstanding are ignored. */
-  updateTask(taskId: string, inputResponses: InputResponses, options?: RequestOptions): Promise<void> {
+  async updateTask(taskId: string, inputResponses: InputResponses, options?: RequestOptions): Promise<void> {
     return this.#taskClient().update(taskId, inputResponses, options);
   }
 
   /** Asks the server to cancel a task (`tasks/cancel`); cancellation is cooperative. */
-  cancelTask(taskId: string, options?: RequestOptions): Promise<void> {
+  async cancelTask(taskId: string, options?: RequestOptions): Promise<void> {
     return this.#taskClient().cancel(taskId, options);
   }
 
@@ -360,7 +360,7 @@ export class Client {
    * @example
    * const result = await client.waitForTask(taskId, { onUpdate: (t) => console.log(t.status) });
    */
-  waitForTask(task: string | DetailedTask, options?: WaitForTaskOptions): Promise<CallToolResult> {
+  async waitForTask(task: string | DetailedTask, options?: WaitForTaskOptions): Promise<CallToolResult> {
     return this.#taskClient().wait(task, options);
   }
 

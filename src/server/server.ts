@@ -49,6 +49,7 @@ import {
   type TemplateUpdate,
 } from './resources.js';
 import { ServerSession, type SessionHost } from './session.js';
+import { TaskManager, type TasksOptions } from './tasks/manager.js';
 import {
   defineTool,
   describeTool,
@@ -87,6 +88,12 @@ export interface ServerOptions {
   cacheHints?: Partial<Record<CacheableMethod, CacheHint>>;
   /** Most concurrent `subscriptions/listen` streams. Default 1024. */
   maxSubscriptions?: number;
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`, stateless revision only): `true` or settings
+   * (store, ttlMs, pollIntervalMs). Default: on once a tool with a `task` option is registered; `false`
+   * turns it off (such tools then run as ordinary calls).
+   */
+  tasks?: boolean | TasksOptions;
 }
 
 /** Methods whose stateless results carry cache hints. */
@@ -124,6 +131,8 @@ export class McpServer implements ModernHost, SessionHost {
   readonly #dirty = new Set<Kind>();
   #hasTemplateLists = false;
   #stateCodec: RequestStateCodec | undefined;
+  #tasks: TaskManager | undefined;
+  #taskTools = false;
   /** @internal Open `subscriptions/listen` streams. */
   readonly subscriptions: Subscriptions;
 
@@ -131,6 +140,7 @@ export class McpServer implements ModernHost, SessionHost {
     this.info = info;
     this.#options = options;
     this.subscriptions = new Subscriptions(options.maxSubscriptions);
+    if (options.tasks) this.#tasks = this.#taskManager();
     const pageSize = options.pageSize ?? 100;
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new McpkitError('INVALID_DEFINITION', 'pageSize must be a positive integer');
@@ -180,6 +190,7 @@ export class McpServer implements ModernHost, SessionHost {
     handler: ToolHandler<I, O>,
   ): RegisteredHandle<ToolUpdate> {
     this.#require('tools');
+    if (config.task !== undefined) this.#taskTools = true;
     return this.tools.add(name, defineTool(name, config, handler as ToolHandler<unknown, unknown>));
   }
 
@@ -271,6 +282,7 @@ export class McpServer implements ModernHost, SessionHost {
   /** Closes every session (open `subscriptions/listen` streams first get their final result). */
   async close(): Promise<void> {
     this.subscriptions.closeAll();
+    await this.#tasks?.close();
     await Promise.all([...this.#sessions].map((s) => s.close()));
   }
 
@@ -324,6 +336,13 @@ export class McpServer implements ModernHost, SessionHost {
       this.#options.requestStateTtlMs,
     );
     return this.#stateCodec;
+  }
+
+  /** @internal The tasks extension, when enabled (explicitly, or by a tool with a `task` option). */
+  get tasks(): TaskManager | undefined {
+    if (!this.#tasks && this.#taskTools && this.#options.tasks === undefined)
+      this.#tasks = this.#taskManager();
+    return this.#tasks;
   }
 
   /** @internal The cache hint of a cacheable stateless result. */
@@ -419,6 +438,16 @@ export class McpServer implements ModernHost, SessionHost {
     const caps = this.capabilities;
     if (gate === 'resources.subscribe') return caps.resources?.subscribe === true;
     return caps[gate] !== undefined;
+  }
+
+  #taskManager(): TaskManager {
+    const option = this.#options.tasks;
+    const report = (e: unknown) => this.error(e instanceof Error ? e : new Error(String(e)), undefined);
+    return new TaskManager(
+      typeof option === 'object' ? option : {},
+      (task) => this.subscriptions.taskUpdated(task, report),
+      report,
+    );
   }
 
   #require(kind: Kind): void {

@@ -4,6 +4,7 @@ import { type InferArgs, type SchemaArg, type ToolSchema, toToolSchema } from '.
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../spec/types.js';
 import type { RequestContext } from './context.js';
 import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from './modern/mrtr.js';
+import { checkToolTaskConfig, type ToolTaskConfig } from './tasks/types.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -29,6 +30,12 @@ export interface ToolConfig<
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Meta;
+  /**
+   * Lets the server answer stateless (2026-07-28) calls with a task (tasks extension) when the
+   * request declares `io.modelcontextprotocol/tasks`: 'optional', 'required' or {@link ToolTaskConfig}
+   * options. On stateful sessions the tool simply runs.
+   */
+  task?: ToolTaskConfig;
 }
 
 /** The arguments a tool handler receives. */
@@ -88,6 +95,7 @@ export function defineTool(
       );
     }
   }
+  if (config.task !== undefined) checkToolTaskConfig(name, config.task);
   return { name, config, input, output, handler };
 }
 

@@ -1,0 +1,157 @@
+import { McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import type { InputRequest } from '../modern/mrtr.js';
+
+/** The state of a task (tasks extension `io.modelcontextprotocol/tasks`). */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** The task fields every task message carries (`Task` of the tasks extension). */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** ISO 8601 creation time. */
+  createdAt: string;
+  /** ISO 8601 time of the last change. */
+  lastUpdatedAt: string;
+  /** Lifetime from creation in ms; null: unlimited. */
+  ttlMs: number | null;
+  /** Suggested polling interval in ms. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * A task with what its status carries: `inputRequests` (input_required), `result` (completed, the
+ * CallToolResult, `isError` ones included) or `error` (failed, a JSON-RPC error object).
+ */
+export type DetailedTask =
+  | (Task & { status: 'working' | 'cancelled' })
+  | (Task & { status: 'input_required'; inputRequests: Record<string, InputRequest> })
+  | (Task & { status: 'completed'; result: JsonObject })
+  | (Task & { status: 'failed'; error: JsonObject });
+
+/**
+ * One task as a {@link TaskStore} keeps it: the task fields plus bookkeeping. JSON-serialisable, and
+ * treated as immutable (every change is a new record with `version + 1`).
+ */
+export interface TaskRecord {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  readonly createdAt: string;
+  readonly lastUpdatedAt: string;
+  readonly ttlMs: number | null;
+  readonly pollIntervalMs?: number;
+  /** Milliseconds since the epoch after which the task is gone (createdAt + ttlMs); null: never. */
+  readonly expiresAt: number | null;
+  /** Compare-and-set version: 1 at creation, one more on every change. */
+  readonly version: number;
+  /** The authenticated principal the task is bound to, if there was one. */
+  readonly owner?: string;
+  /** Input requests still outstanding, by key (keys are never reused within a task). */
+  readonly inputRequests?: Readonly<Record<string, InputRequest>>;
+  /** Answers received by `tasks/update` that the running handler has not consumed yet. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** The final CallToolResult (completed). */
+  readonly result?: JsonObject;
+  /** The JSON-RPC error object (failed). */
+  readonly error?: JsonObject;
+}
+
+/** Changes to a record; an `undefined` value removes the field. */
+export type TaskChanges = { -readonly [K in keyof TaskRecord]?: TaskRecord[K] | undefined };
+
+/** 'optional': a task when the client supports tasks, a normal call otherwise; 'required': tasks only. */
+export type ToolTaskMode = 'optional' | 'required';
+
+/** How a tool runs as a task on stateless (2026-07-28) requests. */
+export interface ToolTaskOptions {
+  /** Default 'optional'. A 'required' tool refuses clients without the extension with -32021. */
+  mode?: ToolTaskMode;
+  /** Lifetime of this tool's tasks from creation, in ms (null: unlimited). Default: the server's. */
+  ttlMs?: number | null;
+  /** Polling interval suggested to clients, in ms. Default: the server's. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * A tool's `task` option: the tool may be answered with a task (tasks extension) when the request's
+ * client capabilities declare `io.modelcontextprotocol/tasks`. Ignored on stateful sessions.
+ */
+export type ToolTaskConfig = ToolTaskMode | ToolTaskOptions;
+
+/** Checks a tool's `task` option at registration. */
+export function checkToolTaskConfig(tool: string, config: ToolTaskConfig): void {
+  const options = typeof config === 'string' ? { mode: config } : config;
+  const where = `Tool ${tool}: task`;
+  if (typeof options !== 'object' || options === null)
+    throw invalid(`${where} must be "optional", "required" or an object`);
+  if (options.mode !== undefined && options.mode !== 'optional' && options.mode !== 'required')
+    throw invalid(`${where} mode must be "optional" or "required"`);
+  checkTaskTimings(where, options.ttlMs, options.pollIntervalMs);
+}
+
+/** Checks a `ttlMs` (non-negative integer or null) and a `pollIntervalMs` (positive integer). */
+export function checkTaskTimings(where: string, ttlMs: unknown, pollIntervalMs: unknown): void {
+  if (ttlMs !== undefined && ttlMs !== null && !(Number.isInteger(ttlMs) && (ttlMs as number) >= 0))
+    throw invalid(`${where} ttlMs must be a non-negative integer or null`);
+  if (pollIntervalMs !== undefined && !(Number.isInteger(pollIntervalMs) && (pollIntervalMs as number) > 0))
+    throw invalid(`${where} pollIntervalMs must be a positive integer`);
+}
+
+function invalid(message: string): McpkitError {
+  return new McpkitError('INVALID_DEFINITION', message);
+}
+
+const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** True for completed, failed and cancelled: states a task never leaves. */
+export function isTerminal(status: TaskStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/**
+ * Whether a task may move from `from` to `to`: working and input_required move between each other,
+ * stay (a new message or new input requests) or end; a terminal state is final.
+ */
+export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
+  return !TERMINAL.has(from) && (to === 'working' || to === 'input_required' || TERMINAL.has(to));
+}
+
+/** The next version of a record: `changes` applied, version bumped, `lastUpdatedAt` set. */
+export function advance(current: TaskRecord, changes: TaskChanges, now: Date = new Date()): TaskRecord {
+  const next: Record<string, unknown> = { ...current, ...changes };
+  for (const key of Object.keys(changes)) {
+    if (changes[key as keyof TaskChanges] === undefined) delete next[key];
+  }
+  next.version = current.version + 1;
+  next.lastUpdatedAt = now.toISOString();
+  return next as unknown as TaskRecord;
+}
+
+/** The task as `tasks/get` and `notifications/tasks` show it (no bookkeeping fields). */
+export function toDetailedTask(record: TaskRecord): DetailedTask {
+  const task: Task = {
+    taskId: record.taskId,
+    status: record.status,
+    createdAt: record.createdAt,
+    lastUpdatedAt: record.lastUpdatedAt,
+    ttlMs: record.ttlMs,
+  };
+  if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
+  if (record.pollIntervalMs !== undefined) task.pollIntervalMs = record.pollIntervalMs;
+  switch (record.status) {
+    case 'input_required':
+      return { ...task, status: 'input_required', inputRequests: { ...record.inputRequests } };
+    case 'completed':
+      return { ...task, status: 'completed', result: record.result ?? { content: [] } };
+    case 'failed':
+      return {
+        ...task,
+        status: 'failed',
+        error: record.error ?? { code: -32603, message: record.statusMessage ?? 'The task failed' },
+      };
+    default:
+      return task as DetailedTask;
+  }
+}
