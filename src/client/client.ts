@@ -2,6 +2,7 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { type IncomingRequest, Peer } from '../protocol/peer.js';
+import { preloadJsonSchema } from '../schema/index.js';
 import { isModernRevision, LATEST_MODERN_REVISION, type SubscriptionFilter } from '../spec/modern.js';
 import type {
   CallToolResult,
@@ -196,9 +197,13 @@ export class Client {
 
   /**
    * Connects over `transport` and settles the era: a `server/discover` probe, then `initialize` if the
-   * server is not stateless. Pass `{ era }` to reuse a verdict remembered for this server.
+   * server is not stateless. Pass `{ prior: client.era }` from an earlier connection to the same server to
+   * start with the remembered era (re-probed if the server turns out to have changed), or `{ era }` to pin.
    */
-  async connect(transport: Transport, options?: RequestOptions & { era?: EraChoice }): Promise<void> {
+  async connect(
+    transport: Transport,
+    options?: RequestOptions & { era?: EraChoice; prior?: 'stateful' | 'stateless' | undefined },
+  ): Promise<void> {
     if (this.#peer && !this.#peer.closed)
       throw new McpkitError('ALREADY_CONNECTED', 'This client is already connected');
     const peer = new Peer(
@@ -238,8 +243,11 @@ export class Client {
         capabilities: this.#capabilities,
         info: this.info,
         probeTimeoutMs: this.#options.probeTimeoutMs ?? 3000,
+        prior: options?.prior,
         options,
       });
+      // Load the JSON Schema validator in the background, so the first checked result does not wait for it.
+      setTimeout(() => void preloadJsonSchema().catch((e: unknown) => this.#report(toError(e))), 0);
     } catch (e) {
       await peer.close();
       throw e;

@@ -42,6 +42,8 @@ export interface NegotiationSetup {
   info: Implementation;
   /** How long a `server/discover` probe may take before the server is taken for a stateful one. */
   probeTimeoutMs: number;
+  /** The era remembered for this server from an earlier connection, if any (a hint, checked again). */
+  prior?: 'stateful' | 'stateless' | undefined;
   options: RequestOptions | undefined;
 }
 
@@ -51,6 +53,7 @@ export interface NegotiationSetup {
  * means `initialize`. A pinned era skips the probe or the fallback.
  */
 export async function negotiate(s: NegotiationSetup): Promise<Negotiated> {
+  if (s.era === 'auto' && s.prior === 'stateful') return initializeFirst(s);
   if (s.era !== 'stateful') {
     const modern = await probe(s);
     if (modern) return modern;
@@ -62,6 +65,23 @@ export async function negotiate(s: NegotiationSetup): Promise<Negotiated> {
     }
   }
   return initialize(s, s.statefulVersion);
+}
+
+/** A server remembered as stateful: `initialize` straight away, re-probing only if a modern server answers. */
+async function initializeFirst(s: NegotiationSetup): Promise<Negotiated> {
+  try {
+    return await initialize(s, s.statefulVersion);
+  } catch (e) {
+    if (!(e instanceof JsonRpcError)) throw e;
+    const supported = (e.data as { supported?: unknown } | undefined)?.supported;
+    const modern =
+      MODERN_ERROR_CODES.has(e.code) || (Array.isArray(supported) && supported.some(isModernRevision));
+    if (!modern) throw e;
+    // The remembered verdict is stale: this server speaks the stateless revision now.
+    const found = await probe(s);
+    if (found) return found;
+    throw e;
+  }
 }
 
 async function probe(s: NegotiationSetup): Promise<Negotiated | undefined> {

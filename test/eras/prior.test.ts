@@ -1,0 +1,69 @@
+// A remembered era is a hint: it saves the probe, and a stale one is noticed and corrected.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Client, createLinkedTransports, type JsonRpcMessage } from '../../src/index.js';
+
+/** A scripted server: `answer` returns the reply to each request; every method seen is recorded. */
+async function scripted(answer: (method: string) => object) {
+  const [clientSide, serverSide] = createLinkedTransports();
+  const seen: string[] = [];
+  await serverSide.start({
+    onmessage: (m) => {
+      if (!('method' in m)) return;
+      seen.push(m.method);
+      if (!('id' in m)) return;
+      void serverSide.send({ jsonrpc: '2.0', id: m.id, ...answer(m.method) } as JsonRpcMessage);
+    },
+    oninvalid: () => {},
+    onerror: () => {},
+    onclose: () => {},
+  });
+  return { clientSide, seen };
+}
+
+const INIT = {
+  result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'old', version: '1' } },
+};
+const DISCOVER = {
+  result: {
+    resultType: 'complete',
+    supportedVersions: ['2026-07-28'],
+    capabilities: {},
+    ttlMs: 0,
+    cacheScope: 'private',
+  },
+};
+
+test('a server remembered as stateful is initialized without a probe', async () => {
+  const { clientSide, seen } = await scripted((m) => (m === 'initialize' ? INIT : { result: {} }));
+  const client = new Client({ name: 'c', version: '1' });
+  await client.connect(clientSide, { prior: 'stateful' });
+  assert.equal(client.era, 'stateful');
+  assert.deepEqual(seen, ['initialize', 'notifications/initialized']);
+  await client.close();
+});
+
+test('a stale stateful verdict is corrected: a modern refusal of initialize leads to the probe', async () => {
+  const refusal = {
+    error: {
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: ['2026-07-28'], requested: '2025-11-25' },
+    },
+  };
+  const { clientSide, seen } = await scripted((m) => (m === 'initialize' ? refusal : DISCOVER));
+  const client = new Client({ name: 'c', version: '1' });
+  await client.connect(clientSide, { prior: 'stateful' });
+  assert.equal(client.era, 'stateless');
+  assert.equal(client.protocolVersion, '2026-07-28');
+  assert.deepEqual(seen, ['initialize', 'server/discover']);
+  await client.close();
+});
+
+test('a stateful refusal that is not modern is reported as it is', async () => {
+  const refusal = { error: { code: -32603, message: 'Internal error' } };
+  const { clientSide, seen } = await scripted(() => refusal);
+  const client = new Client({ name: 'c', version: '1' });
+  await assert.rejects(client.connect(clientSide, { prior: 'stateful' }), { code: -32603 });
+  assert.deepEqual(seen, ['initialize']);
+});
