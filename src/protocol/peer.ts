@@ -17,6 +17,8 @@ export interface IncomingRequest {
   request: JsonRpcRequest;
   /** Aborted when the peer cancels the request or the connection closes. */
   signal: AbortSignal;
+  /** True once the request has been answered (or given up): late progress and logs are dropped. */
+  readonly finished?: boolean;
   context: MessageContext | undefined;
 }
 
@@ -51,7 +53,7 @@ export class Peer {
   readonly #handlers: PeerHandlers;
   readonly #options: PeerOptions;
   readonly #outgoing: OutgoingRequests;
-  readonly #incoming = new Map<RequestId, AbortController>();
+  readonly #incoming = new Map<RequestId, Cancellation>();
   #closed = false;
 
   constructor(transport: Transport, handlers: PeerHandlers, options: PeerOptions) {
@@ -158,7 +160,7 @@ export class Peer {
       const id = params?.requestId;
       // A cancel for an unknown or finished request is ignored, as the spec asks.
       if (typeof id === 'string' || typeof id === 'number')
-        this.#incoming.get(id)?.abort(params?.reason ?? 'cancelled');
+        this.#incoming.get(id)?.cancel(params?.reason ?? 'cancelled');
       return;
     }
     if (notification.method === 'notifications/progress') {
@@ -190,16 +192,26 @@ export class Peer {
         `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`,
       );
     }
-    const controller = new AbortController();
-    this.#incoming.set(id, controller);
+    const cancellation = new Cancellation();
+    this.#incoming.set(id, cancellation);
     try {
-      const result = await this.#handlers.request({ request, signal: controller.signal, context });
-      if (controller.signal.aborted) return undefined;
+      const result = await this.#handlers.request({
+        request,
+        get signal() {
+          return cancellation.signal;
+        },
+        get finished() {
+          return cancellation.finished;
+        },
+        context,
+      });
+      if (cancellation.cancelled) return undefined;
       return { jsonrpc: '2.0', id, result };
     } catch (e) {
-      if (controller.signal.aborted) return undefined;
+      if (cancellation.cancelled) return undefined;
       return errorResponse(id, ...this.#wireError(e));
     } finally {
+      cancellation.finished = true;
       this.#incoming.delete(id);
     }
   }
@@ -264,13 +276,39 @@ export class Peer {
       error ? { cause: error } : undefined,
     );
     this.#outgoing.failAll(reason);
-    for (const controller of this.#incoming.values()) controller.abort(reason);
+    for (const cancellation of this.#incoming.values()) cancellation.cancel(reason);
     this.#incoming.clear();
     this.#handlers.closed(error);
   }
 
   #report(e: unknown): void {
     this.#handlers.error(toError(e));
+  }
+}
+
+/**
+ * The cancellation state of one incoming request. The AbortController is created only when a handler
+ * reads its signal: most requests finish without anyone listening, and controllers are costly per message.
+ */
+class Cancellation {
+  cancelled = false;
+  finished = false;
+  #reason: unknown;
+  #controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.cancelled) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  cancel(reason: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
   }
 }
 

@@ -47,7 +47,7 @@ export function createRequestContext(
   incoming: IncomingRequest,
   setup: ContextSetup,
 ): RequestContext & { done(): void } {
-  const { request, signal } = incoming;
+  const { request } = incoming;
   const { session, info, asker } = setup;
   const id = request.id;
   const meta = request.params?._meta as Meta | undefined;
@@ -64,11 +64,14 @@ export function createRequestContext(
       return asker.collector.ask(
         params === undefined ? { method } : { method, params },
       ) as Promise<JsonObject>;
-    return asker.session.request(method, params, withSignal(options, signal), id);
+    return asker.session.request(method, params, withSignal(options, incoming.signal), id);
   };
 
   return {
-    signal,
+    // Read lazily: the request's AbortController exists only once someone looks at its signal.
+    get signal() {
+      return incoming.signal;
+    },
     requestId: id,
     meta,
     session: info,
@@ -78,7 +81,7 @@ export function createRequestContext(
       finished = true;
     },
     async progress(progress, total, message) {
-      if (token === undefined || finished) return;
+      if (token === undefined || finished || incoming.finished) return;
       if (!(progress > lastProgress)) {
         throw new McpkitError(
           'PROGRESS_NOT_INCREASING',
@@ -93,7 +96,13 @@ export function createRequestContext(
     },
     async log(level, data, logger) {
       const threshold = setup.logThreshold();
-      if (finished || threshold === undefined || LOG_LEVELS.indexOf(level) < threshold || session.peer.closed)
+      if (
+        finished ||
+        incoming.finished ||
+        threshold === undefined ||
+        LOG_LEVELS.indexOf(level) < threshold ||
+        session.peer.closed
+      )
         return;
       const params: JsonObject = { level, data };
       if (logger !== undefined) params.logger = logger;

@@ -306,12 +306,8 @@ export class McpServer implements ModernHost, SessionHost {
     const run = MRTR_METHODS.has(method)
       ? () => fulfilInputLocally(entry.run, this, params, ctx, incoming, setup)
       : () => entry.run(this, params, ctx, session, statefulCodec);
-    const out = runChain(this.#middleware, { method, params, ctx }, run);
-    if (!(out instanceof Promise)) {
-      ctx.done();
-      return out;
-    }
-    return out.finally(() => ctx.done());
+    // The context notices the end of the request through `incoming.finished`: no extra promise per call.
+    return runChain(this.#middleware, { method, params, ctx }, run);
   }
 
   /** @internal The implementation of a protocol method. */

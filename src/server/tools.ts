@@ -1,6 +1,12 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import { type InferArgs, type SchemaArg, type ToolSchema, toToolSchema } from '../schema/index.js';
+import {
+  type InferArgs,
+  type SchemaArg,
+  type ToolSchema,
+  toToolSchema,
+  type ValidationResult,
+} from '../schema/index.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../spec/types.js';
 import type { RequestContext } from './context.js';
 import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from './modern/mrtr.js';
@@ -126,14 +132,17 @@ export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestConte
   }
   let value: unknown = args;
   if (def.input) {
-    const checked = await def.input.validate(args);
+    const pending = def.input.validate(args);
+    // Most validators answer synchronously: awaiting only a real promise saves a turn per call.
+    const checked = pending instanceof Promise ? await pending : pending;
     if (!checked.ok)
       return errorResult(`Invalid arguments for tool ${def.name}: ${checked.issues.join('; ')}`);
     value = checked.value;
   }
   let returned: ToolReturn<unknown> | InputRequiredReturn;
   try {
-    returned = await def.handler(value as never, ctx);
+    const out = def.handler(value as never, ctx);
+    returned = out instanceof Promise ? await out : out;
   } catch (e) {
     if (e instanceof JsonRpcError || e instanceof InputRequiredSignal || ctx.signal.aborted) throw e;
     // A thrown error is a tool execution error: the model should see it and may recover.
@@ -143,7 +152,7 @@ export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestConte
   return finishResult(def, returned);
 }
 
-async function finishResult(def: ToolDef, returned: ToolReturn<unknown>): Promise<JsonObject> {
+function finishResult(def: ToolDef, returned: ToolReturn<unknown>): JsonObject | Promise<JsonObject> {
   if (typeof returned === 'string') return { content: [{ type: 'text', text: returned }] };
   if (typeof returned !== 'object' || returned === null) {
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${def.name} returned an invalid result`);
@@ -156,13 +165,24 @@ async function finishResult(def: ToolDef, returned: ToolReturn<unknown>): Promis
         `Tool ${def.name} has an outputSchema but returned no structuredContent`,
       );
     }
-    const checked = await def.output.validate(result.structuredContent);
-    if (!checked.ok) {
-      throw new JsonRpcError(
-        ErrorCode.InternalError,
-        `Tool ${def.name} returned structuredContent that does not match its outputSchema: ${checked.issues.join('; ')}`,
-      );
-    }
+    const pending = def.output.validate(result.structuredContent);
+    if (pending instanceof Promise) return pending.then((checked) => completeResult(def, result, checked));
+    return completeResult(def, result, pending);
+  }
+  return completeResult(def, result, undefined);
+}
+
+/** Fails on an output-schema mismatch, and mirrors structured content into a text block when there is no content. */
+function completeResult(
+  def: ToolDef,
+  result: CallToolResult & JsonObject,
+  checked: ValidationResult | undefined,
+): JsonObject {
+  if (checked && !checked.ok) {
+    throw new JsonRpcError(
+      ErrorCode.InternalError,
+      `Tool ${def.name} returned structuredContent that does not match its outputSchema: ${checked.issues.join('; ')}`,
+    );
   }
   if (result.content === undefined) {
     const text = result.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent);

@@ -82,24 +82,38 @@ export class QueuedWriter {
     this.#stream = stream;
   }
 
-  /** Number of texts waiting for `'drain'`. */
+  /** Number of texts not yet handed to the stream (batched for this turn, or waiting for `'drain'`). */
   get queued(): number {
-    return this.#queue.length - this.#head;
+    return this.#queue.length - this.#head + this.#batch.length;
   }
 
-  /** Hands `text` to the stream now, or after earlier texts once the stream has drained. */
+  /**
+   * Hands `text` to the stream (texts written in one turn of the event loop go out as one write, so a
+   * burst of responses costs one system call), or queues it until the stream has drained.
+   */
   write(text: string): Promise<void> {
     if (this.#waiting) {
       return new Promise<void>((resolve, reject) => {
         this.#queue.push({ text, resolve, reject });
       });
     }
-    if (!this.#hand(text)) this.#wait();
+    this.#batch.push(text);
+    if (this.#batch.length === 1) setImmediate(this.#flushBatch);
     return Promise.resolve();
   }
 
+  #batch: string[] = [];
+
+  #flushBatch = (): void => {
+    if (this.#batch.length === 0) return;
+    const text = this.#batch.length === 1 ? (this.#batch[0] as string) : this.#batch.join('');
+    this.#batch = [];
+    if (!this.#hand(text)) this.#wait();
+  };
+
   /** Hands every queued text to the stream regardless of backpressure (used when closing). */
   flush(): void {
+    this.#flushBatch();
     this.#stopWaiting();
     for (const item of this.#take()) {
       this.#hand(item.text);
@@ -109,6 +123,7 @@ export class QueuedWriter {
 
   /** Rejects every queued text with `error` (used when the stream is gone). */
   fail(error: Error): void {
+    this.#batch = [];
     this.#stopWaiting();
     for (const item of this.#take()) item.reject(error);
     this.#checkIdle();
@@ -116,6 +131,7 @@ export class QueuedWriter {
 
   /** Resolves once nothing is queued and the stream has finished (or failed) every write handed to it. */
   idle(): Promise<void> {
+    this.#flushBatch();
     if (this.#inFlight === 0 && this.queued === 0) return Promise.resolve();
     return new Promise<void>((resolve) => this.#idle.push(resolve));
   }

@@ -1,0 +1,199 @@
+// Markdown output: one table per workload (median ±spread per implementation, then mcpkit's ratios), and the
+// targets of issue 5 with whether each is met.
+import type { Implementation, ImplName } from '../implementations.js';
+import { appliesTo, type Metric, type Workload } from '../workloads/types.js';
+import { type Summary, spreadPercent, summarize } from './stats.js';
+
+/** Every value measured: workload id -> implementation -> metric key -> one value per round. */
+export type Results = Map<string, Map<ImplName, Record<string, number[]>>>;
+
+/** Records one run's values. */
+export function record(
+  results: Results,
+  workload: string,
+  impl: ImplName,
+  values: Record<string, number>,
+): void {
+  let byImpl = results.get(workload);
+  if (!byImpl) {
+    byImpl = new Map();
+    results.set(workload, byImpl);
+  }
+  let byMetric = byImpl.get(impl);
+  if (!byMetric) {
+    byMetric = {};
+    byImpl.set(impl, byMetric);
+  }
+  for (const [key, value] of Object.entries(values)) {
+    const list = byMetric[key] ?? [];
+    list.push(value);
+    byMetric[key] = list;
+  }
+}
+
+/** The summary of one metric of one implementation, if it was measured. */
+export function summaryOf(
+  results: Results,
+  workload: string,
+  impl: ImplName,
+  metric: string,
+): Summary | undefined {
+  const values = results.get(workload)?.get(impl)?.[metric];
+  if (!values || values.length === 0) return undefined;
+  const s = summarize(values);
+  return s.n === 0 ? undefined : s;
+}
+
+function fmt(value: number, digits: number): string {
+  if (!Number.isFinite(value)) return '—';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function cell(s: Summary | undefined, metric: Metric): string {
+  if (!s) return '—';
+  const spread = spreadPercent(s);
+  return s.n < 2 ? fmt(s.median, metric.digits) : `${fmt(s.median, metric.digits)} ±${spread.toFixed(0)}%`;
+}
+
+function ratio(a: Summary | undefined, b: Summary | undefined): string {
+  if (!a || !b || !(b.median > 0)) return '—';
+  const r = a.median / b.median;
+  return `${r >= 10 ? r.toFixed(1) : r.toFixed(2)}×`;
+}
+
+const RATIO_COLUMNS: readonly { impl: ImplName; label: string }[] = [
+  { impl: 'official-v1', label: 'mcpkit / v1' },
+  { impl: 'official-v2', label: 'mcpkit / v2' },
+  { impl: 'raw', label: 'mcpkit / raw' },
+];
+
+/** The markdown table of one workload. */
+export function workloadTable(
+  results: Results,
+  workload: Workload,
+  impls: readonly Implementation[],
+): string {
+  const shown = impls.filter((i) => appliesTo(workload, i));
+  const ratios = RATIO_COLUMNS.filter((c) => shown.some((i) => i.name === c.impl) && c.impl !== 'mcpkit');
+  const hasMcpkit = shown.some((i) => i.name === 'mcpkit');
+  const head = ['metric', ...shown.map((i) => i.label), ...(hasMcpkit ? ratios.map((c) => c.label) : [])];
+  const lines = [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+  ];
+  for (const metric of workload.metrics) {
+    const arrow = metric.better === 'higher' ? '↑' : '↓';
+    const row = [`${metric.label} (${metric.unit}) ${arrow}`];
+    for (const impl of shown) row.push(cell(summaryOf(results, workload.id, impl.name, metric.key), metric));
+    if (hasMcpkit) {
+      const mine = summaryOf(results, workload.id, 'mcpkit', metric.key);
+      for (const c of ratios) {
+        row.push(
+          metric.ratios === false ? '' : ratio(mine, summaryOf(results, workload.id, c.impl, metric.key)),
+        );
+      }
+    }
+    lines.push(`| ${row.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** One target of issue 5: how to compute the measured value, and the bound. */
+export interface Target {
+  text: string;
+  /** The value compared with the bound, or undefined when not measured in this run. */
+  value(results: Results): number | undefined;
+  bound: number;
+  /** 'min': value must be >= bound; 'max': value must be <= bound. */
+  kind: 'min' | 'max';
+  unit: string;
+}
+
+function ratioOf(workload: string, metric: string, other: ImplName) {
+  return (results: Results) => {
+    const a = summaryOf(results, workload, 'mcpkit', metric);
+    const b = summaryOf(results, workload, other, metric);
+    return a && b && b.median > 0 ? a.median / b.median : undefined;
+  };
+}
+
+function mcpkitValue(workload: string, metric: string, impl: ImplName = 'mcpkit') {
+  return (results: Results) => summaryOf(results, workload, impl, metric)?.median;
+}
+
+/** The targets of issue 5 (reported, never asserted). */
+export const TARGETS: readonly Target[] = [
+  {
+    text: 'stdio, 16 in flight, 11 B: calls/s ≥ 0.8× raw',
+    value: ratioOf('stdio-16', 'calls_per_s', 'raw'),
+    bound: 0.8,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    text: 'stdio, 16 in flight, 11 B: calls/s ≥ 3× official v1',
+    value: ratioOf('stdio-16', 'calls_per_s', 'official-v1'),
+    bound: 3,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    text: 'stdio, sequential, 11 B: calls/s ≥ 0.9× raw',
+    value: ratioOf('stdio-seq', 'calls_per_s', 'raw'),
+    bound: 0.9,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    text: 'stdio, 1 MiB payload: throughput ≥ 0.95× raw',
+    value: ratioOf('payload-1mib', 'mb_per_s', 'raw'),
+    bound: 0.95,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    text: 'cold start ≤ 40 ms above the node -e 0 floor (echo server with zod, as the SDK servers)',
+    value: mcpkitValue('cold-start', 'above_floor_ms'),
+    bound: 40,
+    kind: 'max',
+    unit: ' ms',
+  },
+  {
+    text: 'cold start ≤ 40 ms above the node -e 0 floor (echo server with a JSON Schema, no zod)',
+    value: mcpkitValue('cold-start', 'above_floor_ms', 'mcpkit-json'),
+    bound: 40,
+    kind: 'max',
+    unit: ' ms',
+  },
+  {
+    text: 'tools/list of 100 tools about the cost of a ping (read as ≤ 1.5× a ping, server side)',
+    value: mcpkitValue('inproc-server', 'list_over_ping'),
+    bound: 1.5,
+    kind: 'max',
+    unit: '×',
+  },
+  {
+    text: 'client listTools() with 100 output schemas ≤ 2 ms',
+    value: mcpkitValue('inproc-client', 'list_ms'),
+    bound: 2,
+    kind: 'max',
+    unit: ' ms',
+  },
+];
+
+/** The targets table: measured value and met / missed / not run. */
+export function targetsTable(results: Results): string {
+  const lines = ['| target | mcpkit | verdict |', '| --- | ---: | --- |'];
+  for (const t of TARGETS) {
+    const v = t.value(results);
+    const shown = v === undefined ? '—' : `${v >= 100 ? v.toFixed(0) : v.toFixed(2)}${t.unit}`;
+    const verdict =
+      v === undefined
+        ? 'not run'
+        : (t.kind === 'min' ? v >= t.bound : v <= t.bound)
+          ? '**met**'
+          : '**missed**';
+    lines.push(`| ${t.text} | ${shown} | ${verdict} |`);
+  }
+  return lines.join('\n');
+}
