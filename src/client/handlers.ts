@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import { applyElicitationDefaults, validateElicitationContent } from '../schema/index.js';
 import type {
@@ -113,4 +113,64 @@ export async function answerElicitation(
     );
   }
   return { ...answer, content } as unknown as JsonObject;
+}
+
+/** What answering input requests needs from a client. */
+export interface InputAnswerer {
+  capabilities: ClientCapabilities;
+  handlers: ClientHandlers;
+  roots: () => Root[];
+  applyDefaults: boolean;
+}
+
+/**
+ * Answers a map of input requests (MRTR `inputRequests`, or a task's) through the client's
+ * elicitation, sampling and roots handlers; the answers keep the requests' keys.
+ */
+export async function fulfilInputRequests(
+  requests: unknown,
+  s: InputAnswerer,
+  signal: AbortSignal | undefined,
+): Promise<JsonObject> {
+  const out: JsonObject = {};
+  if (typeof requests !== 'object' || requests === null) return out;
+  const ctx: ClientRequestContext = { signal: signal ?? new AbortController().signal, requestId: '' };
+  for (const [key, raw] of Object.entries(
+    requests as Record<string, { method?: unknown; params?: JsonObject }>,
+  )) {
+    const params = raw?.params ?? {};
+    switch (raw?.method) {
+      case 'elicitation/create':
+        if (!s.handlers.elicitation || !s.capabilities.elicitation) throw notOffered('elicitation');
+        out[key] = await answerElicitation(
+          s.handlers.elicitation,
+          s.capabilities,
+          params,
+          ctx,
+          s.applyDefaults,
+        );
+        break;
+      case 'sampling/createMessage':
+        if (!s.handlers.sampling || !s.capabilities.sampling) throw notOffered('sampling');
+        out[key] = await answerSampling(s.handlers.sampling, s.capabilities, params, ctx);
+        break;
+      case 'roots/list':
+        if (!s.capabilities.roots) throw notOffered('roots');
+        out[key] = { roots: s.handlers.rootsHandler ? await s.handlers.rootsHandler(ctx) : s.roots() };
+        break;
+      default:
+        throw new McpkitError(
+          'INVALID_RESULT',
+          `The server asked for input of unknown method ${JSON.stringify(raw?.method)}`,
+        );
+    }
+  }
+  return out;
+}
+
+function notOffered(capability: string): McpkitError {
+  return new McpkitError(
+    'CAPABILITY_MISSING',
+    `The server asked for ${capability}, which this client does not offer`,
+  );
 }

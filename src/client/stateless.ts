@@ -2,28 +2,12 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Peer } from '../protocol/peer.js';
-import { META } from '../spec/modern.js';
+import { CACHEABLE_METHODS, INPUT_METHODS, META } from '../spec/modern.js';
 import type { ClientCapabilities, Implementation, Root } from '../spec/types.js';
-import {
-  answerElicitation,
-  answerSampling,
-  type ClientHandlers,
-  type ClientRequestContext,
-} from './handlers.js';
+import { type ClientHandlers, fulfilInputRequests } from './handlers.js';
 import type { ResponseCache } from './response-cache.js';
 import { declaresTasksExtension } from './tasks.js';
 
-/** Methods whose stateless results may be cached. */
-const CACHEABLE = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
-/** Methods that may answer `input_required`. */
-const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
 /** Codes only a stateless-revision server sends: they prove the server is modern. */
 export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
   ErrorCode.HeaderMismatch,
@@ -82,7 +66,7 @@ export class StatelessCaller {
   async call(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject> {
     const s = this.#s;
     const base = params ?? {};
-    const cacheable = CACHEABLE.has(method) && s.cache !== undefined;
+    const cacheable = CACHEABLE_METHODS.has(method) && s.cache !== undefined;
     const key = cacheable ? JSON.stringify(base) : '';
     if (cacheable) {
       const hit = s.cache?.get(method, key, s.partition());
@@ -99,7 +83,7 @@ export class StatelessCaller {
         if (cacheable && round === 0) s.cache?.put(method, key, s.partition(), result);
         return result;
       }
-      if (type !== 'input_required' || !MRTR.has(method)) {
+      if (type !== 'input_required' || !INPUT_METHODS.has(method)) {
         throw new McpkitError(
           'INVALID_RESULT',
           `${method} returned an unknown resultType ${JSON.stringify(type)}`,
@@ -130,48 +114,7 @@ export class StatelessCaller {
     }
   }
 
-  async #fulfil(requests: unknown, signal: AbortSignal | undefined): Promise<JsonObject> {
-    const out: JsonObject = {};
-    if (typeof requests !== 'object' || requests === null) return out;
-    const s = this.#s;
-    const ctx: ClientRequestContext = { signal: signal ?? new AbortController().signal, requestId: '' };
-    for (const [key, raw] of Object.entries(
-      requests as Record<string, { method?: unknown; params?: JsonObject }>,
-    )) {
-      const params = raw?.params ?? {};
-      switch (raw?.method) {
-        case 'elicitation/create':
-          if (!s.handlers.elicitation || !s.capabilities.elicitation) throw missing('elicitation');
-          out[key] = await answerElicitation(
-            s.handlers.elicitation,
-            s.capabilities,
-            params,
-            ctx,
-            s.applyDefaults,
-          );
-          break;
-        case 'sampling/createMessage':
-          if (!s.handlers.sampling || !s.capabilities.sampling) throw missing('sampling');
-          out[key] = await answerSampling(s.handlers.sampling, s.capabilities, params, ctx);
-          break;
-        case 'roots/list':
-          if (!s.capabilities.roots) throw missing('roots');
-          out[key] = { roots: s.handlers.rootsHandler ? await s.handlers.rootsHandler(ctx) : s.roots() };
-          break;
-        default:
-          throw new JsonRpcError(
-            ErrorCode.InvalidParams,
-            `Unknown input request method ${JSON.stringify(raw?.method)}`,
-          );
-      }
-    }
-    return out;
+  #fulfil(requests: unknown, signal: AbortSignal | undefined): Promise<JsonObject> {
+    return fulfilInputRequests(requests, this.#s, signal);
   }
-}
-
-function missing(capability: string): McpkitError {
-  return new McpkitError(
-    'CAPABILITY_MISSING',
-    `The server asked for ${capability}, which this client does not offer`,
-  );
 }

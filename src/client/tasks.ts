@@ -5,12 +5,7 @@ import type { InputRequest } from '../server/modern/mrtr.js';
 import type { DetailedTask, Task } from '../server/tasks/types.js';
 import { TASKS_EXTENSION } from '../spec/modern.js';
 import type { CallToolResult, ClientCapabilities, Root } from '../spec/types.js';
-import {
-  answerElicitation,
-  answerSampling,
-  type ClientHandlers,
-  type ClientRequestContext,
-} from './handlers.js';
+import { fulfilInputRequests as answerInputs, type ClientHandlers, type InputAnswerer } from './handlers.js';
 
 export type { DetailedTask, Task, TaskStatus } from '../server/tasks/types.js';
 
@@ -167,40 +162,10 @@ export class TaskClient {
 /** Answers input requests through the client's elicitation, sampling and roots handlers. */
 export async function fulfilInputRequests(
   requests: Record<string, InputRequest>,
-  s: Pick<TaskClientSetup, 'capabilities' | 'handlers' | 'roots' | 'applyDefaults'>,
+  s: InputAnswerer,
   signal: AbortSignal | undefined,
 ): Promise<InputResponses> {
-  const out: InputResponses = {};
-  const ctx: ClientRequestContext = { signal: signal ?? new AbortController().signal, requestId: '' };
-  for (const [key, request] of Object.entries(requests)) {
-    const params = request?.params ?? {};
-    switch (request?.method) {
-      case 'elicitation/create':
-        if (!s.handlers.elicitation || !s.capabilities.elicitation) throw missing('elicitation');
-        out[key] = await answerElicitation(
-          s.handlers.elicitation,
-          s.capabilities,
-          params,
-          ctx,
-          s.applyDefaults,
-        );
-        break;
-      case 'sampling/createMessage':
-        if (!s.handlers.sampling || !s.capabilities.sampling) throw missing('sampling');
-        out[key] = await answerSampling(s.handlers.sampling, s.capabilities, params, ctx);
-        break;
-      case 'roots/list':
-        if (!s.capabilities.roots) throw missing('roots');
-        out[key] = { roots: s.handlers.rootsHandler ? await s.handlers.rootsHandler(ctx) : s.roots() };
-        break;
-      default:
-        throw new McpkitError(
-          'INVALID_RESULT',
-          `The task asked for input of unknown method ${JSON.stringify(request?.method)}`,
-        );
-    }
-  }
-  return out;
+  return (await answerInputs(requests, s, signal)) as InputResponses;
 }
 
 /** The end of a finished task: its result, or the error it failed with, or a cancellation. */
@@ -245,11 +210,4 @@ function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onabort, { once: true });
   });
-}
-
-function missing(capability: string): McpkitError {
-  return new McpkitError(
-    'CAPABILITY_MISSING',
-    `The task asked for ${capability}, which this client does not offer`,
-  );
 }

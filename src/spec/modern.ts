@@ -49,3 +49,16 @@ export interface SubscriptionFilter {
   resourceSubscriptions?: string[];
   taskIds?: string[];
 }
+
+/** Methods whose stateless results carry cache hints (and may be cached by clients). */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** Methods that may answer `input_required` (multi round-trip requests). */
+export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);

@@ -3,7 +3,13 @@ import { preEncode } from '../../jsonrpc/parse.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { statelessCodec } from '../../protocol/era-codec.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
-import { type CacheHint, META, TASKS_EXTENSION } from '../../spec/modern.js';
+import {
+  CACHEABLE_METHODS,
+  type CacheHint,
+  INPUT_METHODS,
+  META,
+  TASKS_EXTENSION,
+} from '../../spec/modern.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../spec/types.js';
 import type { SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
@@ -18,17 +24,10 @@ import { InputCollector, type InputRequest, InputRequiredSignal, isInputRequired
 import { type RequestStateCodec, requestDigest, type StatePayload } from './request-state.js';
 
 /** The methods whose results carry cache hints. */
-export const CACHEABLE = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
+export const CACHEABLE = CACHEABLE_METHODS;
 
 /** The methods that may answer `input_required`. */
-export const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+export const MRTR_METHODS = INPUT_METHODS;
 
 /** Methods the stateless revision removed. */
 const REMOVED = new Set([
