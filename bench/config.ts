@@ -18,6 +18,12 @@ export interface Profile {
   medium: StdioBounds;
   /** stdio with the 1 MiB payload. */
   large: StdioBounds;
+  /** Streamable HTTP tools/call with the 11-byte payload, per run (one run per client count). */
+  http: StdioBounds;
+  /** Rounds of the HTTP workloads (the first rounds of `rounds`; they are the longest part of a run). */
+  httpRounds: number;
+  /** Idle sessions per step of the memory workload (two steps, after a few warm-up sessions). */
+  idleSessions: number;
   /** A phase fails when its server stops answering for this long. */
   stallMs: number;
   /** Cold starts (each paired with a `node -e 0` floor) per implementation per round. */
@@ -27,13 +33,16 @@ export interface Profile {
   inprocBudgetMs: number;
 }
 
-/** The default run: about 7 minutes on a 2-core machine. */
+/** The default run: about 11 minutes on a 2-core machine. */
 export const FULL: Profile = {
   name: 'full',
   rounds: 5,
   small: { warmup: { ms: 500, maxCalls: 50_000 }, measure: { ms: 2000, maxCalls: 400_000 } },
   medium: { warmup: { ms: 300, maxCalls: 2000 }, measure: { ms: 1500, maxCalls: 40_000 } },
   large: { warmup: { ms: 500, maxCalls: 400 }, measure: { ms: 2000, maxCalls: 4000 } },
+  http: { warmup: { ms: 400, maxCalls: 20_000 }, measure: { ms: 1500, maxCalls: 200_000 } },
+  httpRounds: 3,
+  idleSessions: 1000,
   stallMs: 10_000,
   coldStarts: 6,
   inprocBlocks: 15,
@@ -47,6 +56,9 @@ export const QUICK: Profile = {
   small: { warmup: { ms: 200, maxCalls: 20_000 }, measure: { ms: 500, maxCalls: 100_000 } },
   medium: { warmup: { ms: 100, maxCalls: 500 }, measure: { ms: 400, maxCalls: 10_000 } },
   large: { warmup: { ms: 200, maxCalls: 100 }, measure: { ms: 500, maxCalls: 1000 } },
+  http: { warmup: { ms: 200, maxCalls: 10_000 }, measure: { ms: 500, maxCalls: 50_000 } },
+  httpRounds: 2,
+  idleSessions: 1000,
   stallMs: 10_000,
   coldStarts: 3,
   inprocBlocks: 7,

@@ -1,12 +1,25 @@
 // The implementations under test. Each has a stdio server file under servers/ exposing the same `echo` tool; the
-// three MCP libraries also have an in-process adapter under inproc/. An HTTP variant adds an `http` entry here (a
-// server command listening on 127.0.0.1) and an HTTP load generator beside load/stdio.ts; the workloads and the
-// report pick it up from this table.
+// three MCP libraries also have an in-process adapter under inproc/; each with an `http` entry has an HTTP server
+// (servers/*-http.ts, listening on 127.0.0.1) and says which of its modes answers which HTTP workload. The
+// workloads and the report pick everything up from this table.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerCommand } from './load/stdio.js';
+import type { HttpMode } from './servers/http-common.js';
 import type { Group } from './workloads/types.js';
+
+/**
+ * The HTTP workloads' server setups: `stateless` (no sessions, JSON replies), `json` and `sse` (a session per
+ * client, JSON or SSE replies), `modern` (the stateless 2026-07-28 revision), `memory` (idle sessions).
+ */
+export type HttpWorkloadMode = 'stateless' | 'json' | 'sse' | 'modern' | 'memory';
+
+/** An implementation's HTTP server and the server mode it runs for each HTTP workload it takes part in. */
+export interface HttpServer {
+  command: ServerCommand;
+  modes: Partial<Record<HttpWorkloadMode, HttpMode>>;
+}
 
 /** Short names, used on the command line (`--impl mcpkit,raw`). */
 export type ImplName = 'mcpkit' | 'mcpkit-json' | 'official-v1' | 'official-v2' | 'raw';
@@ -18,6 +31,8 @@ export interface Implementation {
   label: string;
   /** The stdio server exposing `echo`. */
   stdio: ServerCommand;
+  /** The Streamable HTTP server, for the HTTP workloads (argv: `<port> <mode>`). */
+  http?: HttpServer;
   /** Whether in-process micro-benchmarks apply (the raw baseline has no library to call). */
   inproc: boolean;
   /** Workload groups this variant is limited to (all when absent). */
@@ -41,22 +56,50 @@ function stdio(file: string): ServerCommand {
   return { command: process.execPath, args: [join(SERVERS, file)] };
 }
 
+/** HTTP servers run with --expose-gc, so a memory reading can collect garbage first. */
+function http(file: string, modes: HttpServer['modes']): HttpServer {
+  return { command: { command: process.execPath, args: ['--expose-gc', join(SERVERS, file)] }, modes };
+}
+
 /** Every implementation, in report order. */
 export const IMPLEMENTATIONS: readonly Implementation[] = [
-  { name: 'mcpkit', label: `mcpkit ${version('.')}`, stdio: stdio('mcpkit-stdio.js'), inproc: true },
+  {
+    name: 'mcpkit',
+    label: `mcpkit ${version('.')}`,
+    stdio: stdio('mcpkit-stdio.js'),
+    // 'default' is serve() with its defaults: sessions, 'auto' replies, and 2026-07-28 on the same endpoint.
+    http: http('mcpkit-http.js', {
+      stateless: 'stateless',
+      json: 'json',
+      sse: 'sse',
+      modern: 'default',
+      memory: 'default',
+    }),
+    inproc: true,
+  },
   {
     name: 'official-v1',
     label: `official v1 (sdk ${version('@modelcontextprotocol/sdk')})`,
     stdio: stdio('official-v1-stdio.js'),
+    // v1's default replies are SSE, so its idle sessions are measured in 'sse' mode.
+    http: http('official-v1-http.js', { stateless: 'stateless', json: 'json', sse: 'sse', memory: 'sse' }),
     inproc: true,
   },
   {
     name: 'official-v2',
     label: `official v2 (server ${version('@modelcontextprotocol/server')})`,
     stdio: stdio('official-v2-stdio.js'),
+    http: http('official-v2-http.js', { stateless: 'stateless', modern: 'modern' }),
     inproc: true,
   },
-  { name: 'raw', label: 'raw Node baseline', stdio: stdio('raw-stdio.js'), inproc: false },
+  {
+    name: 'raw',
+    label: 'raw Node baseline',
+    stdio: stdio('raw-stdio.js'),
+    // One plain JSON server for every mode: the baseline of the 2025 workloads (it has no 2026-07-28 path).
+    http: http('raw-http.js', { stateless: 'stateless', json: 'stateless', sse: 'stateless' }),
+    inproc: false,
+  },
   {
     name: 'mcpkit-json',
     label: 'mcpkit, JSON Schema tool (no zod)',

@@ -2,9 +2,9 @@
 // interleaving implementations (a rotated order each round), then prints markdown tables with medians, spreads and
 // ratios, checks the targets of issue 5, and writes bench/RESULTS.md.
 //
-//   npm run bench                       full run (about 7 minutes on 2 cores)
-//   npm run bench -- --quick            shorter phases, 2 rounds (about a minute)
-//   npm run bench -- --only stdio,inproc   groups: stdio, payload, coldstart, inproc (or workload ids)
+//   npm run bench                       full run (about 11 minutes on 2 cores)
+//   npm run bench -- --quick            shorter phases, 2 rounds (about two minutes)
+//   npm run bench -- --only stdio,inproc   groups: stdio, payload, coldstart, inproc, http (or workload ids)
 //   npm run bench -- --rounds 3 --impl mcpkit,raw --no-write
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -17,7 +17,9 @@ import { pinLoadGenerator } from './lib/affinity.js';
 import { ForeignLoad, waitForQuiet } from './lib/proc.js';
 import { type Results, record, targetsTable, workloadTable } from './lib/report.js';
 import { cvPercent, median, summarize } from './lib/stats.js';
+import type { ServerCommand } from './load/stdio.js';
 import { coldStart } from './workloads/cold-start.js';
+import { HTTP_CLIENTS, httpCalls, httpMemory } from './workloads/http.js';
 import { clientList, construction, serverList } from './workloads/inproc.js';
 import { stdioCalls, stdioPayload } from './workloads/stdio.js';
 import { appliesTo, type Workload } from './workloads/types.js';
@@ -31,16 +33,20 @@ const WORKLOADS: readonly Workload[] = [
   serverList,
   clientList,
   construction,
+  ...(['stateless', 'json', 'sse', 'modern'] as const).flatMap((mode) =>
+    HTTP_CLIENTS.map((clients) => httpCalls(mode, clients)),
+  ),
+  httpMemory,
 ];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only GROUPS] [--rounds N] [--impl NAMES] [--no-write]
   --quick         shorter phases and 2 rounds
-  --only GROUPS   comma-separated groups (stdio, payload, coldstart, inproc) or workload ids (${WORKLOADS.map((w) => w.id).join(', ')})
-  --rounds N      rounds (default: 5, or 2 with --quick)
+  --only GROUPS   comma-separated groups (stdio, payload, coldstart, inproc, http) or workload ids (${WORKLOADS.map((w) => w.id).join(', ')})
+  --rounds N      rounds (default: 5, or 2 with --quick; the http group runs in the first 3, or 2, of them)
   --impl NAMES    comma-separated implementations (${IMPLEMENTATIONS.map((i) => i.name).join(', ')})
   --no-write      do not write bench/RESULTS.md
   --no-pin        do not pin the load generator to CPU 0 and the servers to the other CPUs
-  --cpu-prof DIR  run the stdio servers under node --cpu-prof, writing profiles to DIR (skews the numbers)`;
+  --cpu-prof DIR  run the stdio and HTTP servers under node --cpu-prof, writing profiles to DIR (skews the numbers)`;
 
 const argv = process.argv.slice(2);
 const { values } = parseArgs({
@@ -74,10 +80,18 @@ const only = values.only?.split(',').map((s) => s.trim());
 const workloads = WORKLOADS.filter((w) => !only || only.includes(w.group) || only.includes(w.id));
 const implNames = values.impl?.split(',').map((s) => s.trim());
 const profDir = values['cpu-prof'];
+const profiled = (command: ServerCommand): ServerCommand =>
+  profDir === undefined
+    ? command
+    : { ...command, args: ['--cpu-prof', '--cpu-prof-dir', profDir, ...command.args] };
 const impls = IMPLEMENTATIONS.filter((i) => !implNames || implNames.includes(i.name)).map((i) =>
   profDir === undefined
     ? i
-    : { ...i, stdio: { ...i.stdio, args: ['--cpu-prof', '--cpu-prof-dir', profDir, ...i.stdio.args] } },
+    : {
+        ...i,
+        stdio: profiled(i.stdio),
+        ...(i.http ? { http: { ...i.http, command: profiled(i.http.command) } } : {}),
+      },
 );
 const pinned = values['no-pin'] ? false : pinLoadGenerator();
 if (workloads.length === 0 || impls.length === 0) {
@@ -133,6 +147,7 @@ for (let round = 0; round < profile.rounds; round++) {
   calibrations.push(median([calibrate(), calibrate(), calibrate()]));
   const order = rotate(impls, round);
   for (const workload of workloads) {
+    if (workload.rounds !== undefined && round >= workload.rounds(profile)) continue;
     for (const impl of order) {
       if (!appliesTo(workload, impl)) continue;
       // Wait briefly for a quiet moment (other processes share this machine); bounded per run and in total.
@@ -168,10 +183,13 @@ const loadAfter = os.loadavg();
 const cpus = os.cpus();
 const machine = `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${os.release()}, Node ${process.version}`;
 const noise = cvPercent(calibrations);
+const httpRounds = workloads.some((w) => w.group === 'http')
+  ? Math.min(profile.rounds, profile.httpRounds)
+  : 0;
 const sections: string[] = [
   '# mcpkit benchmarks',
   '',
-  `Command: \`${command}\` (${profile.name} profile, ${profile.rounds} rounds, ${elapsedS.toFixed(0)} s), ${new Date().toISOString()}.`,
+  `Command: \`${command}\` (${profile.name} profile, ${profile.rounds} rounds${httpRounds > 0 && httpRounds < profile.rounds ? `, the HTTP workloads in the first ${httpRounds}` : ''}; ${elapsedS.toFixed(0)} s), ${new Date().toISOString()}.`,
   '',
   `mcpkit source: ${sourceState()}. ${pinned ? 'Load generator pinned to CPU 0, servers to the other CPUs (taskset).' : 'No CPU pinning.'}`,
   '',
@@ -180,7 +198,7 @@ const sections: string[] = [
   `Machine noise: processes outside the benchmark kept ${foreignCores.median.toFixed(2)} of ${cpus.length} cores busy (median over rounds; ${foreignCores.min.toFixed(2)}–${foreignCores.max.toFixed(2)}); ${noisyStarts} of ${runs} runs started without a quiet 150 ms window (other processes under ${QUIET_CORES} cores) after a bounded wait; a fixed JSON task timed at the start of each round varied by ${noise.toFixed(1)}% (coefficient of variation over ${calibrations.length} rounds; median ${median(calibrations).toFixed(1)} ms). Sequential round trips on this virtual machine are dominated by cross-CPU wake-ups, so their spread is the widest.`,
   '',
   'Each cell is the median over rounds, ±half the min–max range as a percentage of the median. Implementations run',
-  'interleaved (a rotated order each round), every stdio run against a fresh server process. ↑ higher is better, ↓',
+  'interleaved (a rotated order each round), every stdio and HTTP run against a fresh server process. ↑ higher is better, ↓',
   'lower is better; ratios are mcpkit ÷ the other implementation for every metric, so for ↓ metrics below 1× means',
   'mcpkit is better. Versions are in the column headings.',
   '',
@@ -190,7 +208,14 @@ const sections: string[] = [
   '',
 ];
 for (const workload of workloads) {
-  sections.push(`## ${workload.title}`, '', workloadTable(results, workload, impls), '');
+  sections.push(
+    `## ${workload.title}`,
+    '',
+    `Produced by \`${command}\` (this run); alone: \`npm run bench -- --only ${workload.id}\`.`,
+    '',
+    workloadTable(results, workload, impls),
+    '',
+  );
 }
 sections.push(
   '## Method',
@@ -200,7 +225,10 @@ sections.push(
   '- Every server exposes the same `echo` tool with a zod `z.object({ text: z.string() })` input schema.',
   '- Cold start: spawn to the initialize reply, each paired with a `node -e 0` spawn-to-exit run; the floor median is subtracted per implementation.',
   "- In-process (`bench/inproc/`, a fresh process per implementation): the server's own stdio transport on in-memory streams (request bytes in, response bytes out, no pipe); the client's `listTools()` against a scripted responder that parses a fresh copy of a canned 100-tool result per reply (official v2 with `cacheMode: 'refresh'`); construction of a server with 20 tools including building the zod schemas.",
-  '- The load generator shares the 2 cores with the server; its own CPU per call is in the stdio tables.',
+  "- HTTP (`bench/load/http.ts`, `bench/workloads/http.ts`): each server (`bench/servers/*-http.ts`) listens on 127.0.0.1 and exposes the same `echo` tool; the load generator opens 1, 8 or 32 keep-alive clients (one undici `Client` with one connection each), performs `initialize` + `notifications/initialized` per client in the session setups, and keeps one `tools/call echo` in flight per client for a bounded time and count; every reply is checked (status 200, the JSON body or SSE events parsed, the echoed text compared). Setups: stateless = mcpkit `serve(server, { sessions: false, responseMode: 'json' })`, official v1 `StreamableHTTPServerTransport` with `sessionIdGenerator: undefined` and `enableJsonResponse` (a new server and transport per request, as v1 requires), official v2 the same idiom with `WebStandardStreamableHTTPServerTransport`; JSON / SSE sessions = mcpkit `responseMode: 'json'` / `'sse'` (sessions on), official v1 a server and transport per session with / without `enableJsonResponse`; 2026-07-28 = requests carrying the `_meta` envelope and the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` headers, against mcpkit `serve()` with its defaults (the same endpoint that serves 2025 sessions) and official v2 `createMcpHandler` with its defaults. The raw baseline (`bench/servers/raw-http.ts`) is plain `node:http` that `JSON.parse`s the body and `JSON.stringify`s a JSON-RPC result (one fixed session id for initialize), used for all three 2025 setups. v1 and raw run on plain `node:http` (no express).",
+  '- Official v2 serves HTTP as a fetch handler `(Request) => Promise<Response>`; the bench serves it from `node:http` through a small adapter (`bench/servers/http-common.ts`: read the body, build a `Request`, copy the `Response` back), whose cost is part of what v2 is measured with.',
+  "- Idle-session memory: 50 warm-up sessions and up to 5,000 `tools/call` on 8 of them (so the V8 heap has grown its young generation before the baseline; without this the first thousand sessions of either library pay for up to ~30 MB of it), a reading, then 2,000 more sessions and a second reading; per-1,000 numbers are half the difference. Sessions are opened with initialize + notifications/initialized each over 8 keep-alive connections, which are then closed; the sessions stay open and idle. Each reading is the server's own `process.memoryUsage()` after two `gc()` calls (the servers run with `--expose-gc`; SIGUSR2 asks for a reading). mcpkit runs `serve()` with its defaults, official v1 its default SSE replies with a server and transport per session. MB = 10^6 bytes.",
+  '- The load generator shares the 2 cores with the server; its own CPU per call is in the stdio and HTTP call tables.',
   '',
 );
 if (failures.length > 0) sections.push('## Failures', '', ...failures.map((f) => `- ${f}`), '');

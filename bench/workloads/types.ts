@@ -2,8 +2,8 @@
 import type { Profile } from '../config.js';
 import type { Implementation } from '../implementations.js';
 
-/** Workload families, selectable with `--only` (an HTTP family joins when the HTTP transport exists). */
-export type Group = 'stdio' | 'payload' | 'coldstart' | 'inproc';
+/** Workload families, selectable with `--only`. */
+export type Group = 'stdio' | 'payload' | 'coldstart' | 'inproc' | 'http';
 
 /** One reported quantity. */
 export interface Metric {
@@ -24,6 +24,8 @@ export interface Workload {
   group: Group;
   title: string;
   metrics: readonly Metric[];
+  /** Rounds it runs in (the first ones); every round when absent. */
+  rounds?(profile: Profile): number;
   /** Whether it applies to this implementation (e.g. in-process benchmarks skip the raw baseline). */
   applies(impl: Implementation): boolean;
   /** Runs once; resolves to a value per metric key. */

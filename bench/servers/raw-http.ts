@@ -1,0 +1,50 @@
+// The raw HTTP baseline: plain node:http that reads the POST body, JSON.parses it and answers with a
+// JSON.stringified JSON-RPC result. It knows initialize (handing out one fixed session id, so the session
+// workloads can drive it unchanged), notifications (202), ping and tools/call of `echo`; nothing else, no checks.
+import { createServer } from 'node:http';
+import { announce, httpArgs, listen, readBody } from './http-common.js';
+
+type Msg = { id?: number | string; method?: string; params?: { arguments?: { text?: unknown } } };
+
+const { port } = httpArgs();
+
+const http = createServer((req, res) => {
+  readBody(req).then(
+    (body) => {
+      let msg: Msg;
+      try {
+        msg = JSON.parse(body.toString()) as Msg;
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      if (msg.id === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      let result: object;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      switch (msg.method) {
+        case 'tools/call':
+          result = { content: [{ type: 'text', text: msg.params?.arguments?.text }] };
+          break;
+        case 'initialize':
+          result = {
+            protocolVersion: '2025-11-25',
+            capabilities: { tools: {} },
+            serverInfo: { name: 'bench-raw', version: '1.0.0' },
+          };
+          headers['mcp-session-id'] = 'raw';
+          break;
+        default:
+          result = {};
+      }
+      const out = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+      headers['content-length'] = String(Buffer.byteLength(out));
+      res.writeHead(200, headers).end(out);
+    },
+    () => res.writeHead(400).end(),
+  );
+});
+await listen(http, port);
+announce(http);

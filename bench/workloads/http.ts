@@ -1,0 +1,194 @@
+// Workloads 3 and 4 of issue 5 over Streamable HTTP, each run against a fresh server process on 127.0.0.1:
+// `tools/call echo` (11 B) from 1, 8 or 32 keep-alive clients in four server setups (stateless 2025, sessions with
+// JSON replies, sessions with SSE replies, the stateless 2026-07-28 revision), and the memory of 1,000 idle
+// initialized sessions. Server CPU comes from /proc/<pid>/stat around the timed phase; memory from the server's own
+// process.memoryUsage() after forced collections.
+import type { HttpWorkloadMode, Implementation } from '../implementations.js';
+import { onCpus } from '../lib/affinity.js';
+import { quantile } from '../lib/stats.js';
+import { drive } from '../load/driver.js';
+import { HttpLoad, HttpServerProcess, type HttpStyle, openSessions } from '../load/http.js';
+import type { Metric, Workload } from './types.js';
+
+const READY_TIMEOUT_MS = 15_000;
+const TEXT = 'hello world'; // 11 bytes
+
+/** Concurrent keep-alive clients of the call workloads. */
+export const HTTP_CLIENTS: readonly number[] = [1, 8, 32];
+
+const STYLE: Record<Exclude<HttpWorkloadMode, 'memory'>, HttpStyle> = {
+  stateless: 'stateless',
+  json: 'session',
+  sse: 'session',
+  modern: 'modern',
+};
+
+const TITLE: Record<Exclude<HttpWorkloadMode, 'memory'>, string> = {
+  stateless: 'Streamable HTTP tools/call, 11 B, stateless (no sessions, JSON replies)',
+  json: 'Streamable HTTP tools/call, 11 B, a session per client, JSON replies',
+  sse: 'Streamable HTTP tools/call, 11 B, a session per client, SSE replies',
+  modern: 'Streamable HTTP tools/call, 11 B, stateless revision 2026-07-28 (`_meta` envelope, Mcp-* headers)',
+};
+
+const CALL_METRICS: readonly Metric[] = [
+  { key: 'calls_per_s', label: 'calls/s', unit: 'calls/s', better: 'higher', digits: 0 },
+  { key: 'p50_us', label: 'p50 latency', unit: 'µs', better: 'lower', digits: 0 },
+  { key: 'p99_us', label: 'p99 latency', unit: 'µs', better: 'lower', digits: 0 },
+  { key: 'cpu_us_per_call', label: 'server CPU per call', unit: 'µs', better: 'lower', digits: 1 },
+  { key: 'peak_rss_mib', label: 'server peak RSS', unit: 'MiB', better: 'lower', digits: 1 },
+  {
+    key: 'loadgen_us_per_call',
+    label: 'load generator CPU per call',
+    unit: 'µs',
+    better: 'lower',
+    digits: 1,
+    ratios: false,
+  },
+];
+
+/** Spawns `impl`'s HTTP server in its mode for `mode` (taskset onto the server CPUs); stops it afterwards. */
+async function withServer<T>(
+  impl: Implementation,
+  mode: HttpWorkloadMode,
+  body: (server: HttpServerProcess, origin: string) => Promise<T>,
+): Promise<T> {
+  const http = impl.http;
+  const serverMode = http?.modes[mode];
+  if (!http || !serverMode) throw new Error(`${impl.name} has no HTTP server for ${mode}`);
+  const server = new HttpServerProcess(onCpus(http.command, 'server'), serverMode);
+  try {
+    return await body(server, await server.ready(READY_TIMEOUT_MS));
+  } catch (error) {
+    const stderr = server.stderr.trim();
+    throw stderr === '' ? error : new Error(`${(error as Error).message}; server stderr: ${stderr}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Workload 3: `tools/call echo` from `clients` keep-alive clients, in one server setup. */
+export function httpCalls(mode: Exclude<HttpWorkloadMode, 'memory'>, clients: number): Workload {
+  return {
+    id: `http-${mode}-${clients}`,
+    group: 'http',
+    title: `${TITLE[mode]}, ${clients} client${clients === 1 ? '' : 's'}`,
+    metrics: CALL_METRICS,
+    rounds: (profile) => profile.httpRounds,
+    applies: (impl) => impl.http?.modes[mode] !== undefined,
+    run: (impl, profile) =>
+      withServer(impl, mode, async (server, origin) => {
+        const load = new HttpLoad(origin, STYLE[mode]);
+        try {
+          await load.connect(clients);
+          load.prepareEcho(TEXT);
+          let cpu0 = 0;
+          let cpu1 = 0;
+          let own0 = process.cpuUsage();
+          let own = { user: 0, system: 0 };
+          const result = await drive(load, {
+            inFlight: clients,
+            warmup: profile.http.warmup,
+            measure: profile.http.measure,
+            stallMs: profile.stallMs,
+            beforeMeasure: () => {
+              cpu0 = server.cpuMs();
+              own0 = process.cpuUsage();
+            },
+            afterMeasure: () => {
+              cpu1 = server.cpuMs();
+              own = process.cpuUsage(own0);
+            },
+          });
+          const calls = result.calls;
+          return {
+            calls_per_s: calls / (result.elapsedNs / 1e9),
+            p50_us: quantile(result.latenciesNs, 0.5) / 1e3,
+            p99_us: quantile(result.latenciesNs, 0.99) / 1e3,
+            cpu_us_per_call: ((cpu1 - cpu0) * 1e3) / calls,
+            peak_rss_mib: server.peakRssKiB() / 1024,
+            loadgen_us_per_call: (own.user + own.system) / calls,
+          };
+        } finally {
+          await load.close();
+        }
+      }),
+  };
+}
+
+/** Sessions opened (and left idle) before the first reading, so lazily loaded code is not counted. */
+const WARM_SESSIONS = 50;
+/** Calls on 8 of them before the first reading: V8 sizes its young generation under this traffic, not later. */
+const WARM_CALLS = { ms: 2000, maxCalls: 5000 };
+const MB = 1e6;
+
+/**
+ * Workload 4: memory per 1,000 idle initialized sessions (initialize + notifications/initialized each). After 50
+ * warm-up sessions and up to 5,000 `tools/call` on 8 of them (so the V8 heap has grown its young generation before
+ * the baseline; otherwise the first thousand sessions pay for up to ~30 MB of it), a reading; then 2 × 1,000 more
+ * sessions and a second reading. Per-1,000 numbers are half the difference.
+ */
+export const httpMemory: Workload = {
+  id: 'http-memory',
+  group: 'http',
+  title: 'Streamable HTTP: memory of idle initialized sessions',
+  metrics: [
+    {
+      key: 'rss_mb_per_1000',
+      label: 'RSS growth per 1,000 sessions',
+      unit: 'MB',
+      better: 'lower',
+      digits: 1,
+    },
+    {
+      key: 'heap_mb_per_1000',
+      label: 'heapUsed growth per 1,000 sessions',
+      unit: 'MB',
+      better: 'lower',
+      digits: 2,
+    },
+    { key: 'rss_base_mib', label: 'server RSS after the warm-up', unit: 'MiB', better: 'lower', digits: 1 },
+    {
+      key: 'rss_after_mib',
+      label: 'server RSS with all sessions open',
+      unit: 'MiB',
+      better: 'lower',
+      digits: 1,
+    },
+    { key: 'sessions_per_s', label: 'sessions opened per second', unit: '/s', better: 'higher', digits: 0 },
+  ],
+  rounds: (profile) => profile.httpRounds,
+  applies: (impl) => impl.http?.modes.memory !== undefined,
+  run: (impl, profile) =>
+    withServer(impl, 'memory', async (server, origin) => {
+      const n = profile.idleSessions;
+      await openSessions(origin, WARM_SESSIONS, 4);
+      const load = new HttpLoad(origin, 'session');
+      try {
+        await load.connect(8);
+        load.prepareEcho(TEXT);
+        await drive(load, {
+          inFlight: 8,
+          warmup: { ms: 0, maxCalls: 1 },
+          measure: WARM_CALLS,
+          stallMs: profile.stallMs,
+        });
+      } finally {
+        await load.close();
+      }
+      const m0 = await server.memory(READY_TIMEOUT_MS);
+      if (!m0.gc) throw new Error('the server was not started with --expose-gc');
+      const t0 = performance.now();
+      await openSessions(origin, n, 8);
+      const seconds = (performance.now() - t0) / 1000;
+      await openSessions(origin, n, 8);
+      const m2 = await server.memory(READY_TIMEOUT_MS);
+      const per1000 = 1000 / (2 * n);
+      return {
+        rss_mb_per_1000: ((m2.rss - m0.rss) / MB) * per1000,
+        heap_mb_per_1000: ((m2.heapUsed - m0.heapUsed) / MB) * per1000,
+        rss_base_mib: m0.rss / 2 ** 20,
+        rss_after_mib: m2.rss / 2 ** 20,
+        sessions_per_s: n / seconds,
+      };
+    }),
+};
