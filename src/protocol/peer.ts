@@ -270,14 +270,18 @@ export class Peer {
   #onclose(error: Error | undefined): void {
     if (this.#closed) return;
     this.#closed = true;
-    const reason = new McpkitError(
-      'CONNECTION_CLOSED',
-      error ? `Connection closed: ${error.message}` : 'Connection closed',
-      error ? { cause: error } : undefined,
-    );
-    this.#outgoing.failAll(reason);
-    for (const cancellation of this.#incoming.values()) cancellation.cancel(reason);
-    this.#incoming.clear();
+    // An error (with its stack) is built only when something is still waiting: short-lived connections
+    // (a stateless HTTP request each) close with nothing pending.
+    if (this.#outgoing.size > 0 || this.#incoming.size > 0) {
+      const reason = new McpkitError(
+        'CONNECTION_CLOSED',
+        error ? `Connection closed: ${error.message}` : 'Connection closed',
+        error ? { cause: error } : undefined,
+      );
+      this.#outgoing.failAll(reason);
+      for (const cancellation of this.#incoming.values()) cancellation.cancel(reason);
+      this.#incoming.clear();
+    }
     this.#handlers.closed(error);
   }
 

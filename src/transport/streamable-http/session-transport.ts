@@ -43,10 +43,10 @@ export class HttpSessionTransport implements Transport {
   readonly #key: string;
   readonly #settings: StreamSettings;
   readonly #headers: Record<string, string>;
-  readonly #tag = streamTag();
+  readonly #tag: string;
   readonly #streams = new Map<string, OutStream>();
   readonly #byRequest = new Map<RequestId, OutStream>();
-  readonly #standalone = new OutStream(`${this.#tag}_`, false);
+  readonly #standalone: OutStream;
   #receiver: TransportReceiver | undefined;
   #nextStream = 0;
   #closed = false;
@@ -60,6 +60,9 @@ export class HttpSessionTransport implements Transport {
     this.sessionId = sessionId;
     this.#settings = settings;
     this.#headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
+    // Only resumable streams need ids that other sessions cannot guess.
+    this.#tag = settings.resumable ? streamTag() : 's';
+    this.#standalone = new OutStream(`${this.#tag}_`, false);
     this.#standalone.sse = true;
   }
 
