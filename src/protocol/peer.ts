@@ -195,16 +195,7 @@ export class Peer {
     const cancellation = new Cancellation();
     this.#incoming.set(id, cancellation);
     try {
-      const result = await this.#handlers.request({
-        request,
-        get signal() {
-          return cancellation.signal;
-        },
-        get finished() {
-          return cancellation.finished;
-        },
-        context,
-      });
+      const result = await this.#handlers.request(new Incoming(request, context, cancellation));
       if (cancellation.cancelled) return undefined;
       return { jsonrpc: '2.0', id, result };
     } catch (e) {
@@ -313,6 +304,30 @@ class Cancellation {
     this.cancelled = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+  }
+}
+
+/**
+ * An incoming request as handlers see it. A class, not an object literal with getters: V8 keeps such
+ * literals in dictionary mode with per-object accessors, which made every finished request survive GC.
+ */
+class Incoming implements IncomingRequest {
+  readonly request: JsonRpcRequest;
+  readonly context: MessageContext | undefined;
+  readonly #cancellation: Cancellation;
+
+  constructor(request: JsonRpcRequest, context: MessageContext | undefined, cancellation: Cancellation) {
+    this.request = request;
+    this.context = context;
+    this.#cancellation = cancellation;
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
+
+  get finished(): boolean {
+    return this.#cancellation.finished;
   }
 }
 

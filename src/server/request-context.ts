@@ -67,11 +67,7 @@ export function createRequestContext(
     return asker.session.request(method, params, withSignal(options, incoming.signal), id);
   };
 
-  return {
-    // Read lazily: the request's AbortController exists only once someone looks at its signal.
-    get signal() {
-      return incoming.signal;
-    },
+  const methods: Omit<RequestContext, 'signal'> & { done(): void } = {
     requestId: id,
     meta,
     session: info,
@@ -160,6 +156,22 @@ export function createRequestContext(
       incoming.context?.closeStream?.();
     },
   };
+  // The signal getter lives on a prototype (read lazily: the AbortController exists only once someone
+  // looks at it); a getter on the literal itself would put every context in dictionary mode.
+  return Object.assign(new LazySignal(incoming), methods) as RequestContext & { done(): void };
+}
+
+/** Carries the request's signal as a prototype getter. */
+class LazySignal {
+  readonly #incoming: IncomingRequest;
+
+  constructor(incoming: IncomingRequest) {
+    this.#incoming = incoming;
+  }
+
+  get signal(): AbortSignal {
+    return this.#incoming.signal;
+  }
 }
 
 function withSignal<T extends { signal?: AbortSignal }>(options: T | undefined, signal: AbortSignal): T {

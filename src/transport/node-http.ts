@@ -51,31 +51,57 @@ function toRequestLike(
   path: string,
   query: string,
 ): HttpRequestLike {
-  const preParsed = (req as { body?: unknown }).body;
-  let gone: AbortController | undefined;
-  return {
-    // Created on first use: only requests that can be cancelled by a disconnect pay for it.
-    get signal() {
-      if (!gone) {
-        const controller = new AbortController();
-        gone = controller;
-        if (res.destroyed && !res.writableFinished) controller.abort();
-        else res.once('close', () => res.writableFinished || controller.abort());
-      }
-      return gone.signal;
-    },
-    method: (req.method ?? 'GET').toUpperCase(),
-    path,
-    query: new URLSearchParams(query),
-    header: (name) => {
-      const v = req.headers[name];
-      return Array.isArray(v) ? v.join(', ') : v;
-    },
-    // Body-parsing middleware may have consumed the stream already: use what it parsed.
-    text: (limit) =>
-      preParsed !== undefined ? Promise.resolve(JSON.stringify(preParsed)) : readBody(req, limit),
-    authInfo: (req as { auth?: unknown }).auth,
-  };
+  return new NodeRequest(req, res, path, query);
+}
+
+/**
+ * A node:http request in the core's shape. A class (the signal getter on its prototype), not a literal
+ * with a getter: V8 keeps those in dictionary mode, which made finished requests survive garbage collection.
+ */
+class NodeRequest implements HttpRequestLike {
+  readonly method: string;
+  readonly path: string;
+  readonly authInfo: unknown;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  readonly #query: string;
+  #gone: AbortController | undefined;
+
+  constructor(req: IncomingMessage, res: ServerResponse, path: string, query: string) {
+    this.#req = req;
+    this.#res = res;
+    this.method = (req.method ?? 'GET').toUpperCase();
+    this.path = path;
+    this.#query = query;
+    this.authInfo = (req as { auth?: unknown }).auth;
+  }
+
+  get query(): URLSearchParams {
+    return new URLSearchParams(this.#query);
+  }
+
+  /** Created on first use: only requests that can be cancelled by a disconnect pay for it. */
+  get signal(): AbortSignal {
+    if (!this.#gone) {
+      const controller = new AbortController();
+      this.#gone = controller;
+      const res = this.#res;
+      if (res.destroyed && !res.writableFinished) controller.abort();
+      else res.once('close', () => res.writableFinished || controller.abort());
+    }
+    return this.#gone.signal;
+  }
+
+  header(name: string): string | undefined {
+    const v = this.#req.headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  /** Body-parsing middleware may have consumed the stream already: use what it parsed. */
+  text(limit: number): Promise<string | undefined> {
+    const preParsed = (this.#req as { body?: unknown }).body;
+    return preParsed !== undefined ? Promise.resolve(JSON.stringify(preParsed)) : readBody(this.#req, limit);
+  }
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {

@@ -98,7 +98,8 @@ export function createStreamableHttpHandler(
   ): Promise<{ transport: HttpSessionTransport; session: ServerSession }> {
     const transport = new HttpSessionTransport(sessionId ?? '', sessionId, with_);
     const session = await server.connect(transport);
-    sessions.set(transport, session);
+    // Only stateful sessions are looked up again (batch checks); a per-request entry would only keep garbage alive.
+    if (sessionId !== undefined) sessions.set(transport, session);
     return { transport, session };
   }
 
