@@ -26,6 +26,12 @@ interface Pending {
   reject(error: Error): void;
   timer: RestartableTimer;
   startedAt: number;
+  /**
+   * Whether the armed timer is the total ceiling rather than the idle timeout. Recorded when the timer is armed:
+   * timers run on the event loop's cached clock, so re-deriving it from `Date.now()` when the timer fires can read
+   * a few milliseconds short of the ceiling and name the wrong limit.
+   */
+  atCeiling: boolean;
   options: RequestOptions | undefined;
   onabort: (() => void) | undefined;
 }
@@ -68,6 +74,7 @@ export class OutgoingRequests {
         // Armed for whichever limit comes first: the idle timeout or the total ceiling.
         timer: new RestartableTimer(Math.min(timeout, max), () => this.#giveUp(id, this.#timeoutError(id))),
         startedAt: Date.now(),
+        atCeiling: max <= timeout,
         options,
         onabort: undefined,
       };
@@ -108,7 +115,9 @@ export class OutgoingRequests {
       return true;
     }
     if (resetTimeoutOnProgress !== false) {
-      p.timer.restart(maxTotalTimeout === undefined ? timeout : Math.min(timeout, maxTotalTimeout - elapsed));
+      const remaining = maxTotalTimeout === undefined ? Number.POSITIVE_INFINITY : maxTotalTimeout - elapsed;
+      p.atCeiling = remaining <= timeout;
+      p.timer.restart(Math.min(timeout, remaining));
     }
     p.options.onprogress(params);
     return true;
@@ -117,7 +126,7 @@ export class OutgoingRequests {
   #timeoutError(id: RequestId): McpkitError {
     const p = this.#pending.get(id);
     const max = p?.options?.maxTotalTimeout;
-    if (p && max !== undefined && Date.now() - p.startedAt >= max) {
+    if (p && max !== undefined && (p.atCeiling || Date.now() - p.startedAt >= max)) {
       return new McpkitError('REQUEST_TIMEOUT', `Request exceeded the maximum total timeout of ${max} ms`);
     }
     const timeout = p?.options?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
