@@ -1,5 +1,5 @@
 import { McpkitError } from '../jsonrpc/errors.js';
-import { encodeMessage } from '../jsonrpc/parse.js';
+import { type EncodedParts, encodeMessage, encodeMessageParts } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 
 /** Default upper bound for one newline-delimited message: 16 MiB. */
@@ -164,4 +164,9 @@ export class NdjsonDecoder {
 /** Encodes one message (or a batch) as one NDJSON line; `JSON.stringify` escapes newlines in strings, so the terminator is the line's only newline. */
 export function encodeNdjson(message: JsonRpcMessage | JsonRpcMessage[]): string {
   return encodeMessage(message) + '\n';
+}
+
+/** Encodes one message (or a batch) as one NDJSON line for a byte stream; see {@link EncodedParts}. */
+export function encodeNdjsonParts(message: JsonRpcMessage | JsonRpcMessage[]): EncodedParts {
+  return encodeMessageParts(message, '\n');
 }

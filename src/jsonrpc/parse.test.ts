@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ErrorCode } from './errors.js';
-import { parseMessage } from './parse.js';
+import { encodeMessage, encodeMessageParts, parseMessage, preEncode } from './parse.js';
 
 test('parses a request, a notification and both kinds of response', () => {
   for (const text of [
@@ -47,4 +47,35 @@ test('bad envelopes are -32600 and keep a readable id', () => {
 test('an array is reported as a batch', () => {
   const parsed = parseMessage('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
   assert.equal(parsed.kind, 'batch');
+});
+
+test('a pre-encoded result is spliced as text and shared as bytes, both equal to plain serialisation', () => {
+  const result = preEncode({ tools: [{ name: 'héllo ☃', inputSchema: { type: 'object' } }] });
+  assert.ok(Object.isFrozen(result));
+  for (const id of [7, 'abc"\\']) {
+    const message = { jsonrpc: '2.0' as const, id, result };
+    const plain = JSON.stringify(message);
+    assert.equal(encodeMessage(message), plain);
+    const parts = encodeMessageParts(message, '\n');
+    assert.ok(Array.isArray(parts));
+    const [head, bytes, tail] = parts as readonly [string, Uint8Array, string];
+    assert.equal(head + new TextDecoder().decode(bytes) + tail, `${plain}\n`);
+  }
+  const first = encodeMessageParts({ jsonrpc: '2.0', id: 1, result }) as readonly [
+    string,
+    Uint8Array,
+    string,
+  ];
+  const second = encodeMessageParts({ jsonrpc: '2.0', id: 2, result }) as readonly [
+    string,
+    Uint8Array,
+    string,
+  ];
+  assert.equal(first[1], second[1], 'the bytes are encoded once per result');
+});
+
+test('other messages are encoded as one text with the terminator', () => {
+  const message = { jsonrpc: '2.0' as const, id: 1, result: { ok: true } };
+  assert.equal(encodeMessageParts(message, '\n'), `${JSON.stringify(message)}\n`);
+  assert.equal(encodeMessageParts([message]), JSON.stringify([message]));
 });

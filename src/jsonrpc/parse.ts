@@ -1,5 +1,5 @@
 import { ErrorCode } from './errors.js';
-import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from './types.js';
+import type { JsonRpcErrorResponse, JsonRpcMessage, JsonRpcResponse, RequestId } from './types.js';
 
 /** What one decoded payload turned out to be. */
 export type Parsed =
@@ -88,21 +88,51 @@ function invalid(id: RequestId | null, message: string): Parsed {
 }
 
 const ENCODED: unique symbol = Symbol('mcpkit.encoded');
+const utf8 = new TextEncoder();
+
+/** A pre-encoded result: its JSON text, and its UTF-8 bytes once a byte transport has asked for them. */
+interface Encoded {
+  readonly text: string;
+  bytes: Uint8Array | undefined;
+}
 
 /**
  * Marks a result object as immutable and stores its JSON text once, so every response carrying it
  * splices the text instead of serialising it again (used for cached list results).
  */
 export function preEncode<T extends object>(result: T): T {
-  Object.defineProperty(result, ENCODED, { value: JSON.stringify(result), enumerable: false });
+  const encoded: Encoded = { text: JSON.stringify(result), bytes: undefined };
+  Object.defineProperty(result, ENCODED, { value: encoded, enumerable: false });
   return Object.freeze(result);
+}
+
+function preEncoded(message: JsonRpcMessage | JsonRpcMessage[]): Encoded | undefined {
+  if (Array.isArray(message) || !('result' in message)) return undefined;
+  return (message.result as { [ENCODED]?: Encoded })[ENCODED];
 }
 
 /** Encodes one message (or a batch) as JSON text, without a trailing newline. */
 export function encodeMessage(message: JsonRpcMessage | JsonRpcMessage[]): string {
-  if (!Array.isArray(message) && 'result' in message) {
-    const text = (message.result as { [ENCODED]?: string })[ENCODED];
-    if (text !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${text}}`;
-  }
-  return JSON.stringify(message);
+  const encoded = preEncoded(message);
+  if (encoded === undefined) return JSON.stringify(message);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify((message as JsonRpcResponse).id)},"result":${encoded.text}}`;
+}
+
+/**
+ * A message ready for a byte stream: JSON text, or for a response carrying a pre-encoded result, the text around
+ * that result's UTF-8 bytes (encoded once per result and shared by every response, so a large cached list costs a
+ * few bytes of header per reply instead of a string splice and a fresh encoding).
+ */
+export type EncodedParts = string | readonly [head: string, result: Uint8Array, tail: string];
+
+/** Encodes one message (or a batch) for a byte stream, followed by `terminator` (for example `'\n'`). */
+export function encodeMessageParts(
+  message: JsonRpcMessage | JsonRpcMessage[],
+  terminator = '',
+): EncodedParts {
+  const encoded = preEncoded(message);
+  if (encoded === undefined) return JSON.stringify(message) + terminator;
+  encoded.bytes ??= utf8.encode(encoded.text);
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify((message as JsonRpcResponse).id)},"result":`;
+  return [head, encoded.bytes, `}${terminator}`];
 }

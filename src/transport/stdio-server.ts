@@ -1,6 +1,6 @@
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
-import { encodeNdjson } from '../framing/ndjson.js';
+import { encodeNdjsonParts } from '../framing/ndjson.js';
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import { NdjsonLineReader, QueuedWriter } from './stdio-streams.js';
@@ -60,7 +60,7 @@ export class StdioServerTransport implements Transport {
       throw new McpkitError('NOT_CONNECTED', 'Cannot send: the stdio transport is not started');
     if (this.#state !== 'open')
       throw new McpkitError('CONNECTION_CLOSED', 'Cannot send: the stdio transport is closed');
-    return this.#writer.write(encodeNdjson(message));
+    return this.#writer.write(encodeNdjsonParts(message));
   }
 
   close(): Promise<void> {

@@ -63,13 +63,16 @@ export class NdjsonLineReader {
   }
 }
 
+/** What a {@link QueuedWriter} writes: text, bytes, or a message's parts in order (see `EncodedParts`). */
+export type WriteData = string | Uint8Array | readonly (string | Uint8Array)[];
+
 interface Queued {
-  text: string;
+  data: WriteData;
   resolve: () => void;
   reject: (error: Error) => void;
 }
 
-/** Writes texts to a Node writable in order, queueing them while the stream asks to wait and handing them over on `'drain'`. */
+/** Writes to a Node writable in order, queueing while the stream asks to wait and handing the queue over on `'drain'`. */
 export class QueuedWriter {
   #stream: Writable;
   #queue: Queued[] = [];
@@ -77,53 +80,69 @@ export class QueuedWriter {
   #waiting = false;
   #inFlight = 0;
   #idle: (() => void)[] = [];
+  /** What was written in this turn of the event loop, handed over together at its end. */
+  #batch: (string | Uint8Array)[] = [];
+  #batchHasBytes = false;
 
   constructor(stream: Writable) {
     this.#stream = stream;
   }
 
-  /** Number of texts not yet handed to the stream (batched for this turn, or waiting for `'drain'`). */
+  /** Number of writes not yet handed to the stream (batched for this turn, or waiting for `'drain'`). */
   get queued(): number {
     return this.#queue.length - this.#head + this.#batch.length;
   }
 
   /**
-   * Hands `text` to the stream (texts written in one turn of the event loop go out as one write, so a
-   * burst of responses costs one system call), or queues it until the stream has drained.
+   * Hands `data` to the stream (what is written in one turn of the event loop goes out together, so a burst of
+   * responses costs one system call), or queues it until the stream has drained.
    */
-  write(text: string): Promise<void> {
+  write(data: WriteData): Promise<void> {
     if (this.#waiting) {
       return new Promise<void>((resolve, reject) => {
-        this.#queue.push({ text, resolve, reject });
+        this.#queue.push({ data, resolve, reject });
       });
     }
-    this.#batch.push(text);
-    if (this.#batch.length === 1) setImmediate(this.#flushBatch);
+    if (this.#batch.length === 0) setImmediate(this.#flushBatch);
+    if (typeof data === 'string') this.#batch.push(data);
+    else if (data instanceof Uint8Array) {
+      this.#batch.push(data);
+      this.#batchHasBytes = true;
+    } else {
+      for (const part of data) {
+        this.#batch.push(part);
+        if (typeof part !== 'string') this.#batchHasBytes = true;
+      }
+    }
     return Promise.resolve();
   }
 
-  #batch: string[] = [];
-
   #flushBatch = (): void => {
-    if (this.#batch.length === 0) return;
-    const text = this.#batch.length === 1 ? (this.#batch[0] as string) : this.#batch.join('');
+    const batch = this.#batch;
+    if (batch.length === 0) return;
     this.#batch = [];
-    if (!this.#hand(text)) this.#wait();
+    if (!this.#batchHasBytes) {
+      if (!this.#hand(batch.length === 1 ? (batch[0] as string) : batch.join(''))) this.#wait();
+      return;
+    }
+    this.#batchHasBytes = false;
+    if (!this.#handAll(batch)) this.#wait();
   };
 
-  /** Hands every queued text to the stream regardless of backpressure (used when closing). */
+  /** Hands every queued write to the stream regardless of backpressure (used when closing). */
   flush(): void {
     this.#flushBatch();
     this.#stopWaiting();
     for (const item of this.#take()) {
-      this.#hand(item.text);
+      this.#handData(item.data);
       item.resolve();
     }
   }
 
-  /** Rejects every queued text with `error` (used when the stream is gone). */
+  /** Rejects every queued write with `error` (used when the stream is gone). */
   fail(error: Error): void {
     this.#batch = [];
+    this.#batchHasBytes = false;
     this.#stopWaiting();
     for (const item of this.#take()) item.reject(error);
     this.#checkIdle();
@@ -136,9 +155,32 @@ export class QueuedWriter {
     return new Promise<void>((resolve) => this.#idle.push(resolve));
   }
 
-  #hand(text: string): boolean {
+  #hand(chunk: string | Uint8Array): boolean {
     this.#inFlight++;
-    return this.#stream.write(text, this.#written);
+    return this.#stream.write(chunk, this.#written);
+  }
+
+  #handData(data: WriteData): boolean {
+    return typeof data === 'string' || data instanceof Uint8Array ? this.#hand(data) : this.#handAll(data);
+  }
+
+  /** Hands several chunks over as one corked write (one `writev` on sockets and pipes); adjacent texts are joined. */
+  #handAll(chunks: readonly (string | Uint8Array)[]): boolean {
+    this.#stream.cork();
+    let ok = true;
+    let text = '';
+    for (const chunk of chunks) {
+      if (typeof chunk === 'string') {
+        text += chunk;
+        continue;
+      }
+      if (text !== '') ok = this.#hand(text) && ok;
+      text = '';
+      ok = this.#hand(chunk) && ok;
+    }
+    if (text !== '') ok = this.#hand(text) && ok;
+    this.#stream.uncork();
+    return ok;
   }
 
   // Called by the stream for every write, with an error too, so in-flight writes always settle.
@@ -169,7 +211,7 @@ export class QueuedWriter {
     this.#waiting = false;
     while (this.#head < this.#queue.length) {
       const item = this.#queue[this.#head++]!;
-      const ok = this.#hand(item.text);
+      const ok = this.#handData(item.data);
       item.resolve();
       if (!ok) {
         this.#wait();
@@ -177,7 +219,7 @@ export class QueuedWriter {
       }
     }
     if (this.#head === this.#queue.length) this.#take();
-    // Drop the handed-over prefix now and then, keeping the queue amortised O(1) per text.
+    // Drop the handed-over prefix now and then, keeping the queue amortised O(1) per write.
     else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) this.#queue = this.#take();
   };
 

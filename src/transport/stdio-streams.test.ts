@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import { setImmediate as turn } from 'node:timers/promises';
+import { QueuedWriter } from './stdio-streams.js';
+
+/** A writable that records each handed-over write (as text) and can be told to ask for a wait. */
+function recorder(highWaterMark = 1 << 20, slow = false) {
+  const writes: string[] = [];
+  const done = (callback: () => void) => (slow ? setTimeout(callback, 5) : callback());
+  const stream = new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _encoding, callback) {
+      writes.push(chunk.toString());
+      done(callback);
+    },
+    writev(chunks, callback) {
+      writes.push(chunks.map((c) => (c.chunk as Buffer).toString()).join('|'));
+      done(callback);
+    },
+  });
+  return { stream, writes };
+}
+
+test('writes of one event-loop turn are handed over as one write, in order', async () => {
+  const { stream, writes } = recorder();
+  const writer = new QueuedWriter(stream);
+  await Promise.all([writer.write('a\n'), writer.write('b\n'), writer.write('c\n')]);
+  assert.deepEqual(writes, []);
+  await writer.idle();
+  assert.deepEqual(writes, ['a\nb\nc\n']);
+});
+
+test('bytes and parts go out as one corked write, adjacent texts joined, order kept', async () => {
+  const { stream, writes } = recorder();
+  const writer = new QueuedWriter(stream);
+  const shared = new TextEncoder().encode('{"big":1}');
+  void writer.write('x\n');
+  void writer.write(['{"id":1,"result":', shared, '}\n']);
+  void writer.write(['{"id":2,"result":', shared, '}\n']);
+  void writer.write(new TextEncoder().encode('y\n'));
+  await writer.idle();
+  assert.deepEqual(writes, ['x\n{"id":1,"result":|{"big":1}|}\n{"id":2,"result":|{"big":1}|}\n|y\n']);
+});
+
+test('under backpressure writes queue until drain and keep their order', async () => {
+  const { stream, writes } = recorder(4, true);
+  const writer = new QueuedWriter(stream);
+  void writer.write('first line\n'); // over the high-water mark: the writer waits for 'drain'
+  await turn();
+  const later = [writer.write('second\n'), writer.write(['third ', new TextEncoder().encode('part'), '\n'])];
+  assert.equal(writer.queued, 2);
+  await Promise.all(later);
+  await writer.idle();
+  assert.equal(writes.join('').replaceAll('|', ''), 'first line\nsecond\nthird part\n');
+  assert.equal(writer.queued, 0);
+});
+
+test('fail() rejects queued writes; idle() still resolves', async () => {
+  const stream = new Writable({ highWaterMark: 1, write: () => {} }); // never calls back: stays full
+  const writer = new QueuedWriter(stream);
+  void writer.write('stuck\n');
+  await turn();
+  const queued = writer.write(['a', new Uint8Array([98])]);
+  writer.fail(new Error('gone'));
+  await assert.rejects(queued, /gone/);
+  assert.equal(writer.queued, 0);
+});
