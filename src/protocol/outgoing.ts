@@ -44,7 +44,7 @@ export class OutgoingRequests {
   #nextId = 0;
   readonly #pending = new Map<RequestId, Pending>();
   /** Ids given up on recently (timeout/cancel): a late response to them is expected, not an error. */
-  readonly #abandoned = new Set<RequestId>();
+  #abandoned: Set<RequestId> | undefined;
   readonly #cancel: (id: RequestId, reason: string) => void;
 
   constructor(cancel: (id: RequestId, reason: string) => void) {
@@ -98,7 +98,7 @@ export class OutgoingRequests {
     const id = response.id;
     if (id === null) return false;
     const p = this.#take(id);
-    if (!p) return this.#abandoned.has(id);
+    if (!p) return this.#abandoned?.has(id) ?? false;
     if ('error' in response) p.reject(JsonRpcError.from(response.error));
     else p.resolve(response.result);
     return true;
@@ -157,11 +157,12 @@ export class OutgoingRequests {
   }
 
   #remember(id: RequestId): void {
-    this.#abandoned.add(id);
+    const abandoned = (this.#abandoned ??= new Set());
+    abandoned.add(id);
     // Bounded: keep only the most recent 1024 abandoned ids.
-    if (this.#abandoned.size > 1024) {
-      const oldest = this.#abandoned.values().next().value;
-      if (oldest !== undefined) this.#abandoned.delete(oldest);
+    if (abandoned.size > 1024) {
+      const oldest = abandoned.values().next().value;
+      if (oldest !== undefined) abandoned.delete(oldest);
     }
   }
 }

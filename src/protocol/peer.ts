@@ -9,7 +9,7 @@ import type {
   RequestId,
 } from '../jsonrpc/types.js';
 import type { ProgressParams } from '../spec/types.js';
-import type { MessageContext, SendOptions, Transport } from '../transport/transport.js';
+import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../transport/transport.js';
 import { OutgoingRequests, type RequestOptions } from './outgoing.js';
 
 /** What a request handler gets besides the request itself. */
@@ -52,29 +52,52 @@ export class Peer {
   readonly transport: Transport;
   readonly #handlers: PeerHandlers;
   readonly #options: PeerOptions;
-  readonly #outgoing: OutgoingRequests;
+  /** Requests this side sent; made on the first one (most server sessions never send any). */
+  #outgoing: OutgoingRequests | undefined;
   readonly #incoming = new Map<RequestId, Cancellation>();
   #closed = false;
+
+  /**
+   * What the transport calls: methods on a prototype holding one reference, rather than four closures per
+   * connection (a server keeps one Peer per session, so this is per-session memory).
+   */
+  static readonly #Receiver = class implements TransportReceiver {
+    readonly #peer: Peer;
+    constructor(peer: Peer) {
+      this.#peer = peer;
+    }
+    onmessage(message: JsonRpcMessage, context?: MessageContext): void {
+      this.#peer.receive(message, context);
+    }
+    oninvalid(parsed: Exclude<Parsed, { kind: 'message' }>, context?: MessageContext): void {
+      this.#peer.#invalid(parsed, context);
+    }
+    onerror(error: Error): void {
+      this.#peer.#handlers.error(error);
+    }
+    onclose(error?: Error): void {
+      this.#peer.#onclose(error);
+    }
+  };
 
   constructor(transport: Transport, handlers: PeerHandlers, options: PeerOptions) {
     this.transport = transport;
     this.#handlers = handlers;
     this.#options = options;
-    this.#outgoing = new OutgoingRequests((id, reason) => {
-      this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) =>
-        this.#report(e),
-      );
-    });
   }
 
   /** Starts the transport and begins receiving. */
   start(): Promise<void> {
-    return this.transport.start({
-      onmessage: (message, context) => this.receive(message, context),
-      oninvalid: (parsed, context) => this.#invalid(parsed, context),
-      onerror: (error) => this.#handlers.error(error),
-      onclose: (error) => this.#onclose(error),
+    return this.transport.start(new Peer.#Receiver(this));
+  }
+
+  #outgoingRequests(): OutgoingRequests {
+    this.#outgoing ??= new OutgoingRequests((id, reason) => {
+      this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) =>
+        this.#report(e),
+      );
     });
+    return this.#outgoing;
   }
 
   /** True once the connection has closed. */
@@ -110,7 +133,8 @@ export class Peer {
         promise: Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed')),
       };
     }
-    const { id, promise } = this.#outgoing.begin(method, options);
+    const outgoing = this.#outgoingRequests();
+    const { id, promise } = outgoing.begin(method, options);
     // Already cancelled: the request is never sent.
     if (options?.signal?.aborted) return { id, promise };
     let p = params;
@@ -120,7 +144,7 @@ export class Peer {
     }
     const message: JsonRpcRequest =
       p === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: p };
-    this.transport.send(message, send).catch((e: unknown) => this.#outgoing.failSend(id, toError(e)));
+    this.transport.send(message, send).catch((e: unknown) => outgoing.failSend(id, toError(e)));
     return { id, promise };
   }
 
@@ -144,7 +168,7 @@ export class Peer {
       else this.#notification(message, context);
       return;
     }
-    if (!this.#outgoing.settle(message)) {
+    if (!this.#outgoing?.settle(message)) {
       this.#handlers.error(
         new McpkitError(
           'INVALID_MESSAGE',
@@ -164,7 +188,7 @@ export class Peer {
       return;
     }
     if (notification.method === 'notifications/progress') {
-      if (params && isProgress(params)) this.#outgoing.progress(params);
+      if (params && isProgress(params)) this.#outgoing?.progress(params);
       return;
     }
     this.#handlers.notification(notification, context);
@@ -263,13 +287,13 @@ export class Peer {
     this.#closed = true;
     // An error (with its stack) is built only when something is still waiting: short-lived connections
     // (a stateless HTTP request each) close with nothing pending.
-    if (this.#outgoing.size > 0 || this.#incoming.size > 0) {
+    if ((this.#outgoing?.size ?? 0) > 0 || this.#incoming.size > 0) {
       const reason = new McpkitError(
         'CONNECTION_CLOSED',
         error ? `Connection closed: ${error.message}` : 'Connection closed',
         error ? { cause: error } : undefined,
       );
-      this.#outgoing.failAll(reason);
+      this.#outgoing?.failAll(reason);
       for (const cancellation of this.#incoming.values()) cancellation.cancel(reason);
       this.#incoming.clear();
     }

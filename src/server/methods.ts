@@ -102,7 +102,7 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
     {
       gate: 'resources.subscribe',
       run: (_d, p, _ctx, session) => {
-        session.subscriptions.delete(str(p, 'uri'));
+        session.subscriptions?.delete(str(p, 'uri'));
         return EMPTY;
       },
     },

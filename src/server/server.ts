@@ -267,7 +267,7 @@ export class McpServer implements ModernHost, SessionHost {
       this.error(e instanceof Error ? e : new Error(String(e)), undefined),
     );
     for (const session of this.#sessions) {
-      if (!session.initialized) continue;
+      if (!session.initialized || session.subscriptions === undefined) continue;
       for (const sub of session.subscriptions) {
         if (sub === uri || (sub.endsWith('/') && uri.startsWith(sub))) {
           session

@@ -3,7 +3,7 @@ import type { JsonObject, JsonRpcNotification, RequestId } from '../jsonrpc/type
 import type { EraCodec } from '../protocol/era-codec.js';
 import { statefulCodec } from '../protocol/era-codec.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
-import { type IncomingRequest, Peer } from '../protocol/peer.js';
+import { type IncomingRequest, Peer, type PeerHandlers, type PeerOptions } from '../protocol/peer.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../spec/types.js';
 import type { Transport } from '../transport/transport.js';
 import type { SessionInfo } from './context.js';
@@ -31,6 +31,49 @@ export interface SessionHost {
   closed(session: ServerSession): void;
 }
 
+/** Servers answer malformed payloads with a JSON-RPC error. */
+const SERVER_PEER: PeerOptions = { answerInvalid: true };
+
+/**
+ * A session's side of its Peer: methods on a prototype over two references, rather than six closures per session.
+ */
+class SessionHandlers implements PeerHandlers {
+  readonly #session: ServerSession;
+  readonly #host: SessionHost;
+
+  constructor(session: ServerSession, host: SessionHost) {
+    this.#session = session;
+    this.#host = host;
+  }
+
+  request(incoming: IncomingRequest): Promise<JsonObject> | JsonObject {
+    return this.#host.dispatch(this.#session, incoming);
+  }
+
+  notification(notification: JsonRpcNotification): void {
+    this.#host.notification(this.#session, notification);
+  }
+
+  batchAllowed(): boolean {
+    return this.#session.protocolVersion === '2025-03-26';
+  }
+
+  batchRefusal(): string {
+    const session = this.#session;
+    return session.initialized
+      ? `Invalid Request: JSON-RPC batches are not supported by protocol revision ${session.protocolVersion}`
+      : 'Invalid Request: initialize must not be sent in a batch';
+  }
+
+  error(error: Error): void {
+    this.#host.error(error, this.#session);
+  }
+
+  closed(): void {
+    this.#host.closed(this.#session);
+  }
+}
+
 /**
  * The small per-connection state of a server: negotiated revision, client capabilities, log level and
  * subscriptions, plus the Peer that carries its messages. The definition itself is shared.
@@ -48,25 +91,12 @@ export class ServerSession implements SessionInfo {
   /** True once `notifications/initialized` has arrived. */
   ready = false;
   logLevel: number;
-  readonly subscriptions = new Set<string>();
+  /** Subscribed resource URIs; made on the first subscription (most sessions never subscribe). */
+  subscriptions: Set<string> | undefined;
 
   constructor(transport: Transport, host: SessionHost, defaultLogLevel: LoggingLevel) {
     this.logLevel = LOG_LEVELS.indexOf(defaultLogLevel);
-    this.peer = new Peer(
-      transport,
-      {
-        request: (incoming) => host.dispatch(this, incoming),
-        notification: (n) => host.notification(this, n),
-        batchAllowed: () => this.protocolVersion === '2025-03-26',
-        batchRefusal: () =>
-          this.initialized
-            ? `Invalid Request: JSON-RPC batches are not supported by protocol revision ${this.protocolVersion}`
-            : 'Invalid Request: initialize must not be sent in a batch',
-        error: (e) => host.error(e, this),
-        closed: () => host.closed(this),
-      },
-      { answerInvalid: true },
-    );
+    this.peer = new Peer(transport, new SessionHandlers(this, host), SERVER_PEER);
   }
 
   /** The transport session id, if the transport has one. */
@@ -102,13 +132,14 @@ export class ServerSession implements SessionInfo {
 
   /** Subscribes to updates of a resource URI. */
   subscribe(uri: string): void {
-    if (!this.subscriptions.has(uri) && this.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+    const subscriptions = (this.subscriptions ??= new Set());
+    if (!subscriptions.has(uri) && subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
       throw new JsonRpcError(
         ErrorCode.InvalidRequest,
         `Too many subscriptions (limit ${MAX_SUBSCRIPTIONS_PER_SESSION})`,
       );
     }
-    this.subscriptions.add(uri);
+    subscriptions.add(uri);
   }
 
   /** Closes the connection. */

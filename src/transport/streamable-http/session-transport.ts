@@ -46,7 +46,8 @@ export class HttpSessionTransport implements Transport {
   readonly #tag: string;
   readonly #streams = new Map<string, OutStream>();
   readonly #byRequest = new Map<RequestId, OutStream>();
-  readonly #standalone: OutStream;
+  /** The standalone (GET) stream; made when first needed (most sessions never open or use it). */
+  #standalone: OutStream | undefined;
   #receiver: TransportReceiver | undefined;
   #nextStream = 0;
   #closed = false;
@@ -62,8 +63,14 @@ export class HttpSessionTransport implements Transport {
     this.#headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
     // Only resumable streams need ids that other sessions cannot guess.
     this.#tag = settings.resumable ? streamTag() : 's';
-    this.#standalone = new OutStream(`${this.#tag}_`, false);
-    this.#standalone.sse = true;
+  }
+
+  #standaloneStream(): OutStream {
+    if (this.#standalone === undefined) {
+      this.#standalone = new OutStream(`${this.#tag}_`, false);
+      this.#standalone.sse = true;
+    }
+    return this.#standalone;
   }
 
   /** True once closed. */
@@ -140,17 +147,18 @@ export class HttpSessionTransport implements Transport {
   async get(lastEventId: string | undefined): Promise<HttpReply> {
     if (this.#closed) return gone();
     if (lastEventId === undefined) {
-      if (this.#standalone.connected)
+      const standalone = this.#standaloneStream();
+      if (standalone.connected)
         return httpError(409, 'Conflict: this session already has an open GET stream');
-      this.#standalone.backlog = [];
-      return this.#sseReply((sink) => this.#attach(this.#standalone, sink, [], true));
+      standalone.backlog = [];
+      return this.#sseReply((sink) => this.#attach(standalone, sink, [], true));
     }
     const store = this.#settings.eventStore;
     const streamId = store?.streamOf(lastEventId);
     const refused = () =>
       httpError(400, 'Bad Request: Last-Event-ID is unknown, expired, or belongs to another session');
     if (!store || streamId === undefined || !streamId.startsWith(this.#tag)) return refused();
-    const live = streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
+    const live = streamId === `${this.#tag}_` ? this.#standaloneStream() : this.#streams.get(streamId);
     if (live?.connected) return httpError(409, 'Conflict: this stream is already connected');
     // Events sent while the store is read wait in the backlog, so nothing falls between replay and live.
     if (live) live.backlog = [];
@@ -196,7 +204,7 @@ export class HttpSessionTransport implements Transport {
       this.#emit(stream, message, false);
       return;
     }
-    const connected = this.#standalone.connected;
+    const connected = this.#standalone?.connected ?? false;
     if ('id' in message && !connected) {
       // A request nobody can receive would only time out: fail it now.
       throw new McpkitError(
@@ -205,14 +213,16 @@ export class HttpSessionTransport implements Transport {
       );
     }
     // Notifications go to the GET stream; without one they are kept for a resuming client only.
-    if (connected || this.sessionId !== undefined) this.#emit(this.#standalone, message, false);
+    if (connected || this.sessionId !== undefined) this.#emit(this.#standaloneStream(), message, false);
   }
 
   /** Ends the session: open streams close and waiting POSTs get 404. Never rejects. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const stream of [...this.#streams.values(), this.#standalone]) {
+    const streams = [...this.#streams.values()];
+    if (this.#standalone) streams.push(this.#standalone);
+    for (const stream of streams) {
       stream.reply?.(httpError(404, 'Session terminated', -32001));
       stream.reply = undefined;
       this.#detach(stream, true);
