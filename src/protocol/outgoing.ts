@@ -157,7 +157,8 @@ export class OutgoingRequests {
   }
 
   #remember(id: RequestId): void {
-    const abandoned = (this.#abandoned ??= new Set());
+    this.#abandoned ??= new Set();
+    const abandoned = this.#abandoned;
     abandoned.add(id);
     // Bounded: keep only the most recent 1024 abandoned ids.
     if (abandoned.size > 1024) {

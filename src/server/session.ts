@@ -132,7 +132,8 @@ export class ServerSession implements SessionInfo {
 
   /** Subscribes to updates of a resource URI. */
   subscribe(uri: string): void {
-    const subscriptions = (this.subscriptions ??= new Set());
+    this.subscriptions ??= new Set();
+    const subscriptions = this.subscriptions;
     if (!subscriptions.has(uri) && subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
       throw new JsonRpcError(
         ErrorCode.InvalidRequest,
