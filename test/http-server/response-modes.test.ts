@@ -1,6 +1,7 @@
 // Response modes over real sockets: 'json', 'sse' (priming event, retry, closed after the response) and 'auto' (JSON
 // unless the handler streams first); where progress, logs, server requests and unrelated notifications travel.
 import assert from 'node:assert/strict';
+import type { Socket } from 'node:net';
 import { after, describe, test } from 'node:test';
 import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
 import {
@@ -134,6 +135,25 @@ describe("responseMode 'sse'", () => {
       },
     );
   }
+
+  test('an answer ready at once leaves with its head and priming event in one socket write', T, async () => {
+    const { url, running } = await servers.start({ responseMode: 'sse' });
+    const { sessionId } = await initSession(url);
+    let writes = 0;
+    running.httpServer.on('connection', (socket: Socket & { _write: unknown; _writev: unknown }) => {
+      for (const key of ['_write', '_writev'] as const) {
+        const original = socket[key] as (...args: unknown[]) => unknown;
+        socket[key] = (...args: unknown[]) => {
+          writes++;
+          return original.apply(socket, args);
+        };
+      }
+    });
+    // Every raw request opens its own connection, so the new socket carries exactly this exchange.
+    const res = await post(url, sessionId, toolCall(7, 'echo', { text: 'one write' }));
+    assert.equal(resultText(responseOf(res, 7)), 'echo: one write');
+    assert.equal(writes, 1);
+  });
 
   test('a notification is still 202 with an empty body in sse mode', T, async () => {
     const { url } = await servers.start({ responseMode: 'sse' });
