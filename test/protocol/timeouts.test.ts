@@ -63,11 +63,13 @@ const isTimeout = (pattern?: RegExp) => (error: unknown) => {
   return true;
 };
 
-test('progress resets the timeout: 100 ms timeout, progress every 30 ms for 400 ms, no timeout', async () => {
+// The idle timeout is far above the progress interval (a loaded CI machine may stall a few hundred ms), and the
+// call lasts well past it, so only the resets can keep it alive.
+test('progress resets the timeout: 400 ms timeout, progress every 25 ms for 1 s, no timeout', async () => {
   const { client } = await connectInMemory(tickerServer());
   let ticks = 0;
   const result = await deadline(
-    client.callTool('ticker', { every: 30, total: 400 }, { timeout: 100, onprogress: () => ticks++ }),
+    client.callTool('ticker', { every: 25, total: 1000 }, { timeout: 400, onprogress: () => ticks++ }),
     'the ticker call',
   );
   assert.match((result.content[0] as { text: string }).text, /^ticked \d+$/);
