@@ -1,4 +1,3 @@
-import type { SseEvent } from '../framing/sse.js';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import { encodeMessage, errorResponse } from '../jsonrpc/parse.js';
 import type {
@@ -10,8 +9,8 @@ import type {
   RequestId,
 } from '../jsonrpc/types.js';
 import { encodeParamHeaders, isModernMessage, ModernExchanges } from './http-client/modern.js';
+import { EVENT_STREAM, StreamResumer } from './http-client/resumer.js';
 import {
-  backoffDelay,
   buildHeaders,
   DEFAULT_MAX_MESSAGE_CHARS,
   describe,
@@ -21,16 +20,14 @@ import {
   type FetchLike,
   type HeadersOption,
   HttpStatusError,
-  isRetriableStatus,
   mediaType,
   networkError,
   type ReconnectOptions,
-  type ReconnectPolicy,
   reconnectPolicy,
   requestIds,
 } from './http-client/shared.js';
-import { readEvents, readText } from './http-client/sse-reader.js';
-import { type Stream, StreamBook, streamName } from './http-client/streams.js';
+import { readText } from './http-client/sse-reader.js';
+import { type Stream, StreamBook } from './http-client/streams.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport.js';
 
 /** Options of {@link StreamableHttpClientTransport}. */
@@ -56,7 +53,6 @@ export interface StreamableHttpClientTransportOptions {
 }
 
 const ACCEPT_POST = 'application/json, text/event-stream';
-const EVENT_STREAM = 'text/event-stream';
 /** How long a transparent re-initialization may take before the message that needed it fails. */
 const RENEW_TIMEOUT_MS = 30_000;
 /** How long `close()` waits for the server to answer the session DELETE. */
@@ -78,10 +74,10 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #url: URL;
   readonly #options: StreamableHttpClientTransportOptions;
   readonly #fetch: FetchLike;
-  readonly #policy: ReconnectPolicy;
   readonly #maxChars: number;
   readonly #abort = new AbortController();
   readonly #book = new StreamBook();
+  readonly #streams: StreamResumer;
   readonly #modern: ModernExchanges;
   /** Requests the transport sent on its own (re-initialization): their responses are not delivered. */
   readonly #internal = new Map<RequestId, (response: JsonRpcResponse) => void>();
@@ -99,9 +95,27 @@ export class StreamableHttpClientTransport implements Transport {
     this.#url = new URL(url);
     this.#options = options;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
-    this.#policy = reconnectPolicy(options.reconnect);
     this.#maxChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
     this.#sessionId = options.sessionId;
+    this.#streams = new StreamResumer(
+      this.#book,
+      {
+        closing: () => this.#closing !== undefined,
+        sessionId: () => this.#sessionId,
+        get: (lastEventId) =>
+          this.#http('GET', {
+            accept: EVENT_STREAM,
+            'last-event-id': lastEventId,
+            'mcp-session-id': this.#sessionId,
+            'mcp-protocol-version': this.protocolVersion,
+          }),
+        deliverText: (text) => this.#deliverText(text),
+        deliver: (message) => this.#deliver(message),
+        report: (error) => this.#report(error),
+      },
+      reconnectPolicy(options.reconnect),
+      this.#maxChars,
+    );
     this.#modern = new ModernExchanges({
       post: (own, body, extra, signal) => this.#http('POST', { ...own, body }, signal, extra),
       deliver: (message) => this.#emit(() => this.#receiver?.onmessage(message)),
@@ -223,19 +237,19 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const type = mediaType(response);
     if (type === EVENT_STREAM) {
-      void this.#consume(stream, response);
+      void this.#streams.consume(stream, response);
       return;
     }
     if (type !== 'application/json') {
       await discard(response);
-      return this.#fail(stream, `The server answered with an unexpected content type "${type}"`);
+      return this.#streams.fail(stream, `The server answered with an unexpected content type "${type}"`);
     }
     try {
       this.#deliverText(await readText(response.body, this.#maxChars));
     } catch (e) {
-      return this.#fail(stream, `The server's JSON reply could not be read: ${messageOf(e)}`);
+      return this.#streams.fail(stream, `The server's JSON reply could not be read: ${messageOf(e)}`);
     }
-    this.#fail(stream, `The server's JSON reply carried no response to this request`);
+    this.#streams.fail(stream, `The server's JSON reply carried no response to this request`);
   }
 
   /** A POST carrying a session id got 404: the session is gone. Re-establish it once, then re-send. */
@@ -272,7 +286,7 @@ export class StreamableHttpClientTransport implements Transport {
     status?: number,
   ): void {
     if (stream) {
-      this.#fail(stream, error);
+      this.#streams.fail(stream, error);
       return;
     }
     if (status !== undefined) throw new HttpStatusError(status, error.message, error);
@@ -361,133 +375,12 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.#closing || (this.#standalone && !this.#standalone.done)) return;
     const stream = this.#book.standalone();
     this.#standalone = stream;
-    void this.#reconnect(stream);
+    void this.#streams.reconnect(stream);
   }
 
   #stopStandalone(): void {
     if (this.#standalone) this.#book.finish(this.#standalone);
     this.#standalone = undefined;
-  }
-
-  /** Reads one connection of a stream; when it drops before the stream is done, schedules a resumption. */
-  async #consume(stream: Stream, response: Response): Promise<void> {
-    let progressed = false;
-    let failure: unknown;
-    try {
-      await readEvents(
-        response.body,
-        (event) => {
-          progressed = true;
-          this.#onEvent(stream, event);
-          return !stream.done;
-        },
-        (cancel) => {
-          stream.cancel = cancel;
-        },
-        this.#maxChars,
-      );
-    } catch (e) {
-      failure = e;
-    }
-    if (stream.done || this.#closing) return;
-    if (failure instanceof RangeError) {
-      // The same oversized event would come back on every resumption.
-      return this.#giveUp(stream, `The server sent an SSE event that is too large: ${failure.message}`);
-    }
-    stream.quiet = progressed ? 0 : stream.quiet + 1;
-    this.#scheduleResume(stream, failure);
-  }
-
-  #onEvent(stream: Stream, event: SseEvent): void {
-    if (event.retry !== undefined) stream.retry = event.retry;
-    if (event.id !== undefined) stream.lastEventId = event.id;
-    // Empty data: a priming event, whose only purpose was its id.
-    if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-    this.#deliverText(event.data);
-  }
-
-  #scheduleResume(stream: Stream, cause: unknown): void {
-    const why = cause === undefined ? '' : ` (${messageOf(cause)})`;
-    if (stream.kind === 'request' && stream.lastEventId === undefined) {
-      this.#fail(
-        stream,
-        `The response stream ended before the response arrived${why}, and it cannot be resumed: it carried no event id`,
-      );
-      return;
-    }
-    if (stream.failures >= this.#policy.maxRetries) {
-      this.#giveUp(
-        stream,
-        `Reconnecting the ${streamName(stream)} failed ${stream.failures} times in a row${why}; giving up`,
-      );
-      return;
-    }
-    // The server's retry is honoured exactly; without one, failures and empty connections back off.
-    const delay = stream.retry ?? backoffDelay(this.#policy, Math.max(stream.failures, stream.quiet));
-    stream.timer = setTimeout(() => {
-      stream.timer = undefined;
-      void this.#reconnect(stream);
-    }, delay);
-  }
-
-  /** GETs the endpoint for a stream: a resumption (with `Last-Event-ID`) or the standalone stream. */
-  async #reconnect(stream: Stream): Promise<void> {
-    if (stream.done || this.#closing) return;
-    let response: Response;
-    try {
-      response = await this.#http('GET', {
-        accept: EVENT_STREAM,
-        'last-event-id': stream.lastEventId,
-        'mcp-session-id': this.#sessionId,
-        'mcp-protocol-version': this.protocolVersion,
-      });
-    } catch (e) {
-      if (stream.done || this.#closing) return;
-      stream.failures++;
-      return this.#scheduleResume(stream, e);
-    }
-    if (stream.done || this.#closing) return discard(response);
-    if (response.ok && mediaType(response) === EVENT_STREAM) {
-      stream.failures = 0;
-      return this.#consume(stream, response);
-    }
-    await discard(response);
-    const status = response.status;
-    if (status === 405 && stream.kind === 'standalone') return this.#book.finish(stream); // no GET stream offered
-    if (isRetriableStatus(status)) {
-      stream.failures++;
-      return this.#scheduleResume(stream, new Error(`HTTP ${status}`));
-    }
-    const detail = response.ok
-      ? `a non-SSE reply (${mediaType(response) || 'no content type'})`
-      : `HTTP ${status}`;
-    const ended = status === 404 && this.#sessionId !== undefined;
-    const why = ended
-      ? `the server ended the session ${JSON.stringify(this.#sessionId)} (HTTP 404)`
-      : status === 405
-        ? 'the server does not offer GET streams (HTTP 405)'
-        : `the server answered the GET with ${detail}`;
-    if (stream.kind === 'standalone') {
-      const next = ended
-        ? 'the next message sent starts a new session, and with it a new GET stream'
-        : 'server-initiated messages outside requests will not arrive';
-      return this.#giveUp(stream, `The standalone GET stream stopped: ${why}; ${next}`);
-    }
-    this.#fail(stream, `The response stream could not be resumed: ${why}`);
-  }
-
-  /** Gives up on a stream for good: reported through onerror, and its requests get error responses. */
-  #giveUp(stream: Stream, reason: string): void {
-    this.#report(new McpkitError('TRANSPORT_ERROR', reason));
-    this.#fail(stream, reason);
-  }
-
-  /** Answers every request a stream still owes with an error response, then ends the stream. */
-  #fail(stream: Stream, error: string | JsonRpcErrorObject): void {
-    const body = typeof error === 'string' ? { code: ErrorCode.InternalError, message: error } : error;
-    const ids = [...stream.pending];
-    this.#book.finish(stream);
-    for (const id of ids) this.#deliver(errorResponse(id, body.code, body.message, body.data));
   }
 
   // ---- incoming ----
