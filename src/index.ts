@@ -1,8 +1,7 @@
 // The root entry: runtime-neutral (no `node:` imports), so servers and clients run on Node, Bun, Deno
 // and Workers. Node-only pieces live behind their own subpaths (`mcpkit/stdio`).
 
-export type { CallToolOptions, ToolCallStart } from './client/client.js';
-export { Client, type ClientEvents, type ClientOptions } from './client/client.js';
+export { Client } from './client/client.js';
 export type {
   ClientHandlers,
   ClientRequestContext,
@@ -11,6 +10,7 @@ export type {
   SamplingHandler,
 } from './client/handlers.js';
 export type { EraChoice } from './client/negotiate.js';
+export type { CallToolOptions, ClientEvents, ClientOptions, ToolCallStart } from './client/options.js';
 export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
 export type { DetailedTask, InputResponses, Task, TaskStatus, WaitForTaskOptions } from './client/tasks.js';
 export { ErrorCode, JsonRpcError, McpkitError, type McpkitErrorCode } from './jsonrpc/errors.js';

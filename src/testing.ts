@@ -1,6 +1,7 @@
 // `mcpkit/testing`: helpers for tests and embedding; runtime-neutral.
 
-import { Client, type ClientOptions } from './client/client.js';
+import { Client } from './client/client.js';
+import type { ClientOptions } from './client/options.js';
 import type { McpServer } from './server/server.js';
 import type { ServerSession } from './server/session.js';
 import type { Implementation } from './spec/types.js';

@@ -1,9 +1,9 @@
-import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
-import { type IncomingRequest, Peer } from '../protocol/peer.js';
+import { Peer } from '../protocol/peer.js';
 import { preloadJsonSchema } from '../schema/index.js';
-import { isModernRevision, LATEST_MODERN_REVISION, type SubscriptionFilter } from '../spec/modern.js';
+import { isModernRevision, type SubscriptionFilter } from '../spec/modern.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -21,15 +21,16 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../spec/types.js';
-import { isStatefulRevision, STATEFUL_REVISIONS } from '../spec/versions.js';
+import { isStatefulRevision } from '../spec/versions.js';
 import type { Transport } from '../transport/transport.js';
-import {
-  answerElicitation,
-  answerSampling,
-  type ClientHandlers,
-  type ClientRequestContext,
-} from './handlers.js';
+import { answerServerRequest } from './handlers.js';
 import { DEFAULT_STATEFUL_VERSION, type EraChoice, type Negotiated, negotiate } from './negotiate.js';
+import {
+  type CallToolOptions,
+  type ClientOptions,
+  checkedCapabilities,
+  type ToolCallStart,
+} from './options.js';
 import { collectPages } from './paginate.js';
 import { ResponseCache } from './response-cache.js';
 import { DEFAULT_MAX_ROUNDS, StatelessCaller } from './stateless.js';
@@ -39,74 +40,15 @@ import {
   declaresTasksExtension,
   type InputResponses,
   isTaskResult,
-  type Task,
   TaskClient,
   taskOf,
   type WaitForTaskOptions,
 } from './tasks.js';
 import { ToolCache } from './tool-cache.js';
 
-/** Notification callbacks of a client. */
-export interface ClientEvents {
-  /** A `notifications/message` log entry from the server. */
-  onlog?: (params: LoggingMessageParams) => void;
-  /** The tool list changed; with `autoRefresh` the fresh list is passed. */
-  onToolsChanged?: (tools: Tool[] | undefined) => void;
-  /** The prompt list changed; with `autoRefresh` the fresh list is passed. */
-  onPromptsChanged?: (prompts: Prompt[] | undefined) => void;
-  /** The resource list changed; with `autoRefresh` the fresh list is passed. */
-  onResourcesChanged?: (resources: Resource[] | undefined) => void;
-  /** A subscribed resource changed. */
-  onResourceUpdated?: (uri: string) => void;
-  /** Any other notification. */
-  onnotification?: (notification: JsonRpcNotification) => void;
-  /** A problem that did not close the connection. */
-  onerror?: (error: Error) => void;
-  /** The connection closed (`error` when it ended unexpectedly). */
-  onclose?: (error: Error | undefined) => void;
-}
-
-/** Options of a client. */
-export interface ClientOptions extends ClientEvents, ClientHandlers {
-  /** Capabilities to declare; when omitted they follow the handlers given. */
-  capabilities?: ClientCapabilities;
-  /**
-   * Pins a protocol revision: a stateful one (sent in `initialize`) or `2026-07-28` (stateless).
-   * Default: negotiate, preferring the stateless revision and falling back to the latest stateful one.
-   */
-  protocolVersion?: string;
-  /** Which era to use: probe and fall back ('auto', the default), or only one of them. */
-  era?: EraChoice;
-  /** How long the `server/discover` probe may take before a server counts as stateful (ms). Default 3000. */
-  probeTimeoutMs?: number;
-  /** Most pages a list call walks before failing with PAGE_LIMIT. Default 100. */
-  pageLimit?: number;
-  /** Re-list tools, prompts or resources when the server says they changed. Default true. */
-  autoRefresh?: boolean;
-  /** Fill elicitation schema defaults into accepted answers. Default true. */
-  applyElicitationDefaults?: boolean;
-  /** Roots to offer (answered to `roots/list` when no roots handler is given). */
-  roots?: Root[];
-  /** Most `input_required` rounds per stateless call. Default 10. */
-  maxInputRounds?: number;
-  /** Cache stateless results by their hints. Default true. */
-  cache?: boolean;
-  /** Identifies the credentials in use, so `private` cache entries are never shared across them. */
-  cachePartition?: () => string;
-}
+export type { CallToolOptions, ClientEvents, ClientOptions, ToolCallStart } from './options.js';
 
 type ServerGate = 'tools' | 'resources' | 'prompts' | 'logging' | 'completions';
-
-/** Options of `callTool`: a request's options, plus how to follow the call if the server makes it a task. */
-export interface CallToolOptions
-  extends RequestOptions,
-    Pick<WaitForTaskOptions, 'onInputRequired' | 'defaultPollIntervalMs'> {
-  /** Sees the task (when the server answers with one) and each state polled, e.g. to store its id. */
-  onTaskUpdate?: (task: DetailedTask) => void;
-}
-
-/** How a tool call started: finished at once (`result`), or running as a task (`task`). */
-export type ToolCallStart = { result: CallToolResult; task?: undefined } | { task: Task; result?: undefined };
 
 /**
  * An MCP client: connects over any transport, settles the protocol era and revision (probing for the
@@ -137,26 +79,7 @@ export class Client {
     this.info = info;
     this.#options = options;
     this.#roots = options.roots ?? [];
-    const pinned = options.protocolVersion;
-    if (pinned !== undefined && !isStatefulRevision(pinned) && !isModernRevision(pinned)) {
-      throw new McpkitError(
-        'UNSUPPORTED_PROTOCOL_VERSION',
-        `Cannot ask for protocol revision ${JSON.stringify(pinned)}: this client speaks ${[LATEST_MODERN_REVISION, ...STATEFUL_REVISIONS].join(', ')}`,
-      );
-    }
-    this.#capabilities = options.capabilities ?? derivedCapabilities(options);
-    const caps = this.#capabilities;
-    const check = (given: unknown, cap: keyof ClientCapabilities, what: string) => {
-      if (given !== undefined && caps[cap] === undefined) {
-        throw new McpkitError(
-          'CAPABILITY_MISSING',
-          `A ${what} handler was given but the declared capabilities lack "${cap}"`,
-        );
-      }
-    };
-    check(options.sampling, 'sampling', 'sampling');
-    check(options.elicitation, 'elicitation', 'elicitation');
-    check(options.roots ?? options.rootsHandler, 'roots', 'roots');
+    this.#capabilities = checkedCapabilities(options);
     this.#cache = options.cache === false ? undefined : new ResponseCache();
     this.#subscriptions = new ClientSubscriptions(
       () => this.#peer,
@@ -209,7 +132,7 @@ export class Client {
     const peer = new Peer(
       transport,
       {
-        request: (incoming) => this.#answer(incoming),
+        request: (incoming) => answerServerRequest(incoming, this.#options, this.#capabilities, this.#roots),
         notification: (n) => this.#notification(n),
         batchAllowed: () => false,
         batchRefusal: () => 'batches are not accepted by this client',
@@ -550,24 +473,6 @@ export class Client {
     throw new McpkitError('CAPABILITY_MISSING', `The ${side} did not declare the "${cap}" capability`);
   }
 
-  async #answer(incoming: IncomingRequest): Promise<JsonObject> {
-    const { method, params = {} } = incoming.request;
-    const ctx: ClientRequestContext = { signal: incoming.signal, requestId: incoming.request.id };
-    const o = this.#options;
-    const caps = this.#capabilities;
-    if (method === 'ping') return {};
-    if (method === 'sampling/createMessage' && o.sampling && caps.sampling)
-      return answerSampling(o.sampling, caps, params, ctx);
-    if (method === 'elicitation/create' && o.elicitation && caps.elicitation) {
-      return answerElicitation(o.elicitation, caps, params, ctx, o.applyElicitationDefaults !== false);
-    }
-    if (method === 'roots/list' && caps.roots) {
-      const roots = o.rootsHandler ? await o.rootsHandler(ctx) : this.#roots;
-      return { roots } as unknown as JsonObject;
-    }
-    throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-  }
-
   #notification(n: JsonRpcNotification): void {
     if (this.#subscriptions.route(n)) return;
     const o = this.#options;
@@ -619,15 +524,6 @@ export class Client {
     else if (!(error instanceof McpkitError && error.code === 'INVALID_MESSAGE'))
       console.error(`mcpkit client: ${error.message}`);
   }
-}
-
-function derivedCapabilities(options: ClientOptions): ClientCapabilities {
-  const caps: ClientCapabilities = {};
-  if (options.sampling) caps.sampling = {};
-  // URL mode opens browsers: a client opts into it by declaring capabilities explicitly.
-  if (options.elicitation) caps.elicitation = { form: {} };
-  if (options.roots || options.rootsHandler) caps.roots = { listChanged: true };
-  return caps;
 }
 
 function toError(e: unknown): Error {

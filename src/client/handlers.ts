@@ -1,5 +1,6 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
+import type { IncomingRequest } from '../protocol/peer.js';
 import { applyElicitationDefaults, validateElicitationContent } from '../schema/index.js';
 import type {
   ClientCapabilities,
@@ -36,6 +37,32 @@ export interface ClientHandlers {
   sampling?: SamplingHandler;
   elicitation?: ElicitationHandler;
   rootsHandler?: RootsHandler;
+}
+
+/**
+ * Answers one request of the server over a stateful connection (ping, sampling, elicitation, roots) through the
+ * client's handlers; a method the client has no handler or capability for is -32601.
+ */
+export async function answerServerRequest(
+  incoming: IncomingRequest,
+  handlers: ClientHandlers & { applyElicitationDefaults?: boolean },
+  caps: ClientCapabilities,
+  roots: Root[],
+): Promise<JsonObject> {
+  const { method, params = {} } = incoming.request;
+  const ctx: ClientRequestContext = { signal: incoming.signal, requestId: incoming.request.id };
+  if (method === 'ping') return {};
+  if (method === 'sampling/createMessage' && handlers.sampling && caps.sampling)
+    return answerSampling(handlers.sampling, caps, params, ctx);
+  if (method === 'elicitation/create' && handlers.elicitation && caps.elicitation) {
+    const defaults = handlers.applyElicitationDefaults !== false;
+    return answerElicitation(handlers.elicitation, caps, params, ctx, defaults);
+  }
+  if (method === 'roots/list' && caps.roots) {
+    const list = handlers.rootsHandler ? await handlers.rootsHandler(ctx) : roots;
+    return { roots: list } as unknown as JsonObject;
+  }
+  throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 }
 
 /** Answers sampling, checking that tools are offered only when the client declared them. */
