@@ -146,10 +146,13 @@ function writeReply(res: ServerResponse, reply: HttpReply): void {
   }
   res.writeHead(reply.status, reply.headers);
   // The head, the priming event and whatever is ready within this turn of the event loop (often the whole answer)
-  // leave together in one write instead of one system call each. `end()` uncorks fully on its own.
-  res.cork();
+  // leave together in one write instead of one system call each. The socket is corked, not the response: Node 24
+  // buffers a corked chunked response itself and, when it ends still corked, sends the terminating chunk before the
+  // buffered ones. `end()` uncorks the socket fully on its own.
+  const socket = res.socket;
+  socket?.cork();
   setImmediate(() => {
-    if (!res.writableEnded && !res.destroyed) res.uncork();
+    if (socket && !res.writableEnded && !socket.destroyed && socket.writableCorked > 0) socket.uncork();
   });
   const sink: SseSink & { closed: boolean } = {
     closed: false,
