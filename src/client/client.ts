@@ -24,7 +24,13 @@ import type {
 import { isStatefulRevision } from '../spec/versions.js';
 import type { Transport } from '../transport/transport.js';
 import { answerServerRequest } from './handlers.js';
-import { DEFAULT_STATEFUL_VERSION, type EraChoice, type Negotiated, negotiate } from './negotiate.js';
+import {
+  DEFAULT_STATEFUL_VERSION,
+  type EraChoice,
+  type Negotiated,
+  type NegotiationSetup,
+  negotiate,
+} from './negotiate.js';
 import {
   type CallToolOptions,
   type ClientOptions,
@@ -74,6 +80,8 @@ export class Client {
   #logLevel: LoggingLevel | undefined;
   #watch: { sub: Subscription; uris: Set<string> } | undefined;
   #tasks: TaskClient | undefined;
+  /** True while connect() settles the era: a connection lost meanwhile is reported by connect(), not onclose. */
+  #connecting = false;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     this.info = info;
@@ -129,7 +137,49 @@ export class Client {
   ): Promise<void> {
     if (this.#peer && !this.#peer.closed)
       throw new McpkitError('ALREADY_CONNECTED', 'This client is already connected');
-    const peer = new Peer(
+    const peer = await this.#open(transport);
+    const pinned = this.#options.protocolVersion;
+    const era: EraChoice =
+      options?.era ??
+      (pinned === undefined
+        ? (this.#options.era ?? 'auto')
+        : isModernRevision(pinned)
+          ? 'stateless'
+          : 'stateful');
+    const setup: NegotiationSetup = {
+      peer,
+      era,
+      statefulVersion: pinned !== undefined && isStatefulRevision(pinned) ? pinned : DEFAULT_STATEFUL_VERSION,
+      capabilities: this.#capabilities,
+      info: this.info,
+      probeTimeoutMs: this.#options.probeTimeoutMs ?? 3000,
+      prior: options?.prior,
+      options,
+    };
+    const reopen = transport.reopen?.bind(transport);
+    if (reopen) setup.reopen = () => this.#open(reopen());
+    this.#connecting = true;
+    try {
+      this.#server = await negotiate(setup);
+      // Load the JSON Schema validator in the background, so the first checked result does not wait for it.
+      setTimeout(() => void preloadJsonSchema().catch((e: unknown) => this.#report(toError(e))), 0);
+    } catch (e) {
+      await this.#peer?.close();
+      throw e;
+    } finally {
+      this.#connecting = false;
+    }
+    const current = this.#connected();
+    this.#stateless =
+      this.#server.era === 'stateless'
+        ? this.#statelessCaller(current, this.#server.protocolVersion)
+        : undefined;
+    if (this.#stateless) this.#listenForChanges();
+  }
+
+  /** Starts a Peer over `transport` and makes it the client's connection. */
+  async #open(transport: Transport): Promise<Peer> {
+    const peer: Peer = new Peer(
       transport,
       {
         request: (incoming) => answerServerRequest(incoming, this.#options, this.#capabilities, this.#roots),
@@ -137,7 +187,10 @@ export class Client {
         batchAllowed: () => false,
         batchRefusal: () => 'batches are not accepted by this client',
         error: (e) => this.#report(e),
-        closed: (e) => this.#options.onclose?.(e),
+        // A connection lost while connecting is reported by connect() itself (or replaced: see negotiate's reopen).
+        closed: (e) => {
+          if (this.#peer === peer && !this.#connecting) this.#options.onclose?.(e);
+        },
       },
       { answerInvalid: false },
     );
@@ -149,37 +202,7 @@ export class Client {
       throw e;
     }
     this.#peer = peer;
-    const pinned = this.#options.protocolVersion;
-    const era: EraChoice =
-      options?.era ??
-      (pinned === undefined
-        ? (this.#options.era ?? 'auto')
-        : isModernRevision(pinned)
-          ? 'stateless'
-          : 'stateful');
-    try {
-      this.#server = await negotiate({
-        peer,
-        era,
-        statefulVersion:
-          pinned !== undefined && isStatefulRevision(pinned) ? pinned : DEFAULT_STATEFUL_VERSION,
-        capabilities: this.#capabilities,
-        info: this.info,
-        probeTimeoutMs: this.#options.probeTimeoutMs ?? 3000,
-        prior: options?.prior,
-        options,
-      });
-      // Load the JSON Schema validator in the background, so the first checked result does not wait for it.
-      setTimeout(() => void preloadJsonSchema().catch((e: unknown) => this.#report(toError(e))), 0);
-    } catch (e) {
-      await peer.close();
-      throw e;
-    }
-    this.#stateless =
-      this.#server.era === 'stateless'
-        ? this.#statelessCaller(peer, this.#server.protocolVersion)
-        : undefined;
-    if (this.#stateless) this.#listenForChanges();
+    return peer;
   }
 
   /** Closes the connection (open listen streams end first). */

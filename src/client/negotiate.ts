@@ -45,6 +45,8 @@ export interface NegotiationSetup {
   /** The era remembered for this server from an earlier connection, if any (a hint, checked again). */
   prior?: 'stateful' | 'stateless' | undefined;
   options: RequestOptions | undefined;
+  /** A fresh connection to the same server, for one that closed the connection on the probe (stdio). */
+  reopen?: () => Promise<Peer>;
 }
 
 /**
@@ -55,7 +57,16 @@ export interface NegotiationSetup {
 export async function negotiate(s: NegotiationSetup): Promise<Negotiated> {
   if (s.era === 'auto' && s.prior === 'stateful') return initializeFirst(s);
   if (s.era !== 'stateful') {
-    const modern = await probe(s);
+    let modern: Negotiated | undefined;
+    try {
+      modern = await probe(s);
+    } catch (e) {
+      // Some stateful servers exit on any request before `initialize` (rmcp does): start a fresh one and initialize it.
+      if (s.era === 'auto' && s.reopen && e instanceof McpkitError && e.code === 'CONNECTION_CLOSED') {
+        return initialize({ ...s, peer: await s.reopen() }, s.statefulVersion);
+      }
+      throw e;
+    }
     if (modern) return modern;
     if (s.era === 'stateless') {
       throw new McpkitError(

@@ -103,6 +103,16 @@ export class StdioClientTransport implements Transport {
     });
   }
 
+  /**
+   * A new, unstarted transport with the same options (and `onstderr`): a new server process. A client uses it when the
+   * server exited on the era probe, so the process it then talks to is the new one (see its `pid`).
+   */
+  reopen(): StdioClientTransport {
+    const next = new StdioClientTransport(this.#options);
+    next.onstderr = this.onstderr;
+    return next;
+  }
+
   /** The server's process id once spawned. */
   get pid(): number | undefined {
     return this.#child?.pid;

@@ -49,4 +49,10 @@ export interface Transport {
   close(): Promise<void>;
   /** Transport-level session id, where the transport has one. */
   readonly sessionId?: string | undefined;
+  /**
+   * Optional: a fresh, unstarted transport to the same server (stdio: a new process with the same options). A client
+   * probing for the protocol era uses it when the server closed the connection on the probe: some stateful servers
+   * exit on any request before `initialize`.
+   */
+  reopen?(): Transport;
 }

@@ -16,6 +16,10 @@ import type { SendOptions, Transport, TransportReceiver } from '../../src/transp
 
 /** The dual-era server definition over stdio (compiled). */
 export const DUAL_STDIO_MAIN = fileURLToPath(new URL('./fixtures/dual-stdio-main.js', import.meta.url));
+/** A stateful-only stdio server that exits on any request before `initialize`, like rmcp (compiled). */
+export const EXITS_BEFORE_INITIALIZE = fileURLToPath(
+  new URL('./fixtures/exits-before-initialize.js', import.meta.url),
+);
 /** The official SDK 1.x stdio server: stateful only (compiled). */
 export const OFFICIAL_V1_STDIO = fileURLToPath(
   new URL('../fixtures/official-stdio-server.js', import.meta.url),

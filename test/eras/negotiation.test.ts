@@ -4,6 +4,9 @@
 // (`connect(t, { era: client.era })`). Then the fallback rules themselves, against scripted in-memory servers:
 // a silent probe, any non-modern error (never one specific code), and a recognised modern error (no fallback).
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import process from 'node:process';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '../../src/client/client.js';
@@ -12,12 +15,14 @@ import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../src/jsonr
 import { type RunningServer, serve } from '../../src/node.js';
 import { HttpClientTransport } from '../../src/transport/http-client.js';
 import { createLinkedTransports } from '../../src/transport/memory.js';
+import { StdioClientTransport } from '../../src/transport/stdio-client.js';
 import { createDualServer, DUAL_INFO } from './fixtures/dual-server.js';
 import { type StatefulOnlyServer, startStatefulOnly } from './fixtures/stateful-only-http.js';
 import {
   CALL,
   connectClient,
   DUAL_STDIO_MAIN,
+  EXITS_BEFORE_INITIALIZE,
   firstText,
   OFFICIAL_V1_STDIO,
   Pids,
@@ -119,6 +124,38 @@ describe('auto negotiation against real servers', { timeout: SUITE_TIMEOUT }, ()
     } finally {
       await other.close();
     }
+  });
+
+  test('auto against a stdio server that exits on the probe: a fresh process is initialized instead', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-exits-'));
+    const log = join(dir, 'exits.log');
+    const closes: (Error | undefined)[] = [];
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [EXITS_BEFORE_INITIALIZE],
+      env: { EXITS_LOG: log },
+      closeTimeoutMs: 1_000,
+    });
+    const client = new Client(
+      { name: 'eras-test-client', version: '0.0.1' },
+      { probeTimeoutMs: 3_000, onclose: (e) => closes.push(e) },
+    );
+    try {
+      await client.connect(transport, CALL);
+      assert.equal(client.era, 'stateful');
+      assert.equal(client.serverInfo?.name, 'exits-before-initialize');
+      assert.equal(firstText(await client.callTool('echo', { text: 'again' }, CALL)), 'echo: again');
+      assert.deepEqual(closes, [], 'the probed process going away is not reported as the connection closing');
+      const first = transport.pid;
+      assert.ok(first !== undefined);
+      assert.deepEqual((await readFile(log, 'utf8')).trim().split('\n'), [
+        `${first} exited on server/discover`,
+      ]);
+    } finally {
+      await client.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+    assert.equal(closes.length, 1, 'closing the client reports the close of the connection in use');
   });
 
   test('pinned stateless against stateful-only servers: refused, no initialize', async () => {
