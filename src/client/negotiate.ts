@@ -62,10 +62,14 @@ export async function negotiate(s: NegotiationSetup): Promise<Negotiated> {
       modern = await probe(s);
     } catch (e) {
       // Some stateful servers exit on any request before `initialize` (rmcp does): start a fresh one and initialize it.
-      if (s.era === 'auto' && s.reopen && e instanceof McpkitError && e.code === 'CONNECTION_CLOSED') {
+      if (!(e instanceof McpkitError && e.code === 'CONNECTION_CLOSED')) throw e;
+      if (s.era === 'auto' && s.reopen)
         return initialize({ ...s, peer: await s.reopen() }, s.statefulVersion);
-      }
-      throw e;
+      throw new McpkitError(
+        'CONNECTION_CLOSED',
+        `The server closed the connection on the server/discover probe (some stateful servers exit on any request before initialize): connect with era 'stateful', or over a transport that can reopen (stdio can). ${e.message}`,
+        { cause: e },
+      );
     }
     if (modern) return modern;
     if (s.era === 'stateless') {

@@ -158,6 +158,23 @@ describe('auto negotiation against real servers', { timeout: SUITE_TIMEOUT }, ()
     assert.equal(closes.length, 1, 'closing the client reports the close of the connection in use');
   });
 
+  test('pinned stateless against a stdio server that exits on the probe: a clear error, no second process', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [EXITS_BEFORE_INITIALIZE],
+      env: {},
+      closeTimeoutMs: 1_000,
+    });
+    const client = new Client({ name: 'eras-test-client', version: '0.0.1' }, { era: 'stateless' });
+    await assert.rejects(client.connect(transport, CALL), (e: unknown) => {
+      assert.ok(e instanceof McpkitError);
+      assert.equal(e.code, 'CONNECTION_CLOSED');
+      assert.match(e.message, /closed the connection on the server\/discover probe.*era 'stateful'/);
+      return true;
+    });
+    pids.add(transport.pid);
+  });
+
   test('pinned stateless against stateful-only servers: refused, no initialize', async () => {
     for (const target of [officialStdio(), { kind: 'http', url: legacyHttp.url } as Target]) {
       const from = legacyHttp.methods.length;
