@@ -153,7 +153,16 @@ export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestConte
 }
 
 function finishResult(def: ToolDef, returned: ToolReturn<unknown>): JsonObject | Promise<JsonObject> {
-  if (typeof returned === 'string') return { content: [{ type: 'text', text: returned }] };
+  if (typeof returned === 'string') {
+    // A tool with an output schema must return structured content that matches it (a MUST of the spec).
+    if (def.output) {
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `Tool ${def.name} has an outputSchema but returned only text, no structuredContent`,
+      );
+    }
+    return { content: [{ type: 'text', text: returned }] };
+  }
   if (typeof returned !== 'object' || returned === null) {
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${def.name} returned an invalid result`);
   }

@@ -48,6 +48,8 @@ function structuredServer(errors: Error[] = []): McpServer {
     structuredContent: { sum: 'three' } as unknown as { sum: number },
   }));
   server.tool('bad_json', { outputSchema: OUTPUT_JSON_SCHEMA }, () => ({ structuredContent: { total: 3 } }));
+  // Plain text from a tool that promised structured output: the spec requires structuredContent.
+  server.tool('text_only', { outputSchema: OUTPUT_JSON_SCHEMA }, () => 'just text');
   server.tool('missing', { outputSchema: OUTPUT_JSON_SCHEMA }, () => ({
     content: [{ type: 'text', text: 'forgot it' }],
   }));
@@ -93,7 +95,7 @@ test('a tool that gives its own content keeps it next to structuredContent', asy
   await client.close();
 });
 
-for (const name of ['bad_zod', 'bad_json', 'missing']) {
+for (const name of ['bad_zod', 'bad_json', 'missing', 'text_only']) {
   test(`${name}: structuredContent that violates the output schema is a -32603 protocol error`, async () => {
     const { client } = await connectInMemory(structuredServer());
     await assert.rejects(
