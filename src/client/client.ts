@@ -70,7 +70,7 @@ export class Client {
   readonly info: Implementation;
   readonly #options: ClientOptions;
   readonly #capabilities: ClientCapabilities;
-  readonly #tools = new ToolCache();
+  #tools = new ToolCache();
   readonly #cache: ResponseCache | undefined;
   readonly #subscriptions: ClientSubscriptions;
   #roots: Root[];
@@ -137,6 +137,11 @@ export class Client {
   ): Promise<void> {
     if (this.#peer && !this.#peer.closed)
       throw new McpkitError('ALREADY_CONNECTED', 'This client is already connected');
+    // What was learnt from a previous connection (cached results, output schemas) may belong to another server.
+    this.#cache?.invalidate();
+    this.#tools = new ToolCache();
+    this.#server = undefined;
+    this.#stateless = undefined;
     const peer = await this.#open(transport);
     const pinned = this.#options.protocolVersion;
     const era: EraChoice =
@@ -184,8 +189,10 @@ export class Client {
       {
         request: (incoming) => answerServerRequest(incoming, this.#options, this.#capabilities, this.#roots),
         notification: (n) => this.#notification(n),
-        batchAllowed: () => false,
-        batchRefusal: () => 'batches are not accepted by this client',
+        // 2025-03-26 is the one revision with JSON-RPC batches, which both sides must accept.
+        batchAllowed: () => this.#server?.protocolVersion === '2025-03-26',
+        batchRefusal: () =>
+          `batches are not part of protocol revision ${this.#server?.protocolVersion ?? '(none yet)'}`,
         error: (e) => this.#report(e),
         // A connection lost while connecting is reported by connect() itself (or replaced: see negotiate's reopen).
         closed: (e) => {
@@ -235,7 +242,8 @@ export class Client {
   /** Lists every tool (walking all pages) and remembers their output schemas for `callTool`. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     this.#gate('tools');
-    return this.#tools.update(await this.#pages<Tool>('tools/list', 'tools', options));
+    const tools = await this.#pages<Tool>('tools/list', 'tools', options);
+    return this.#tools.update(tools, this.#stateless !== undefined);
   }
 
   /**

@@ -16,13 +16,16 @@ interface Known {
 export class ToolCache {
   #tools = new Map<string, Known>();
 
-  /** Remembers a fresh tool list; returns it without tools whose `x-mcp-header` annotations are invalid. */
-  update(tools: readonly Tool[]): Tool[] {
+  /**
+   * Remembers a fresh tool list; returns it without tools whose `x-mcp-header` annotations are invalid when
+   * `dropInvalidHeaders` (a rule of the 2026-07-28 revision; older revisions have no such annotations).
+   */
+  update(tools: readonly Tool[], dropInvalidHeaders: boolean): Tool[] {
     const next = new Map<string, Known>();
     const kept: Tool[] = [];
     for (const tool of tools) {
       const headers = toolParamHeaders(tool);
-      if (!headers) continue;
+      if (!headers && dropInvalidHeaders) continue;
       kept.push(tool);
       const old = this.#tools.get(tool.name);
       // Keep the compiled validator when the schema did not change.
@@ -31,7 +34,7 @@ export class ToolCache {
       next.set(tool.name, {
         schema: tool.outputSchema,
         validator: same ? old?.validator : undefined,
-        headers: headers.size > 0 ? headers : undefined,
+        headers: headers && headers.size > 0 ? headers : undefined,
       });
     }
     this.#tools = next;

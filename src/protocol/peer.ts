@@ -245,18 +245,14 @@ export class Peer {
       if (this.#options.answerInvalid) this.#send(error, undefined);
       return;
     }
-    if (!this.#options.answerInvalid) {
-      this.#handlers.error(
-        new McpkitError('INVALID_MESSAGE', 'Received a JSON-RPC batch, which is not expected here'),
-      );
+    if (parsed.items.length > 0 && this.#handlers.batchAllowed()) {
+      this.#runBatch(parsed.items, context).catch((e: unknown) => this.#report(e));
       return;
     }
-    if (!this.#handlers.batchAllowed() || parsed.items.length === 0) {
-      const why = parsed.items.length === 0 ? 'Invalid Request: empty batch' : this.#handlers.batchRefusal();
+    const why = parsed.items.length === 0 ? 'Invalid Request: empty batch' : this.#handlers.batchRefusal();
+    if (this.#options.answerInvalid)
       this.#send(errorResponse(null, ErrorCode.InvalidRequest, why), undefined);
-      return;
-    }
-    this.#runBatch(parsed.items, context).catch((e: unknown) => this.#report(e));
+    else this.#handlers.error(new McpkitError('INVALID_MESSAGE', `Received a JSON-RPC batch: ${why}`));
   }
 
   async #runBatch(items: unknown[], context: MessageContext | undefined): Promise<void> {

@@ -1,8 +1,8 @@
 // JSON-RPC batches: answered with an array on a 2025-03-26 session, refused with -32600 elsewhere.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type JsonRpcResponse, McpServer } from '../../src/index.js';
-import { errorOf, rawClient, resultOf, settle } from './helpers.js';
+import { Client, type JsonRpcResponse, McpServer } from '../../src/index.js';
+import { errorOf, fakeServer, initializeResult, rawClient, resultOf, settle } from './helpers.js';
 
 function batchServer(): McpServer {
   const server = new McpServer({ name: 'batch', version: '1' }, { onerror: () => {} });
@@ -92,4 +92,33 @@ test('initialize in a batch is refused', async () => {
   assert.equal(session.initialized, false);
   assert.deepEqual(resultOf(await raw.request('ping')), {});
   await raw.transport.close();
+});
+
+test('the client answers a batch from a 2025-03-26 server with an array, and refuses one on later revisions', async () => {
+  for (const version of ['2025-03-26', '2025-11-25']) {
+    const { raw, clientTransport } = await fakeServer(() => initializeResult(version));
+    const client = new Client({ name: 'c', version: '1' }, { era: 'stateful', roots: [] });
+    await client.connect(clientTransport);
+    await raw.sendRaw(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'a', method: 'ping' },
+        { jsonrpc: '2.0', id: 'b', method: 'roots/list' },
+      ]),
+    );
+    await settle();
+    if (version === '2025-03-26') {
+      assert.equal(raw.batches.length, 1, 'one array of responses');
+      const answers = raw.batches[0] as JsonRpcResponse[];
+      assert.deepEqual(
+        answers.map((r) => r.id),
+        ['a', 'b'],
+      );
+      assert.deepEqual(resultOf(answers[1] as JsonRpcResponse), { roots: [] });
+    } else {
+      assert.equal(raw.batches.length, 0);
+      const refusal = raw.messages.find((m) => 'error' in m) as JsonRpcResponse | undefined;
+      assert.equal(refusal, undefined, 'a client only reports a malformed payload; it does not answer it');
+    }
+    await client.close();
+  }
 });
