@@ -3,11 +3,13 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, afterEach, describe, test } from 'node:test';
+import { createStreamableHttpHandler, toFetchHandler } from '../../src/index.js';
 import {
   callTool,
   errorBody,
   initSession,
   LATEST,
+  makeServer,
   openGet,
   openPost,
   post,
@@ -128,6 +130,54 @@ describe('Origin and Host (DNS rebinding)', () => {
       assert.equal(res.status, 200, `Host ${host} answered ${res.status}`);
       assert.ok(res.headers['mcp-session-id']);
     }
+  });
+});
+
+describe('Origin and Host in the fetch-style core, without serve()', () => {
+  const initRequest = (headers: Record<string, string>) =>
+    new Request('http://127.0.0.1:3000/mcp', {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        ...headers,
+      },
+      body: INIT,
+    });
+
+  test(
+    'DNS rebinding (the attacker names its own host in Host and Origin) is refused with 403',
+    T,
+    async () => {
+      const handle = toFetchHandler(createStreamableHttpHandler(makeServer().server));
+      const rebound = await handle(
+        initRequest({ host: 'attacker.example:3000', origin: 'http://attacker.example:3000' }),
+      );
+      assert.equal(rebound.status, 403);
+      assert.equal(((await rebound.json()) as { error: { code: number } }).error.code, -32600);
+      // Loopback on both sides, an allowed Origin, and no Origin at all (not a browser) still pass.
+      for (const headers of [
+        { host: '127.0.0.1:3000', origin: 'http://localhost:3000' },
+        { host: 'mcp.example', origin: 'https://app.example' },
+        { host: 'mcp.example' },
+      ]) {
+        const allowed = toFetchHandler(
+          createStreamableHttpHandler(makeServer().server, { allowedOrigins: ['https://app.example'] }),
+        );
+        const res = await allowed(initRequest(headers));
+        assert.equal(res.status, 200, `${JSON.stringify(headers)} answered ${res.status}`);
+        await res.body?.cancel();
+      }
+    },
+  );
+
+  test('with allowedHosts, an Origin of the same (allowed) host is accepted', T, async () => {
+    const handle = toFetchHandler(
+      createStreamableHttpHandler(makeServer().server, { allowedHosts: ['mcp.example'] }),
+    );
+    const res = await handle(initRequest({ host: 'mcp.example', origin: 'https://mcp.example' }));
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
   });
 });
 

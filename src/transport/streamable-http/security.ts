@@ -3,8 +3,10 @@ import type { HttpRequestLike } from './exchange.js';
 /** Origin and Host checks against cross-site requests and DNS rebinding. */
 export interface SecurityOptions {
   /**
-   * Origins allowed to call the endpoint from a browser (exact `scheme://host[:port]`). A request with
-   * an Origin not listed, and not of the same host as the request, is refused with 403.
+   * Origins allowed to call the endpoint from a browser (exact `scheme://host[:port]`). A request with an Origin not
+   * listed is refused with 403, unless Origin and Host are both loopback, or `allowedHosts` is set and the Origin has
+   * the request's (allowed) Host. Without `allowedHosts` the Host header proves nothing: under DNS rebinding the
+   * attacker's page names its own host in both headers.
    */
   allowedOrigins?: readonly string[] | undefined;
   /**
@@ -44,8 +46,8 @@ export function checkRequestOrigin(
   } catch {
     return { status: 403, message: 'Forbidden: malformed Origin' };
   }
-  // Same host as the request, or both on loopback.
-  if (host !== undefined && originHost === host.toLowerCase()) return undefined;
+  // Same host as the request (only when that Host was checked against the allowed ones), or both on loopback.
+  if (options.allowedHosts && host !== undefined && originHost === host.toLowerCase()) return undefined;
   if (host !== undefined && isLoopback(hostname(originHost)) && isLoopback(hostname(host.toLowerCase())))
     return undefined;
   return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
