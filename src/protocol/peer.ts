@@ -56,6 +56,8 @@ export class Peer {
   #outgoing: OutgoingRequests | undefined;
   readonly #incoming = new Map<RequestId, Cancellation>();
   #closed = false;
+  /** The other side will send nothing more: close once every request being answered has its answer sent. */
+  #ended = false;
 
   /**
    * What the transport calls: methods on a prototype holding one reference, rather than four closures per
@@ -77,6 +79,9 @@ export class Peer {
     }
     onclose(error?: Error): void {
       this.#peer.#onclose(error);
+    }
+    onend(): void {
+      this.#peer.#onend();
     }
   };
 
@@ -198,9 +203,27 @@ export class Peer {
     this.#answer(request, context).then(
       (response) => {
         if (response) this.#send(response, request.id);
+        this.#closeIfDone();
       },
-      (e: unknown) => this.#report(e),
+      (e: unknown) => {
+        this.#report(e);
+        this.#closeIfDone();
+      },
     );
+  }
+
+  #onend(): void {
+    this.#ended = true;
+    // Nothing more will arrive, so the requests this side sent can never be answered.
+    this.#outgoing?.failAll(
+      new McpkitError('CONNECTION_CLOSED', 'The other side closed its end of the connection'),
+    );
+    this.#closeIfDone();
+  }
+
+  #closeIfDone(): void {
+    if (this.#ended && this.#incoming.size === 0 && !this.#closed)
+      this.close().catch((e: unknown) => this.#report(e));
   }
 
   /** Runs one request to its response (undefined when it was cancelled and must not be answered). */
@@ -270,6 +293,7 @@ export class Peer {
     if (responses.length > 0 && !this.#closed) {
       this.transport.send(responses).catch((e: unknown) => this.#report(e));
     }
+    this.#closeIfDone();
   }
 
   #send(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {

@@ -19,7 +19,9 @@ export interface StdioServerTransportOptions {
 type State = 'new' | 'open' | 'closing' | 'closed';
 
 /**
- * The server side of the stdio transport: NDJSON on stdin and stdout, with backpressure, closed by stdin ending or by `close()` (which stops reading, flushes what was sent and leaves stdout open).
+ * The server side of the stdio transport: NDJSON on stdin and stdout, with backpressure. When stdin ends, a receiver
+ * with `onend` (the server's Peer) still answers the requests it is running and then closes; `close()` stops reading,
+ * flushes what was sent and leaves stdout open.
  *
  * @example
  * const transport = new StdioServerTransport();
@@ -35,6 +37,7 @@ export class StdioServerTransport implements Transport {
   #reader: NdjsonLineReader | undefined;
   #closing: Promise<void> | undefined;
   #error: Error | undefined;
+  #inputEnded = false;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.#stdin = options.stdin ?? process.stdin;
@@ -72,8 +75,13 @@ export class StdioServerTransport implements Transport {
   };
 
   #onEnd = (): void => {
+    if (this.#inputEnded) return; // 'end' and 'close' both come
+    this.#inputEnded = true;
     this.#reader?.end();
-    void this.#shutdown();
+    this.#reader?.stop();
+    // The client closed our input: answers still owed may go out, and the receiver closes us once it owes none.
+    if (this.#receiver?.onend && this.#state === 'open') this.#receiver.onend();
+    else void this.#shutdown();
   };
 
   #onInputError = (cause: Error): void => {

@@ -34,6 +34,12 @@ export interface TransportReceiver {
   onerror(error: Error): void;
   /** The connection is gone; called once. `error` says why when it ended unexpectedly (a crashed process). */
   onclose(error?: Error): void;
+  /**
+   * Optional: the other side will send nothing more, but this side can still send (stdio: the client closed the
+   * server's stdin). A receiver that takes this finishes what it owes and then closes the transport; without it the
+   * transport closes at once.
+   */
+  onend?(): void;
 }
 
 /**

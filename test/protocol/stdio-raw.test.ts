@@ -154,3 +154,40 @@ test('an oversized message gets an error and the next message is still answered'
     await raw.stop();
   }
 });
+
+test('stdin closing does not lose answers: calls in flight are answered, then the server exits 0', {
+  skip,
+}, async () => {
+  const raw = new RawProcess();
+  await raw.initialize('2025-11-25', { sampling: {} });
+  raw.writeLine(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'slow',
+      method: 'tools/call',
+      params: { name: 'slow', arguments: { ms: 200 } },
+    }),
+  );
+  // This one asks the client for a sample, which can no longer arrive once stdin is closed.
+  raw.writeLine(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'sample',
+      method: 'tools/call',
+      params: { name: 'sample', arguments: { prompt: 'hi' } },
+    }),
+  );
+  await raw.waitFor((m) => 'method' in m && m.method === 'sampling/createMessage', 'the sampling request');
+  raw.child.stdin!.end();
+  assert.equal(await raw.exited, 0, `exit code (stderr: ${raw.stderr})`);
+  const slow = raw.messages.find((m) => !('method' in m) && m.id === 'slow') as JsonRpcResponse | undefined;
+  assert.ok(slow, 'the slow call was answered after stdin closed');
+  assert.deepEqual(resultOf(slow), { content: [{ type: 'text', text: 'slow: 200' }] });
+  const sample = raw.messages.find((m) => !('method' in m) && m.id === 'sample') as
+    | JsonRpcResponse
+    | undefined;
+  assert.ok(sample, 'the call waiting on the client was answered too');
+  const result = resultOf(sample) as { isError?: boolean; content: { text: string }[] };
+  assert.equal(result.isError, true);
+  assert.match(result.content[0]?.text ?? '', /closed/);
+});
