@@ -307,6 +307,31 @@ describe('Streamable HTTP, 2026-07-28, raw', { timeout: SUITE_TIMEOUT }, () => {
     await eventually(() => dual.server.subscriptions.size === size, 'the subscription to be dropped');
   });
 
+  test("subscriptions/listen on a server with responseMode 'json': still an SSE stream with its ack", async () => {
+    const jsonOnly = await serve(createDualServer().server, { responseMode: 'json' });
+    const controller = new AbortController();
+    try {
+      const response = await fetch(jsonOnly.url, {
+        method: 'POST',
+        headers: headersFor('subscriptions/listen'),
+        body: JSON.stringify(request('subscriptions/listen', { notifications: { toolsListChanged: true } })),
+        signal: controller.signal,
+      });
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+      const reader = response.body?.getReader();
+      assert.ok(reader);
+      let text = '';
+      while (!text.includes('notifications/subscriptions/acknowledged')) {
+        text += await readChunk(reader, 'the acknowledgement');
+      }
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+    } finally {
+      await jsonOnly.close();
+    }
+  });
+
   test('a change right after the acknowledgement is delivered (no gap between ack and registration)', async () => {
     for (let round = 0; round < 20; round++) {
       const controller = new AbortController();

@@ -71,6 +71,8 @@ export function createStreamableHttpHandler(
     resumable: false,
     statusOf: (m) => ('error' in m ? statusOfError(m.error.code) : 200),
   };
+  // A listen stream is nothing but notifications: it is SSE whatever the server's response mode.
+  const listenSettings: StreamSettings = { ...modernSettings, responseMode: 'sse' };
   const sessions = new WeakMap<HttpSessionTransport, ServerSession>();
   const allow = [
     'POST',
@@ -199,7 +201,10 @@ export function createStreamableHttpHandler(
   ): Promise<HttpReply> {
     const context: MessageContext = {};
     if (req.authInfo !== undefined) context.authInfo = req.authInfo;
-    const { transport } = await open(undefined, modernSettings);
+    const { transport } = await open(
+      undefined,
+      message.method === 'subscriptions/listen' ? listenSettings : modernSettings,
+    );
     transport.onidle = () => void transport.close();
     if (!('id' in message)) {
       const reply = await transport.post([message], false, context);
