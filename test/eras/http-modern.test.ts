@@ -307,6 +307,17 @@ describe('Streamable HTTP, 2026-07-28, raw', { timeout: SUITE_TIMEOUT }, () => {
     await eventually(() => dual.server.subscriptions.size === size, 'the subscription to be dropped');
   });
 
+  test('a 2026-07-28 MCP-Protocol-Version header on a body without the _meta envelope: 400 with -32602 and the id', async () => {
+    const reply = await post(
+      { jsonrpc: '2.0', id: 'bare', method: 'tools/list', params: {} },
+      headersFor('tools/list'),
+    );
+    assert.equal(reply.status, 400);
+    const body = reply.body as { id: unknown; error: { code: number } };
+    assert.equal(body.id, 'bare');
+    assert.equal(body.error.code, -32602);
+  });
+
   test("subscriptions/listen on a server with responseMode 'json': still an SSE stream with its ack", async () => {
     const jsonOnly = await serve(createDualServer().server, { responseMode: 'json' });
     const controller = new AbortController();

@@ -150,6 +150,16 @@ export function createStreamableHttpHandler(
     }
 
     const version = req.header('mcp-protocol-version');
+    if (!init && version !== undefined && isModernRevision(version) && !batch) {
+      // The header claims the stateless revision, the body does not carry its `_meta` envelope: a malformed request.
+      const id = 'id' in first && first.id !== undefined ? first.id : null;
+      return httpError(
+        400,
+        `Invalid params: MCP-Protocol-Version ${version} needs the _meta protocol fields in the request`,
+        ErrorCode.InvalidParams,
+        id,
+      );
+    }
     if (!init && version !== undefined && !isStatefulRevision(version)) {
       return httpError(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
     }
