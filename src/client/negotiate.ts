@@ -2,7 +2,7 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Peer } from '../protocol/peer.js';
-import { isModernRevision, LATEST_MODERN_REVISION, META } from '../spec/modern.js';
+import { isModernRevision, LATEST_MODERN_REVISION, META, MODERN_ERROR_CODES } from '../spec/modern.js';
 import type {
   ClientCapabilities,
   Implementation,
@@ -10,7 +10,6 @@ import type {
   ServerCapabilities,
 } from '../spec/types.js';
 import { isStatefulRevision, LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from '../spec/versions.js';
-import { MODERN_ERROR_CODES } from './stateless.js';
 
 /** Which protocol era a client uses: chosen by probing ('auto'), or pinned. */
 export type EraChoice = 'auto' | 'stateful' | 'stateless';

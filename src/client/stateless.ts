@@ -8,13 +8,6 @@ import { type ClientHandlers, fulfilInputRequests } from './handlers.js';
 import type { ResponseCache } from './response-cache.js';
 import { declaresTasksExtension } from './tasks.js';
 
-/** Codes only a stateless-revision server sends: they prove the server is modern. */
-export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
-  ErrorCode.HeaderMismatch,
-  ErrorCode.MissingClientCapability,
-  ErrorCode.UnsupportedProtocolVersion,
-]);
-
 /** Default most `input_required` rounds one call goes through. */
 export const DEFAULT_MAX_ROUNDS = 10;
 

@@ -1,8 +1,17 @@
+import { ErrorCode } from '../jsonrpc/errors.js';
+
 /** The stateless protocol revisions mcpkit speaks (the modern era). */
 export const MODERN_REVISIONS = ['2026-07-28'] as const;
 
 /** A modern (stateless) protocol revision. */
 export type ModernRevision = (typeof MODERN_REVISIONS)[number];
+
+/** Codes only a stateless-revision server sends: they prove the server is modern. */
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
 
 /** The newest modern revision. */
 export const LATEST_MODERN_REVISION: ModernRevision = '2026-07-28';

@@ -8,6 +8,7 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from '../jsonrpc/types.js';
+import { MODERN_ERROR_CODES } from '../spec/modern.js';
 import { encodeParamHeaders, isModernMessage, ModernExchanges } from './http-client/modern.js';
 import { EVENT_STREAM, StreamResumer } from './http-client/resumer.js';
 import {
@@ -222,7 +223,9 @@ export class StreamableHttpClientTransport implements Transport {
     if (!response.ok) {
       const error = await errorFromResponse(response, `POST of ${describe(message)}`);
       const rejectOn = this.#options.initializeRejectStatuses;
-      if (initialize && stream && !this.#isInternal(stream) && rejectOn?.includes(response.status)) {
+      // A recognised stateless-revision error is the server's answer, not a sign of another transport: no fallback.
+      const modern = MODERN_ERROR_CODES.has(error.code);
+      if (initialize && stream && !modern && !this.#isInternal(stream) && rejectOn?.includes(response.status)) {
         this.#book.finish(stream);
         throw new HttpStatusError(response.status, error.message, error);
       }

@@ -1,7 +1,10 @@
 // A remembered era is a hint: it saves the probe, and a stale one is noticed and corrected.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { Client, createLinkedTransports, type JsonRpcMessage } from '../../src/index.js';
+import { HttpClientTransport } from '../../src/transport/http-client.js';
 
 /** A scripted server: `answer` returns the reply to each request; every method seen is recorded. */
 async function scripted(answer: (method: string) => object) {
@@ -43,15 +46,16 @@ test('a server remembered as stateful is initialized without a probe', async () 
   await client.close();
 });
 
+const REFUSAL = {
+  error: {
+    code: -32022,
+    message: 'Unsupported protocol version',
+    data: { supported: ['2026-07-28'], requested: '2025-11-25' },
+  },
+};
+
 test('a stale stateful verdict is corrected: a modern refusal of initialize leads to the probe', async () => {
-  const refusal = {
-    error: {
-      code: -32022,
-      message: 'Unsupported protocol version',
-      data: { supported: ['2026-07-28'], requested: '2025-11-25' },
-    },
-  };
-  const { clientSide, seen } = await scripted((m) => (m === 'initialize' ? refusal : DISCOVER));
+  const { clientSide, seen } = await scripted((m) => (m === 'initialize' ? REFUSAL : DISCOVER));
   const client = new Client({ name: 'c', version: '1' });
   await client.connect(clientSide, { prior: 'stateful' });
   assert.equal(client.era, 'stateless');
@@ -66,4 +70,48 @@ test('a stateful refusal that is not modern is reported as it is', async () => {
   const client = new Client({ name: 'c', version: '1' });
   await assert.rejects(client.connect(clientSide, { prior: 'stateful' }), { code: -32603 });
   assert.deepEqual(seen, ['initialize']);
+});
+
+test('over HTTP too: a modern 400 refusal of initialize leads to the probe, never to the legacy SSE fallback', async () => {
+  // A stateless-only endpoint: initialize is refused with -32022 (HTTP 400), server/discover is answered.
+  const seen: string[] = [];
+  const http = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      seen.push(
+        `${req.method} ${req.method === 'POST' ? (JSON.parse(body) as { method: string }).method : ''}`,
+      );
+      if (req.method !== 'POST') {
+        res.writeHead(405).end();
+        return;
+      }
+      const message = JSON.parse(body) as { id: number; method: string };
+      const reply =
+        message.method === 'initialize' ? { status: 400, ...REFUSAL } : { status: 200, ...DISCOVER };
+      res
+        .writeHead(reply.status, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            ...('error' in reply ? { error: reply.error } : { result: reply.result }),
+          }),
+        );
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const client = new Client({ name: 'c', version: '1' });
+  try {
+    await client.connect(new HttpClientTransport(`http://127.0.0.1:${port}/mcp`), { prior: 'stateful' });
+    assert.equal(client.era, 'stateless');
+    assert.deepEqual(seen, ['POST initialize', 'POST server/discover']);
+  } finally {
+    await client.close();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  }
 });
