@@ -225,7 +225,13 @@ export class StreamableHttpClientTransport implements Transport {
       const rejectOn = this.#options.initializeRejectStatuses;
       // A recognised stateless-revision error is the server's answer, not a sign of another transport: no fallback.
       const modern = MODERN_ERROR_CODES.has(error.code);
-      if (initialize && stream && !modern && !this.#isInternal(stream) && rejectOn?.includes(response.status)) {
+      if (
+        initialize &&
+        stream &&
+        !modern &&
+        !this.#isInternal(stream) &&
+        rejectOn?.includes(response.status)
+      ) {
         this.#book.finish(stream);
         throw new HttpStatusError(response.status, error.message, error);
       }

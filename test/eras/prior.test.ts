@@ -92,15 +92,13 @@ test('over HTTP too: a modern 400 refusal of initialize leads to the probe, neve
       const message = JSON.parse(body) as { id: number; method: string };
       const reply =
         message.method === 'initialize' ? { status: 400, ...REFUSAL } : { status: 200, ...DISCOVER };
-      res
-        .writeHead(reply.status, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: message.id,
-            ...('error' in reply ? { error: reply.error } : { result: reply.result }),
-          }),
-        );
+      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: message.id,
+          ...('error' in reply ? { error: reply.error } : { result: reply.result }),
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
