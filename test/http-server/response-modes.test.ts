@@ -136,6 +136,28 @@ describe("responseMode 'sse'", () => {
     );
   }
 
+  test(
+    'sessions of revisions before 2025-11-25 get no priming event (their clients may not expect empty data)',
+    T,
+    async () => {
+      const { url } = await servers.start({ responseMode: 'sse' });
+      for (const version of ['2025-03-26', '2025-06-18']) {
+        const { sessionId } = await initSession(url, { protocolVersion: version });
+        const res = await post(url, sessionId, toolCall(8, 'echo', { text: 'old' }), {
+          'mcp-protocol-version': version,
+        });
+        assert.ok(isSse(res.headers['content-type']));
+        const events = parseSse(res.body);
+        assert.ok(events.length > 0);
+        assert.ok(
+          events.every((e) => e.data !== ''),
+          `${version}: no event with empty data (${JSON.stringify(events)})`,
+        );
+        assert.equal(resultText(responseOf(res, 8)), 'echo: old');
+      }
+    },
+  );
+
   test('an answer ready at once leaves with its head and priming event in one socket write', T, async () => {
     const { url, running } = await servers.start({ responseMode: 'sse' });
     const { sessionId } = await initSession(url);

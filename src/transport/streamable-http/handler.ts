@@ -101,7 +101,10 @@ export function createStreamableHttpHandler(
     const transport = new HttpSessionTransport(sessionId ?? '', sessionId, with_);
     const session = await server.connect(transport);
     // Only stateful sessions are looked up again (batch checks); a per-request entry would only keep garbage alive.
-    if (sessionId !== undefined) sessions.set(transport, session);
+    if (sessionId !== undefined) {
+      sessions.set(transport, session);
+      transport.negotiated = session;
+    }
     return { transport, session };
   }
 

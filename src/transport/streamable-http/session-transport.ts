@@ -31,6 +31,9 @@ function streamTag(): string {
   return btoa(s).replaceAll('+', '-').replaceAll('/', '_');
 }
 
+/** The first revision whose SSE streams start with a priming event. */
+const PRIMING_REVISION = '2025-11-25';
+
 const gone = () => httpError(404, 'Session not found', -32001);
 
 /**
@@ -51,6 +54,8 @@ export class HttpSessionTransport implements Transport {
   #receiver: TransportReceiver | undefined;
   #nextStream = 0;
   #closed = false;
+  /** The session's negotiated revision, once known (set by the handler for stateful sessions). */
+  negotiated: { readonly protocolVersion: string } | undefined;
   /** Called when the transport closes (the handler forgets the session). */
   onclosed: (() => void) | undefined;
   /** Called when the last POST stream has its answer (stateless requests close then). */
@@ -323,7 +328,9 @@ export class HttpSessionTransport implements Transport {
   }
 
   #attach(stream: OutStream, sink: SseSink, replay: QueuedEvent[], fresh: boolean): void {
-    if (this.#settings.resumable) {
+    // Priming events (SEP-1699) came with 2025-11-25: older clients may read the empty data as a broken message.
+    const version = this.negotiated?.protocolVersion ?? '';
+    if (this.#settings.resumable && version >= PRIMING_REVISION) {
       // A new stream is primed with an id to resume from; a resumed one only gets the retry interval.
       sink.write(
         fresh
