@@ -129,7 +129,6 @@ export class McpServer implements ModernHost, SessionHost {
   readonly #middleware: Middleware[] = [];
   readonly #used = new Set<Kind>();
   readonly #dirty = new Set<Kind>();
-  #hasTemplateLists = false;
   #stateCodec: RequestStateCodec | undefined;
   #tasks: TaskManager | undefined;
   #taskTools = false;
@@ -212,7 +211,6 @@ export class McpServer implements ModernHost, SessionHost {
       config as ResourceTemplateConfig,
       handler as ResourceTemplateHandler,
     );
-    if (def.config.list) this.#hasTemplateLists = true;
     return this.templates.add(uriTemplate, def);
   }
 
@@ -374,11 +372,11 @@ export class McpServer implements ModernHost, SessionHost {
 
   /** @internal */
   async listResources(cursor: unknown, ctx: RequestContext): Promise<JsonObject> {
-    if (!this.#hasTemplateLists) return this.resources.page(cursor);
+    // Templates that list their resources (checked per call: a handle's update may add or remove a list callback).
+    const listing = [...this.templates.enabled()].filter((t) => t.def.config.list !== undefined);
+    if (listing.length === 0) return this.resources.page(cursor);
     const all: unknown[] = [...this.resources.enabled()].map((e) => describeResource(e.def));
-    for (const t of this.templates.enabled()) {
-      if (t.def.config.list) all.push(...((await t.def.config.list(ctx)) as Resource[]));
-    }
+    for (const t of listing) all.push(...((await t.def.config.list?.(ctx)) as Resource[]));
     const size = this.#options.pageSize ?? 100;
     const offset = decodeCursor(cursor);
     if (offset > 0 && offset >= all.length) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor');

@@ -59,9 +59,7 @@ export type ToolHandler<I, O> = (
   | Promise<ToolReturn<ToolOutput<O>> | InputRequiredReturn>;
 
 /** Changes accepted by a tool handle's `update`. */
-export type ToolUpdate = Partial<
-  Omit<ToolConfig<SchemaArg | undefined, SchemaArg | undefined>, 'inputSchema' | 'outputSchema'>
-> & {
+export type ToolUpdate = Partial<ToolConfig<SchemaArg | undefined, SchemaArg | undefined>> & {
   handler?: ToolHandler<unknown, unknown>;
 };
 
@@ -118,10 +116,15 @@ export function describeTool(def: ToolDef): JsonObject {
   return tool as unknown as JsonObject;
 }
 
-/** Applies an update to a tool definition. */
+/** Applies an update to a tool definition; new input or output schemas are compiled and checked as at registration. */
 export function updateTool(def: ToolDef, changes: ToolUpdate): ToolDef {
   const { handler, ...config } = changes;
-  return { ...def, config: { ...def.config, ...config }, handler: handler ?? def.handler };
+  const merged = { ...def.config, ...config };
+  if (!('inputSchema' in config) && !('outputSchema' in config)) {
+    if (merged.task !== undefined) checkToolTaskConfig(def.name, merged.task);
+    return { ...def, config: merged, handler: handler ?? def.handler };
+  }
+  return defineTool(def.name, merged, handler ?? def.handler);
 }
 
 /** Runs `tools/call`: validates input, runs the handler, checks and completes the result. */

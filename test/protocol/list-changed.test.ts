@@ -243,3 +243,33 @@ test('a removed tool can no longer be called; a disabled one neither', async () 
   await assert.rejects(() => client.callTool('gone'), { code: -32602 });
   await client.close();
 });
+
+test("update() can change a tool's schemas (listed and enforced) and a template's list callback", async () => {
+  const server = fullServer();
+  const tool = server.tool(
+    'typed',
+    { inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } },
+    () => 'ok',
+  );
+  const template = server.resourceTemplate('test://items/{id}', { name: 'items' }, (uri) => `item ${uri}`);
+  const { client } = await connectInMemory(server, { autoRefresh: false });
+  assert.equal((await client.callTool('typed', { n: 1 })).isError, undefined);
+
+  tool.update({ inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] } });
+  const listed = (await client.listTools()).find((t) => t.name === 'typed');
+  assert.deepEqual(listed?.inputSchema.required, ['s']);
+  assert.equal((await client.callTool('typed', { n: 1 })).isError, true, 'the new schema is enforced');
+  assert.equal((await client.callTool('typed', { s: 'x' })).isError, undefined);
+  assert.throws(() => tool.update({ inputSchema: { type: 'string' } }), { code: 'INVALID_DEFINITION' });
+
+  assert.deepEqual(
+    (await client.listResources()).map((r) => r.uri),
+    ['test://base'],
+  );
+  template.update({ list: () => [{ uri: 'test://items/1', name: 'one' }] });
+  assert.deepEqual(
+    (await client.listResources()).map((r) => r.uri),
+    ['test://base', 'test://items/1'],
+  );
+  await client.close();
+});
