@@ -376,7 +376,10 @@ export class McpServer implements ModernHost, SessionHost {
     const listing = [...this.templates.enabled()].filter((t) => t.def.config.list !== undefined);
     if (listing.length === 0) return this.resources.page(cursor);
     const all: unknown[] = [...this.resources.enabled()].map((e) => describeResource(e.def));
-    for (const t of listing) all.push(...((await t.def.config.list?.(ctx)) as Resource[]));
+    for (const t of listing) {
+      const list = t.def.config.list;
+      if (list) all.push(...((await list(ctx)) as Resource[]));
+    }
     const size = this.#options.pageSize ?? 100;
     const offset = decodeCursor(cursor);
     if (offset > 0 && offset >= all.length) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor');
