@@ -13,7 +13,13 @@ export type { EraChoice } from './client/negotiate.js';
 export type { CallToolOptions, ClientEvents, ClientOptions, ToolCallStart } from './client/options.js';
 export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
 export type { DetailedTask, InputResponses, Task, TaskStatus, WaitForTaskOptions } from './client/tasks.js';
-export { ErrorCode, JsonRpcError, McpkitError, type McpkitErrorCode } from './jsonrpc/errors.js';
+export {
+  ErrorCode,
+  JsonRpcError,
+  McpkitError,
+  type McpkitErrorCode,
+  urlElicitationRequired,
+} from './jsonrpc/errors.js';
 export type {
   JsonObject,
   JsonRpcErrorResponse,

@@ -83,3 +83,15 @@ export class McpkitError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * The error of a request that cannot go on until the user completes URL-mode elicitations (-32042, 2025-11-25):
+ * throw it from a handler; `elicitations` are the URL-mode requests (`mode: 'url'`, `elicitationId`, `url`, `message`)
+ * the client should present. The stateless revision removed this code: there, ask with `ctx.elicit()` instead.
+ */
+export function urlElicitationRequired(
+  elicitations: readonly { mode: 'url'; elicitationId: string; url: string; message: string }[],
+  message = 'This request requires more information from the user',
+): JsonRpcError {
+  return new JsonRpcError(ErrorCode.UrlElicitationRequired, message, { elicitations });
+}

@@ -52,8 +52,17 @@ export interface RequestContext {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a log message to the client if `level` meets the session's threshold. */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  /** Asks the user for input through the client (form or URL mode). */
+  /**
+   * Asks the user for input through the client (form or URL mode). For URL mode, pass your own `elicitationId` to
+   * refer to the interaction later (one is generated otherwise).
+   */
   elicit(request: ElicitFormRequest | ElicitUrlRequest, options?: RequestOptions): Promise<ElicitResult>;
+  /**
+   * Tells the client that a URL-mode elicitation finished out of band (`notifications/elicitation/complete`,
+   * 2025-11-25 sessions whose client declared URL elicitation). Usable after this request has ended, while the
+   * session lasts. The stateless revision has no such notification: there it is refused.
+   */
+  elicitationComplete(elicitationId: string): Promise<void>;
   /** Asks the client to sample from a language model. */
   sample(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots. */

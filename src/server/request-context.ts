@@ -104,6 +104,21 @@ export function createRequestContext(
       if (logger !== undefined) params.logger = logger;
       await session.notify('notifications/message', params, id);
     },
+    async elicitationComplete(elicitationId) {
+      if (asker.era === 'stateless') {
+        throw new McpkitError(
+          'CAPABILITY_MISSING',
+          'The stateless revision has no notifications/elicitation/complete: the client retries with requestState',
+        );
+      }
+      if (!info.clientCapabilities.elicitation?.url) {
+        throw new McpkitError(
+          'CAPABILITY_MISSING',
+          'The client did not declare the "elicitation.url" capability, so notifications/elicitation/complete cannot be sent',
+        );
+      }
+      await session.notify('notifications/elicitation/complete', { elicitationId });
+    },
     async elicit(req, options) {
       const params = elicitParams(info, asker.era, req);
       const result = (await ask('elicitation/create', params, options)) as unknown as ElicitResult;

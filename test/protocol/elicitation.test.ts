@@ -10,6 +10,7 @@ import {
   JsonRpcError,
   McpkitError,
   McpServer,
+  urlElicitationRequired,
 } from '../../src/index.js';
 import { connectInMemory } from '../../src/testing.js';
 import { rawClient } from './helpers.js';
@@ -208,6 +209,49 @@ test('URL elicitation keeps a given elicitationId', async () => {
   );
   await client.callTool('ask');
   assert.equal(seen[0]?.mode === 'url' ? seen[0].elicitationId : undefined, 'el-42');
+  await client.close();
+});
+
+test('URL elicitation completes out of band: notifications/elicitation/complete, even after the call ended', async () => {
+  const server = new McpServer({ name: 'elicit', version: '1' });
+  let later: (() => Promise<void>) | undefined;
+  server.tool('connect', {}, async (_args, ctx) => {
+    const result = await ctx.elicit({ ...URL_REQUEST, elicitationId: 'pay-1' });
+    later = () => ctx.elicitationComplete('pay-1');
+    return result.action;
+  });
+  const completed: unknown[] = [];
+  const { client } = await connectInMemory(server, {
+    capabilities: { elicitation: { url: {} } },
+    elicitation: () => ({ action: 'accept' }),
+    onnotification: (n) => {
+      if (n.method === 'notifications/elicitation/complete') completed.push(n.params);
+    },
+  });
+  assert.deepEqual((await client.callTool('connect')).content, [{ type: 'text', text: 'accept' }]);
+  await later?.();
+  await client.ping(); // everything sent before the ping's answer has arrived
+  assert.deepEqual(completed, [{ elicitationId: 'pay-1' }]);
+  await client.close();
+});
+
+test('urlElicitationRequired() answers with -32042 and the elicitations the client should present', async () => {
+  const server = new McpServer({ name: 'elicit', version: '1' });
+  server.tool('pay', {}, () => {
+    throw urlElicitationRequired([
+      { mode: 'url', elicitationId: 'pay-2', url: 'https://example.com/pay', message: 'Pay first' },
+    ]);
+  });
+  const { client } = await connectInMemory(server, { capabilities: { elicitation: { url: {} } } });
+  await assert.rejects(client.callTool('pay'), (e: unknown) => {
+    assert.ok(e instanceof JsonRpcError);
+    assert.equal(e.code, -32042);
+    assert.deepEqual(
+      (e.data as { elicitations: { elicitationId: string }[] }).elicitations[0]?.elicitationId,
+      'pay-2',
+    );
+    return true;
+  });
   await client.close();
 });
 
