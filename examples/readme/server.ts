@@ -4,7 +4,8 @@ import { z } from 'zod';
 
 const server = new McpServer({ name: 'weather', version: '1.0.0' });
 
-// Input and output schemas: zod (or valibot, arktype, or plain JSON Schema). Types flow into the handler.
+// Input and output schemas: zod (or arktype, valibot via @valibot/to-json-schema, or plain JSON Schema).
+// Types flow into the handler.
 server.tool(
   'forecast',
   {
