@@ -113,6 +113,16 @@ export class StreamableHttpClientTransport implements Transport {
         deliverText: (text) => this.#deliverText(text),
         deliver: (message) => this.#deliver(message),
         report: (error) => this.#report(error),
+        renewSession: (lost) => {
+          this.#renew(lost).catch((e: unknown) =>
+            this.#report(
+              new McpkitError(
+                'TRANSPORT_ERROR',
+                `The server ended the session ${JSON.stringify(lost)} under the standalone GET stream, and a new session could not be started: ${messageOf(e)}`,
+              ),
+            ),
+          );
+        },
       },
       reconnectPolicy(options.reconnect),
       this.#maxChars,

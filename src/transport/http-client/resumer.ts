@@ -23,6 +23,8 @@ export interface ResumerHost {
   deliver(message: JsonRpcMessage): void;
   /** Reports a problem through the transport's `onerror`. */
   report(error: Error): void;
+  /** The server ended the session under an open standalone stream: start a new session (and with it a new stream). */
+  renewSession?(lost: string): void;
 }
 
 /**
@@ -45,6 +47,7 @@ export class StreamResumer {
 
   /** Reads one connection of a stream; when it drops before the stream is done, schedules a resumption. */
   async consume(stream: Stream, response: Response): Promise<void> {
+    stream.opened = true;
     let progressed = false;
     let failure: unknown;
     try {
@@ -106,6 +109,13 @@ export class StreamResumer {
       : status === 405
         ? 'the server does not offer GET streams (HTTP 405)'
         : `the server answered the GET with ${detail}`;
+    if (stream.kind === 'standalone' && ended && stream.opened && host.renewSession) {
+      // A listening client must not go deaf when its session expires: a new session brings a new GET stream. A
+      // stream that never opened is not renewed again, so a server that refuses every new session ends the loop.
+      this.#book.finish(stream);
+      host.renewSession(session);
+      return;
+    }
     if (stream.kind === 'standalone') {
       const next = ended
         ? 'the next message sent starts a new session, and with it a new GET stream'

@@ -14,6 +14,8 @@ export interface Stream {
   /** Consecutive connections that ended without a single event: they slow reconnection down, never end it. */
   quiet: number;
   done: boolean;
+  /** True once a connection of this stream was accepted and read (a 404 before that ends it for good). */
+  opened: boolean;
   /** The pending reconnection, if one is scheduled. */
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Stops reading the current connection, while one is being read. */
@@ -75,6 +77,7 @@ export class StreamBook {
       failures: 0,
       quiet: 0,
       done: false,
+      opened: false,
       timer: undefined,
       cancel: undefined,
     };
