@@ -113,3 +113,30 @@ test('over HTTP too: a modern 400 refusal of initialize leads to the probe, neve
     await new Promise<void>((resolve) => http.close(() => resolve()));
   }
 });
+
+test('over HTTP, a 401 or a 5xx to the server/discover probe is an error, never taken for a stateful server', async () => {
+  for (const status of [401, 503]) {
+    const seen: string[] = [];
+    const http = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        seen.push(req.method === 'POST' ? (JSON.parse(body) as { method: string }).method : `${req.method}`);
+        res.writeHead(status, { 'content-type': 'application/json' }).end('{"error":"no"}');
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const { port } = http.address() as AddressInfo;
+    const client = new Client({ name: 'c', version: '1' });
+    try {
+      await assert.rejects(client.connect(new HttpClientTransport(`http://127.0.0.1:${port}/mcp`)));
+      assert.deepEqual(seen, ['server/discover'], `HTTP ${status}: no initialize, no legacy fallback`);
+    } finally {
+      await client.close();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
+  }
+});
