@@ -112,7 +112,8 @@ async function probe(s: NegotiationSetup): Promise<Negotiated | undefined> {
   } catch (e) {
     if (e instanceof JsonRpcError && MODERN_ERROR_CODES.has(e.code)) return modernRefusal(s, e);
     // Over HTTP, an authentication failure or a server error says nothing about the era: report it as it is.
-    const status = e instanceof JsonRpcError ? (e.data as { status?: unknown } | undefined)?.status : undefined;
+    const status =
+      e instanceof JsonRpcError ? (e.data as { status?: unknown } | undefined)?.status : undefined;
     if (typeof status === 'number' && (status === 401 || status === 403 || status >= 500)) throw e;
     // No answer in time, or any other error: a stateful server (unless the connection itself died).
     if (e instanceof McpkitError && e.code !== 'REQUEST_TIMEOUT') throw e;
