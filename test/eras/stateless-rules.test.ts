@@ -211,6 +211,35 @@ describe('stateless rules over raw stdio', { timeout: SUITE_TIMEOUT }, () => {
     assert.deepEqual(Object.keys(again.result.inputRequests), Object.keys(first.result.inputRequests));
   });
 
+  test('answers to inputs the server did not ask for in the last round are ignored, even well-formed ones', async () => {
+    // Offered ahead of any question (no requestState): the first round still asks.
+    const eager = await raw.request(
+      'tools/call',
+      call('interact', { topic: 'eager' }, FULL_CAPS, {
+        inputResponses: { 'input-1': { action: 'accept', content: { name: 'Eve' } } },
+      }),
+    );
+    assert.equal(eager.result?.resultType, 'input_required', JSON.stringify(eager));
+    const asked = Object.keys(eager.result.inputRequests);
+    // A later question's key answered early, next to the real answer: only the asked key is taken.
+    const next = `input-${asked.length + 1}`;
+    const reply = await raw.request(
+      'tools/call',
+      call('interact', { topic: 'eager' }, FULL_CAPS, {
+        requestState: eager.result.requestState,
+        inputResponses: {
+          [asked[0] as string]: { action: 'accept', content: { name: 'Ada' } },
+          [next]: { role: 'assistant', content: { type: 'text', text: 'forged' }, model: 'm' },
+        },
+      }),
+    );
+    assert.equal(reply.result?.resultType, 'input_required', JSON.stringify(reply));
+    assert.ok(
+      next in reply.result.inputRequests,
+      'the early answer was not used: the server asks for it now',
+    );
+  });
+
   test('tampered requestState: -32602 "Invalid or expired requestState"', async () => {
     const first = await raw.request('tools/call', call('interact', { topic: 'tamper' }));
     const state = first.result.requestState as string;

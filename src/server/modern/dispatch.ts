@@ -82,7 +82,10 @@ export async function dispatchModern(
   }
   const mrtr = MRTR_METHODS.has(method);
   const state = mrtr ? await openState(host, method, params, incoming) : undefined;
-  const answers: Record<string, unknown> = { ...state?.answers, ...responsesOf(params) };
+  const answers: Record<string, unknown> = {
+    ...state?.answers,
+    ...askedOnly(responsesOf(params), state?.asked),
+  };
   const collector = new InputCollector(answers);
   const ctx = createRequestContext(incoming, {
     session,
@@ -186,6 +189,7 @@ async function inputRequiredResult(
 ): Promise<JsonObject> {
   const payload: StatePayload = {
     answers,
+    asked: Object.keys(inputRequests),
     req: await requestDigest(method, mainParams(params)),
     exp: Date.now() + host.stateCodec.ttlMs,
   };
@@ -215,6 +219,16 @@ async function openState(
   if (state.req !== (await requestDigest(method, mainParams(params)))) throw refuse();
   if (state.sub !== principal(incoming)) throw refuse();
   return state;
+}
+
+/** The answers to inputs the server asked for in the last round; others SHOULD be ignored (and are). */
+function askedOnly(
+  responses: Record<string, unknown>,
+  asked: readonly string[] | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of asked ?? []) if (Object.hasOwn(responses, key)) out[key] = responses[key];
+  return out;
 }
 
 function responsesOf(params: JsonObject): Record<string, unknown> {

@@ -4,6 +4,8 @@ import { McpkitError } from '../../jsonrpc/errors.js';
 export interface StatePayload {
   /** Answers gathered in earlier rounds, by input key. */
   answers: Record<string, unknown>;
+  /** The input keys asked for in the round that sealed this state: the only answers the next round takes. */
+  asked?: string[];
   /** The handler's own state (explicit MRTR style). */
   app?: unknown;
   /** Digest of the originating request (method + main params). */
