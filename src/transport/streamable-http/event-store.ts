@@ -5,8 +5,16 @@ import type { JsonRpcMessage } from '../../jsonrpc/types.js';
  * the events of that stream it missed. Event ids encode their stream: `<streamId>.<sequence>`.
  */
 export interface EventStore {
-  /** Records a message sent on `streamId` of `sessionKey`; returns its event id. */
-  append(sessionKey: string, streamId: string, message: JsonRpcMessage): Promise<string> | string;
+  /**
+   * Records a message sent on `streamId` of `sessionKey`; returns its event id. `size` is the length of the message's
+   * JSON text, for stores that budget memory.
+   */
+  append(
+    sessionKey: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    size?: number,
+  ): Promise<string> | string;
   /** The stream an event id belongs to, or undefined for a malformed id. */
   streamOf(eventId: string): string | undefined;
   /** The events of the same stream after `eventId`, in order; undefined when `eventId` is unknown. */
@@ -34,6 +42,11 @@ export interface MemoryEventStoreOptions {
   maxStreamsPerSession?: number;
   /** Most sessions remembered (oldest dropped first). Default 10 000. */
   maxSessions?: number;
+  /**
+   * Most bytes of message text kept per session (as reported by the transport): past it, finished streams go first,
+   * then the oldest events of the others; each live stream keeps at least its newest event. Default 8 MiB.
+   */
+  maxBytesPerSession?: number;
 }
 
 interface StreamLog {
@@ -42,12 +55,16 @@ interface StreamLog {
   /** The stream got its last event. */
   ended: boolean;
   events: StoredEvent[];
+  /** Text size of each event, in the order of `events`. */
+  sizes: number[];
 }
 
 interface SessionLog {
   /** Session-wide sequence: ids are never reused, even for a stream whose log was dropped. */
   next: number;
   streams: Map<string, StreamLog>;
+  /** Text size of every event kept. */
+  bytes: number;
 }
 
 /** Creates an event id; exported for stores of other kinds. */
@@ -67,17 +84,19 @@ export class MemoryEventStore implements EventStore {
   readonly #maxEvents: number;
   readonly #maxStreams: number;
   readonly #maxSessions: number;
+  readonly #maxBytes: number;
 
   constructor(options: MemoryEventStoreOptions = {}) {
     this.#maxEvents = options.maxEventsPerStream ?? 1000;
     this.#maxStreams = options.maxStreamsPerSession ?? 100;
     this.#maxSessions = options.maxSessions ?? 10_000;
+    this.#maxBytes = options.maxBytesPerSession ?? 8 * 1024 * 1024;
   }
 
-  append(sessionKey: string, streamId: string, message: JsonRpcMessage): string {
+  append(sessionKey: string, streamId: string, message: JsonRpcMessage, size = 0): string {
     let session = this.#sessions.get(sessionKey);
     if (!session) {
-      session = { next: 1, streams: new Map() };
+      session = { next: 1, streams: new Map(), bytes: 0 };
       this.#sessions.set(sessionKey, session);
       dropOldest(this.#sessions, this.#maxSessions);
     }
@@ -86,16 +105,17 @@ export class MemoryEventStore implements EventStore {
       // Least recently written last: a stream still being written is never the one dropped.
       session.streams.delete(streamId);
     } else {
-      log = { dropped: 0, ended: false, events: [] };
+      log = { dropped: 0, ended: false, events: [], sizes: [] };
     }
     session.streams.set(streamId, log);
-    dropStreams(session.streams, this.#maxStreams);
+    dropStreams(session, this.#maxStreams);
     const id = eventId(streamId, session.next++);
     log.events.push({ id, message });
-    if (log.events.length > this.#maxEvents) {
-      const gone = log.events.splice(0, log.events.length - this.#maxEvents);
-      log.dropped = seqOf(gone[gone.length - 1]?.id ?? '');
-    }
+    log.sizes.push(size);
+    session.bytes += size;
+    if (log.events.length > this.#maxEvents)
+      dropOldestEvents(session, log, log.events.length - this.#maxEvents);
+    if (session.bytes > this.#maxBytes) trimBytes(session, this.#maxBytes);
     return id;
   }
 
@@ -126,7 +146,8 @@ export class MemoryEventStore implements EventStore {
 }
 
 /** Over the limit, drops finished streams first (oldest first), then the oldest live one. */
-function dropStreams(streams: Map<string, StreamLog>, max: number): void {
+function dropStreams(session: SessionLog, max: number): void {
+  const streams = session.streams;
   while (streams.size > max) {
     let victim: string | undefined;
     for (const [id, log] of streams) {
@@ -137,7 +158,33 @@ function dropStreams(streams: Map<string, StreamLog>, max: number): void {
     }
     victim ??= streams.keys().next().value;
     if (victim === undefined) return;
-    streams.delete(victim);
+    dropStream(session, victim);
+  }
+}
+
+function dropStream(session: SessionLog, streamId: string): void {
+  const log = session.streams.get(streamId);
+  if (!log) return;
+  for (const size of log.sizes) session.bytes -= size;
+  session.streams.delete(streamId);
+}
+
+/** Drops the first `count` events of a stream; a resume point before them becomes a gap (refused). */
+function dropOldestEvents(session: SessionLog, log: StreamLog, count: number): void {
+  const gone = log.events.splice(0, count);
+  for (const size of log.sizes.splice(0, count)) session.bytes -= size;
+  log.dropped = seqOf(gone[gone.length - 1]?.id ?? '');
+}
+
+/** Over the byte budget: finished streams go first (oldest first), then the oldest events, oldest stream first. */
+function trimBytes(session: SessionLog, max: number): void {
+  for (const [id, log] of session.streams) {
+    if (session.bytes <= max) return;
+    if (log.ended) dropStream(session, id);
+  }
+  for (const log of session.streams.values()) {
+    while (session.bytes > max && log.events.length > 1) dropOldestEvents(session, log, 1);
+    if (session.bytes <= max) return;
   }
 }
 

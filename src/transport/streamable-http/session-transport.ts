@@ -270,7 +270,7 @@ export class HttpSessionTransport implements Transport {
     const store = this.#settings.eventStore;
     const data = encodeMessage(message);
     const id = store
-      ? store.append(this.#key, stream.id, message)
+      ? store.append(this.#key, stream.id, message, data.length)
       : this.#settings.resumable
         ? `${stream.id}.${++stream.seq}`
         : undefined;

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { MemoryEventStore } from './event-store.js';
+
+const note = (n: number): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { n },
+});
+
+test('the byte budget drops finished streams first', () => {
+  const store = new MemoryEventStore({ maxBytesPerSession: 1000 });
+  const a1 = store.append('s', 'A', note(1), 400);
+  store.append('s', 'A', note(2), 400);
+  store.streamEnded('s', 'A');
+  const b1 = store.append('s', 'B', note(3), 400);
+  assert.equal(store.replayAfter('s', a1), undefined, 'the finished stream was dropped');
+  assert.deepEqual(store.replayAfter('s', b1), [], 'the live one is kept');
+  store.append('s', 'B', note(4), 400);
+  assert.deepEqual(
+    store.replayAfter('s', b1)?.map((e) => e.message),
+    [note(4)],
+  );
+});
+
+test('past the budget on live streams the oldest events go, and resuming before them is refused (a gap)', () => {
+  const store = new MemoryEventStore({ maxBytesPerSession: 1000 });
+  const first = store.append('s', 'C', note(1), 600);
+  const second = store.append('s', 'C', note(2), 600);
+  assert.equal(
+    store.replayAfter('s', 'C.0'),
+    undefined,
+    'the first event is gone: its resume point is a gap',
+  );
+  assert.deepEqual(
+    store.replayAfter('s', first)?.map((e) => e.id),
+    [second],
+  );
+  // The newest event of a stream stays even when it alone is over the budget.
+  const big = store.append('s', 'C', note(3), 5000);
+  assert.deepEqual(
+    store.replayAfter('s', second)?.map((e) => e.id),
+    [big],
+  );
+});
+
+test('other sessions are not touched by one session over its budget', () => {
+  const store = new MemoryEventStore({ maxBytesPerSession: 1000 });
+  const other = store.append('t', 'D', note(0), 900);
+  store.append('t', 'D', note(1), 50);
+  for (let i = 0; i < 10; i++) store.append('s', 'E', note(i), 500);
+  assert.equal(store.replayAfter('t', other)?.length, 1);
+});
