@@ -7,15 +7,10 @@ import { serve } from '../../src/node.js';
 import { McpServer } from '../../src/server/server.js';
 import type { Tool } from '../../src/spec/types.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
-import { sleep } from './mock-server.js';
+import { eventually, sleep } from './mock-server.js';
 
-async function eventually(check: () => boolean, what: string, ms = 8_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+/** How long a reconnection may take on a loaded machine. */
+const WAIT_MS = 8_000;
 
 test('a dropped subscriptions/listen connection is re-subscribed and changes arrive again', async () => {
   const server = new McpServer(
@@ -61,13 +56,15 @@ test('a dropped subscriptions/listen connection is re-subscribed and changes arr
   );
   try {
     await client.connect(new StreamableHttpClientTransport(running.url, { fetch: cuttable }));
-    await eventually(() => server.subscriptions.size === 1, 'the first subscription');
+    // The server may register the subscription before the client's fetch has its response headers.
+    await eventually(() => server.subscriptions.size === 1 && listens > 0, 'the first subscription', WAIT_MS);
     assert.equal(listens, 1);
     drops[0]?.();
-    await eventually(() => listens === 2, 'a second subscriptions/listen');
+    await eventually(() => listens === 2, 'a second subscriptions/listen', WAIT_MS);
     await eventually(
       () => server.subscriptions.size === 1 && drops.length === 2,
       'one live subscription again',
+      WAIT_MS,
     );
     // Changes reach the client through the new stream (keep changing until one is heard: it may still be opening).
     for (let n = 0; changed.length === 0 && n < 80; n++) {

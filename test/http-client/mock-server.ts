@@ -205,6 +205,15 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Polls until `check` holds; fails after `ms`. */
+export async function eventually(check: () => boolean, what: string, ms = 3_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
 /** Options of {@link mcpHandler}. */
 export interface McpMock {
   /** Session id assigned at `initialize` (a function gives a fresh one each time). */

@@ -12,7 +12,7 @@ import { META } from '../../src/spec/modern.js';
 import { HttpClientTransport } from '../../src/transport/http-client.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
 import type { Transport } from '../../src/transport/transport.js';
-import { Recorder, sleep } from './mock-server.js';
+import { eventually, Recorder, sleep } from './mock-server.js';
 
 const ENVELOPE: JsonObject = {
   [META.protocolVersion]: '2026-07-28',
@@ -22,15 +22,6 @@ const ENVELOPE: JsonObject = {
 
 function modern(id: number, method: string, params: JsonObject = {}, meta: JsonObject = {}): JsonRpcRequest {
   return { jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...ENVELOPE, ...meta } } };
-}
-
-/** Polls until `check` holds (bounded). */
-async function eventually(check: () => boolean, what: string, ms = 3_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
 }
 
 let server: McpServer;

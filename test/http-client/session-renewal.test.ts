@@ -7,15 +7,10 @@ import { serve } from '../../src/node.js';
 import { McpServer } from '../../src/server/server.js';
 import type { Tool } from '../../src/spec/types.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
-import { sleep } from './mock-server.js';
+import { eventually, sleep } from './mock-server.js';
 
-async function eventually(check: () => boolean, what: string, ms = 8_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+/** How long a reconnection may take on a loaded machine. */
+const WAIT_MS = 8_000;
 
 test('a session ended by the server under the standalone GET stream is renewed, and notifications arrive again', async () => {
   const server = new McpServer(
@@ -52,6 +47,7 @@ test('a session ended by the server under the standalone GET stream is renewed, 
     await eventually(
       () => transport.sessionId !== undefined && transport.sessionId !== first,
       'a new session',
+      WAIT_MS,
     );
     await changeUntilHeard('after');
     assert.ok(changed.at(-1)?.some((t) => t.name === 'after_0'));
