@@ -72,9 +72,11 @@ test('a stateful refusal that is not modern is reported as it is', async () => {
   assert.deepEqual(seen, ['initialize']);
 });
 
-test('over HTTP too: a modern 400 refusal of initialize leads to the probe, never to the legacy SSE fallback', async () => {
-  // A stateless-only endpoint: initialize is refused with -32022 (HTTP 400), server/discover is answered.
-  const seen: string[] = [];
+/** A stub HTTP endpoint on 127.0.0.1: `answer` replies to each POSTed message, GETs get 405; it records what came. */
+async function stubEndpoint(
+  answer: (message: { id: number; method: string }) => { status: number; body: string },
+) {
+  const seen: { verb: string | undefined; method?: string }[] = [];
   const http = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -82,61 +84,61 @@ test('over HTTP too: a modern 400 refusal of initialize leads to the probe, neve
       body += chunk;
     });
     req.on('end', () => {
-      seen.push(
-        `${req.method} ${req.method === 'POST' ? (JSON.parse(body) as { method: string }).method : ''}`,
-      );
       if (req.method !== 'POST') {
+        seen.push({ verb: req.method });
         res.writeHead(405).end();
         return;
       }
       const message = JSON.parse(body) as { id: number; method: string };
-      const reply =
-        message.method === 'initialize' ? { status: 400, ...REFUSAL } : { status: 200, ...DISCOVER };
-      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: message.id,
-          ...('error' in reply ? { error: reply.error } : { result: reply.result }),
-        }),
-      );
+      seen.push({ verb: req.method, method: message.method });
+      const reply = answer(message);
+      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
     });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    seen,
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
+}
+
+test('over HTTP too: a modern 400 refusal of initialize leads to the probe, never to the legacy SSE fallback', async () => {
+  // A stateless-only endpoint: initialize is refused with -32022 (HTTP 400), server/discover is answered.
+  const stub = await stubEndpoint(({ id, method }) =>
+    method === 'initialize'
+      ? { status: 400, body: JSON.stringify({ jsonrpc: '2.0', id, ...REFUSAL }) }
+      : { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, ...DISCOVER }) },
+  );
   const client = new Client({ name: 'c', version: '1' });
   try {
-    await client.connect(new HttpClientTransport(`http://127.0.0.1:${port}/mcp`), { prior: 'stateful' });
+    await client.connect(new HttpClientTransport(stub.url), { prior: 'stateful' });
     assert.equal(client.era, 'stateless');
-    assert.deepEqual(seen, ['POST initialize', 'POST server/discover']);
+    assert.deepEqual(
+      stub.seen.map((s) => `${s.verb} ${s.method ?? ''}`),
+      ['POST initialize', 'POST server/discover'],
+    );
   } finally {
     await client.close();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
+    await stub.close();
   }
 });
 
 test('over HTTP, a 401 or a 5xx to the server/discover probe is an error, never taken for a stateful server', async () => {
   for (const status of [401, 503]) {
-    const seen: string[] = [];
-    const http = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        seen.push(req.method === 'POST' ? (JSON.parse(body) as { method: string }).method : `${req.method}`);
-        res.writeHead(status, { 'content-type': 'application/json' }).end('{"error":"no"}');
-      });
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const { port } = http.address() as AddressInfo;
+    const stub = await stubEndpoint(() => ({ status, body: '{"error":"no"}' }));
     const client = new Client({ name: 'c', version: '1' });
     try {
-      await assert.rejects(client.connect(new HttpClientTransport(`http://127.0.0.1:${port}/mcp`)));
-      assert.deepEqual(seen, ['server/discover'], `HTTP ${status}: no initialize, no legacy fallback`);
+      await assert.rejects(client.connect(new HttpClientTransport(stub.url)));
+      assert.deepEqual(
+        stub.seen.map((s) => s.method ?? `${s.verb}`),
+        ['server/discover'],
+        `HTTP ${status}: no initialize, no legacy fallback`,
+      );
     } finally {
       await client.close();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await stub.close();
     }
   }
 });
