@@ -60,7 +60,7 @@ export async function answerServerRequest(
   }
   if (method === 'roots/list' && caps.roots) {
     const list = handlers.rootsHandler ? await handlers.rootsHandler(ctx) : roots;
-    return { roots: list } as unknown as JsonObject;
+    return { roots: list };
   }
   throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 }
@@ -128,7 +128,7 @@ export async function answerElicitation(
     );
   }
   const answer = await handler(params as unknown as ElicitParams, ctx);
-  if (answer.action !== 'accept') return answer as unknown as JsonObject;
+  if (answer.action !== 'accept') return answer;
   const content = applyDefaults
     ? applyElicitationDefaults(schema as JsonObject, answer.content ?? {})
     : (answer.content ?? {});
@@ -139,7 +139,7 @@ export async function answerElicitation(
       `The elicitation answer does not match the requested schema: ${checked.issues.join('; ')}`,
     );
   }
-  return { ...answer, content } as unknown as JsonObject;
+  return { ...answer, content };
 }
 
 /** What answering input requests needs from a client. */

@@ -155,7 +155,7 @@ async function modernRefusal(s: NegotiationSetup, e: JsonRpcError): Promise<Nego
 async function initialize(s: NegotiationSetup, version: string): Promise<Negotiated> {
   const result = (await s.peer.request(
     'initialize',
-    { protocolVersion: version, capabilities: s.capabilities, clientInfo: s.info } as unknown as JsonObject,
+    { protocolVersion: version, capabilities: s.capabilities, clientInfo: s.info },
     s.options,
   )) as unknown as InitializeResult;
   if (!isStatefulRevision(result.protocolVersion)) {

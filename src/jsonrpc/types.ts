@@ -30,11 +30,11 @@ export interface JsonRpcResultResponse {
 }
 
 /** The error object carried by an error response. */
-export interface JsonRpcErrorObject {
+export type JsonRpcErrorObject = {
   code: number;
   message: string;
   data?: unknown;
-}
+};
 
 /** An error response; `id` is null (or absent) only when the request's id could not be read. */
 export interface JsonRpcErrorResponse {

@@ -141,7 +141,7 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
           arguments: ((p.context as JsonObject | undefined)?.arguments ?? {}) as Record<string, string>,
         };
         const completer = d.completerFor(ref, argument.name);
-        return complete(completer, argument.value, context, ctx) as unknown as Promise<JsonObject>;
+        return complete(completer, argument.value, context, ctx);
       },
     },
   ],

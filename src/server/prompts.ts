@@ -74,7 +74,7 @@ export function describePrompt(def: PromptDef): JsonObject {
   }
   if (icons !== undefined) prompt.icons = icons;
   if (_meta !== undefined) prompt._meta = _meta;
-  return prompt as unknown as JsonObject;
+  return prompt;
 }
 
 /** Runs `prompts/get`: checks the arguments, runs the handler, normalises the result. */
@@ -96,9 +96,9 @@ export async function getPrompt(def: PromptDef, rawArgs: unknown, ctx: RequestCo
     );
   }
   const returned = await def.handler(record as Record<string, string>, ctx);
-  if (isInputRequired(returned)) return returned as unknown as JsonObject;
+  if (isInputRequired(returned)) return returned;
   if (typeof returned === 'string')
     return { messages: [{ role: 'user', content: { type: 'text', text: returned } }] };
   if (Array.isArray(returned)) return { messages: returned };
-  return returned as unknown as JsonObject;
+  return returned;
 }

@@ -113,8 +113,8 @@ export function describeTemplate(def: TemplateDef): JsonObject {
 /** Reads a fixed resource. */
 export async function readResource(def: ResourceDef, ctx: RequestContext): Promise<JsonObject> {
   const value = await def.handler(def.uri, ctx);
-  if (isInputRequired(value)) return value as unknown as JsonObject;
-  return toReadResult(def.uri, def.config.mimeType, value) as unknown as JsonObject;
+  if (isInputRequired(value)) return value;
+  return toReadResult(def.uri, def.config.mimeType, value);
 }
 
 /** Reads a templated resource whose variables were matched. */
@@ -125,6 +125,6 @@ export async function readTemplated(
   ctx: RequestContext,
 ): Promise<JsonObject> {
   const value = await def.handler(uri, variables, ctx);
-  if (isInputRequired(value)) return value as unknown as JsonObject;
-  return toReadResult(uri, def.config.mimeType, value) as unknown as JsonObject;
+  if (isInputRequired(value)) return value;
+  return toReadResult(uri, def.config.mimeType, value);
 }

@@ -427,7 +427,7 @@ export class McpServer implements ModernHost, SessionHost {
       serverInfo: this.info,
     };
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
-    return result as unknown as JsonObject;
+    return result;
   }
 
   /** @internal Whether the capability a method needs is declared. */

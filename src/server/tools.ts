@@ -113,7 +113,7 @@ export function describeTool(def: ToolDef): JsonObject {
   if (annotations !== undefined) tool.annotations = annotations;
   if (icons !== undefined) tool.icons = icons;
   if (_meta !== undefined) tool._meta = _meta;
-  return tool as unknown as JsonObject;
+  return tool;
 }
 
 /** Applies an update to a tool definition; new input or output schemas are compiled and checked as at registration. */
@@ -151,7 +151,7 @@ export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestConte
     // A thrown error is a tool execution error: the model should see it and may recover.
     return errorResult(e instanceof Error ? e.message : String(e));
   }
-  if (isInputRequired(returned)) return returned as unknown as JsonObject;
+  if (isInputRequired(returned)) return returned;
   return finishResult(def, returned);
 }
 

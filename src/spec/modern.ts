@@ -43,21 +43,21 @@ export function claimsModern(params: { [key: string]: unknown } | undefined): bo
 }
 
 /** Cache hints of a cacheable modern result. */
-export interface CacheHint {
+export type CacheHint = {
   /** Milliseconds the result stays fresh (0: stale at once). */
   ttlMs: number;
   /** 'public': shareable; 'private': only within one authorization context. */
   cacheScope: 'public' | 'private';
-}
+};
 
 /** What a client asks to hear about on a `subscriptions/listen` stream. */
-export interface SubscriptionFilter {
+export type SubscriptionFilter = {
   toolsListChanged?: boolean;
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
   taskIds?: string[];
-}
+};
 
 /** Methods whose stateless results carry cache hints (and may be cached by clients). */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([

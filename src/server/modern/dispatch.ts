@@ -198,7 +198,7 @@ async function inputRequiredResult(
   if (sub !== undefined) payload.sub = sub;
   return {
     resultType: 'input_required',
-    inputRequests: inputRequests as unknown as JsonObject,
+    inputRequests,
     requestState: await host.stateCodec.seal(payload),
     _meta: { [META.serverInfo]: host.info },
   };

@@ -1,20 +1,20 @@
 import type { JsonObject } from '../../jsonrpc/types.js';
 
 /** One request the server needs the client to fulfil before it can answer (an MRTR input request). */
-export interface InputRequest {
+export type InputRequest = {
   method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
   params?: JsonObject;
-}
+};
 
 const INPUT_REQUIRED: unique symbol = Symbol('mcpkit.inputRequired');
 
 /** A handler's explicit "I need input" answer (low-level MRTR style). */
-export interface InputRequiredReturn {
+export type InputRequiredReturn = {
   readonly [INPUT_REQUIRED]: true;
   inputRequests: Record<string, InputRequest>;
   /** Handler state carried (sealed) to the retry; read it back with `ctx.mrtr.state`. */
   state?: unknown;
-}
+};
 
 /**
  * Returns "input required" from a tool, prompt or resource handler in explicit MRTR style; the retry

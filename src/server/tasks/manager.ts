@@ -207,7 +207,7 @@ export class TaskManager implements TaskHost {
           if (this.#runs.get(run.taskId) === run) this.#runs.delete(run.taskId);
         });
     }, 0);
-    return { ...toDetailedTask(record), [TASK_RESULT]: true } as unknown as JsonObject;
+    return { ...toDetailedTask(record), [TASK_RESULT]: true };
   }
 
   async #execute(
@@ -313,7 +313,7 @@ function failure(error: JsonRpcError): TaskChanges {
   return {
     status: 'failed',
     statusMessage: error.message,
-    error: error.toJSON() as unknown as JsonObject,
+    error: error.toJSON(),
     inputRequests: undefined,
     inputResponses: undefined,
   };

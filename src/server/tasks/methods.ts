@@ -91,7 +91,7 @@ export function taskMethods(tasks: TaskAccess): ReadonlyMap<string, { run: Metho
       {
         run: async (_d, params, ctx) => {
           requireTasks(ctx, 'tasks/get');
-          return toDetailedTask(await find(tasks, params, ctx)) as unknown as JsonObject;
+          return toDetailedTask(await find(tasks, params, ctx));
         },
       },
     ],

@@ -6,7 +6,7 @@ import type { InputRequest } from '../modern/mrtr.js';
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** The task fields every task message carries (`Task` of the tasks extension). */
-export interface Task {
+export type Task = {
   taskId: string;
   status: TaskStatus;
   statusMessage?: string;
@@ -18,7 +18,7 @@ export interface Task {
   ttlMs: number | null;
   /** Suggested polling interval in ms. */
   pollIntervalMs?: number;
-}
+};
 
 /**
  * A task with what its status carries: `inputRequests` (input_required), `result` (completed, the
@@ -34,7 +34,7 @@ export type DetailedTask =
  * One task as a {@link TaskStore} keeps it: the task fields plus bookkeeping. JSON-serialisable, and
  * treated as immutable (every change is a new record with `version + 1`).
  */
-export interface TaskRecord {
+export type TaskRecord = {
   readonly taskId: string;
   readonly status: TaskStatus;
   readonly statusMessage?: string;
@@ -56,7 +56,7 @@ export interface TaskRecord {
   readonly result?: JsonObject;
   /** The JSON-RPC error object (failed). */
   readonly error?: JsonObject;
-}
+};
 
 /** Changes to a record; an `undefined` value removes the field. */
 export type TaskChanges = { -readonly [K in keyof TaskRecord]?: TaskRecord[K] | undefined };
