@@ -1,4 +1,5 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
 
 // Cursors are opaque to clients: a prefix and the offset, base64url-encoded.
 const PREFIX = 'mcpkit:';
@@ -27,4 +28,29 @@ export function decodeCursor(cursor: unknown): number {
     }
   }
   throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor');
+}
+
+/** The page of `items` starting at `offset`: `{ [listKey]: items, nextCursor? }`. */
+export function slicePage(
+  items: readonly unknown[],
+  offset: number,
+  size: number,
+  listKey: string,
+): JsonObject {
+  const slice = items.slice(offset, offset + size);
+  return offset + size < items.length
+    ? { [listKey]: slice, nextCursor: encodeCursor(offset + size) }
+    : { [listKey]: slice };
+}
+
+/** The page at `cursor` of a list built per call (any offset a cursor names; past the end is -32602). */
+export function pageAt(
+  items: readonly unknown[],
+  cursor: unknown,
+  size: number,
+  listKey: string,
+): JsonObject {
+  const offset = decodeCursor(cursor);
+  if (offset > 0 && offset >= items.length) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor');
+  return slicePage(items, offset, size, listKey);
 }

@@ -1,7 +1,7 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import { preEncode } from '../jsonrpc/parse.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import { decodeCursor, encodeCursor } from './pagination.js';
+import { decodeCursor, slicePage } from './pagination.js';
 
 /** A handle to one registered tool, resource, template or prompt. */
 export interface RegisteredHandle<TUpdate> {
@@ -98,13 +98,7 @@ export class Registry<TDef, TUpdate> {
     const items = [...this.enabled()].map((e) => this.#describe(e.def));
     const pages: JsonObject[] = [];
     for (let i = 0; i === 0 || i < items.length; i += this.#pageSize) {
-      const slice = items.slice(i, i + this.#pageSize);
-      const next = i + this.#pageSize < items.length ? encodeCursor(i + this.#pageSize) : undefined;
-      pages.push(
-        preEncode(
-          next === undefined ? { [this.#listKey]: slice } : { [this.#listKey]: slice, nextCursor: next },
-        ),
-      );
+      pages.push(preEncode(slicePage(items, i, this.#pageSize, this.#listKey)));
     }
     this.#pages = pages;
     return pages;

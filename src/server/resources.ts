@@ -6,6 +6,8 @@ import type { Completer } from './completion.js';
 import { type ReadReturn, toReadResult } from './content.js';
 import type { RequestContext } from './context.js';
 import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
+import { pageAt } from './pagination.js';
+import type { Registry } from './registry.js';
 import { UriTemplate } from './uri-template.js';
 
 /** Display data of a resource. */
@@ -99,6 +101,18 @@ function display(config: Omit<ResourceConfig, 'name'> & { name: string }): JsonO
   return out;
 }
 
+/** A fixed resource with `changes` applied (checked again). */
+export function updateResource(def: ResourceDef, changes: ResourceUpdate): ResourceDef {
+  const { handler, ...config } = changes;
+  return defineResource(def.uri, { ...def.config, ...config }, handler ?? def.handler);
+}
+
+/** A template with `changes` applied (checked again). */
+export function updateTemplate(def: TemplateDef, changes: TemplateUpdate): TemplateDef {
+  const { handler, ...config } = changes;
+  return defineTemplate(def.template.toString(), { ...def.config, ...config }, handler ?? def.handler);
+}
+
 /** The resource as listed by `resources/list`. */
 export function describeResource(def: ResourceDef): JsonObject {
   return { uri: def.uri, ...display(def.config) };
@@ -127,4 +141,26 @@ export async function readTemplated(
   const value = await def.handler(uri, variables, ctx);
   if (isInputRequired(value)) return value;
   return toReadResult(uri, def.config.mimeType, value);
+}
+
+/**
+ * One page of `resources/list`: the fixed resources (a cached page) or, when enabled templates list
+ * their resources, those after the fixed ones, gathered per call (a handle's update may add or remove
+ * a list callback).
+ */
+export async function listResources(
+  resources: Registry<ResourceDef, ResourceUpdate>,
+  templates: Registry<TemplateDef, TemplateUpdate>,
+  cursor: unknown,
+  ctx: RequestContext,
+  pageSize: number,
+): Promise<JsonObject> {
+  const listing = [...templates.enabled()].filter((t) => t.def.config.list !== undefined);
+  if (listing.length === 0) return resources.page(cursor);
+  const all: unknown[] = [...resources.enabled()].map((e) => describeResource(e.def));
+  for (const t of listing) {
+    const list = t.def.config.list;
+    if (list) all.push(...((await list(ctx)) as Resource[]));
+  }
+  return pageAt(all, cursor, pageSize, 'resources');
 }

@@ -1,0 +1,71 @@
+import type { ServerCapabilities } from '../spec/types.js';
+import { listCanChange } from './capabilities.js';
+import type { ListKind, Subscriptions } from './modern/listen.js';
+import type { ServerSession } from './session.js';
+
+/** Reports a failed send (`session` undefined for `subscriptions/listen` streams). */
+export type BroadcastReport = (error: unknown, session: ServerSession | undefined) => void;
+
+/**
+ * Fans server-side changes out to clients: list changes (batched, once per kind per tick) and resource
+ * updates, both to stateful sessions and to open `subscriptions/listen` streams.
+ */
+export class Broadcaster {
+  readonly #sessions: ReadonlySet<ServerSession>;
+  readonly #subscriptions: Subscriptions;
+  readonly #capabilities: () => ServerCapabilities;
+  readonly #report: BroadcastReport;
+  readonly #reportListen: (error: unknown) => void;
+  readonly #dirty = new Set<ListKind>();
+
+  /** `capabilities` gives what the server declares now (listen streams follow it; sessions follow their own). */
+  constructor(
+    sessions: ReadonlySet<ServerSession>,
+    subscriptions: Subscriptions,
+    capabilities: () => ServerCapabilities,
+    report: BroadcastReport,
+  ) {
+    this.#sessions = sessions;
+    this.#subscriptions = subscriptions;
+    this.#capabilities = capabilities;
+    this.#report = report;
+    this.#reportListen = (e) => report(e, undefined);
+  }
+
+  /** Notes that the list of `kind` changed; announced once per kind after the current tick. */
+  listChanged(kind: ListKind): void {
+    if (this.#dirty.size === 0) queueMicrotask(() => this.#flush());
+    this.#dirty.add(kind);
+  }
+
+  /** Tells every session subscribed to `uri` (or to a parent ending in "/") that the resource changed. */
+  resourceUpdated(uri: string): void {
+    this.#subscriptions.resourceUpdated(uri, this.#reportListen);
+    for (const session of this.#sessions) {
+      if (!session.initialized || session.subscriptions === undefined) continue;
+      for (const sub of session.subscriptions) {
+        if (sub === uri || (sub.endsWith('/') && uri.startsWith(sub))) {
+          session
+            .notify('notifications/resources/updated', { uri })
+            .catch((e: unknown) => this.#report(e, session));
+          break;
+        }
+      }
+    }
+  }
+
+  // Changes made in one tick are announced once per kind.
+  #flush(): void {
+    const kinds = [...this.#dirty];
+    this.#dirty.clear();
+    for (const kind of kinds) {
+      if (listCanChange(this.#capabilities(), kind))
+        this.#subscriptions.listChanged(kind, this.#reportListen);
+      for (const session of this.#sessions) {
+        // Only sessions that were told at initialize that this list can change hear about it.
+        if (!session.initialized || !listCanChange(session.serverCapabilities, kind)) continue;
+        session.notify(`notifications/${kind}/list_changed`).catch((e: unknown) => this.#report(e, session));
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import { statefulCodec } from '../protocol/era-codec.js';
+import type { IncomingRequest } from '../protocol/peer.js';
+import { preloadJsonSchema } from '../schema/index.js';
+import type { Implementation, InitializeResult, ServerCapabilities } from '../spec/types.js';
+import { isStatefulRevision, LATEST_STATEFUL_REVISION } from '../spec/versions.js';
+import type { CapabilityGate, MethodHandler } from './methods.js';
+import { type Middleware, runChain } from './middleware.js';
+import { MRTR_METHODS } from './modern/dispatch.js';
+import { fulfilInputLocally } from './modern/local-input.js';
+import { createRequestContext, statefulSetup } from './request-context.js';
+import type { ServerDefinition } from './server-definition.js';
+import type { ServerSession } from './session.js';
+
+/** What the stateful dispatcher needs from the server definition. */
+export interface StatefulHost extends ServerDefinition {
+  readonly info: Implementation;
+  readonly capabilities: ServerCapabilities;
+  readonly instructions: string | undefined;
+  readonly middleware: readonly Middleware[];
+  method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
+  declared(gate: CapabilityGate): boolean;
+}
+
+/**
+ * Answers one request of a stateful session (2024-11-05 to 2025-11-25): `initialize` first, then the
+ * methods whose capability the server declares, through the middleware chain.
+ */
+export function dispatchStateful(
+  host: StatefulHost,
+  session: ServerSession,
+  incoming: IncomingRequest,
+  method: string,
+  params: JsonObject,
+): Promise<JsonObject> | JsonObject {
+  if (method === 'initialize') return initialize(host, session, params);
+  if (!session.initialized && method !== 'ping') {
+    throw new JsonRpcError(
+      ErrorCode.InvalidRequest,
+      `Server not initialized: send initialize before ${method}`,
+    );
+  }
+  const entry = host.method(method);
+  if (!entry || (entry.gate && !host.declared(entry.gate))) {
+    throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+  const setup = statefulSetup(session);
+  const ctx = createRequestContext(incoming, setup);
+  const run = MRTR_METHODS.has(method)
+    ? () => fulfilInputLocally(entry.run, host, params, ctx, incoming, setup)
+    : () => entry.run(host, params, ctx, session, statefulCodec);
+  // The context notices the end of the request through `incoming.finished`: no extra promise per call.
+  return runChain(host.middleware, { method, params, ctx }, run);
+}
+
+/** Answers `initialize`: fixes the session's revision, the client's capabilities and the server's. */
+function initialize(host: StatefulHost, session: ServerSession, params: JsonObject): JsonObject {
+  if (session.initialized)
+    throw new JsonRpcError(ErrorCode.InvalidRequest, 'The session is already initialized');
+  const requested = params.protocolVersion;
+  if (typeof requested !== 'string') {
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: "protocolVersion" must be a string');
+  }
+  const version = isStatefulRevision(requested) ? requested : LATEST_STATEFUL_REVISION;
+  const caps = params.capabilities;
+  session.protocolVersion = version;
+  session.clientCapabilities = typeof caps === 'object' && caps !== null ? (caps as JsonObject) : {};
+  session.clientInfo = params.clientInfo as Implementation | undefined;
+  session.initialized = true;
+  session.serverCapabilities = host.capabilities;
+  warmUpValidation();
+  const result: InitializeResult = {
+    protocolVersion: version,
+    capabilities: session.serverCapabilities,
+    serverInfo: host.info,
+  };
+  if (host.instructions !== undefined) result.instructions = host.instructions;
+  return result;
+}
+
+let warmed = false;
+
+/** Loads the JSON Schema validator in the background once a client is in, so no call waits for it. */
+function warmUpValidation(): void {
+  if (warmed) return;
+  warmed = true;
+  // After the initialize reply is written: loading must not delay the handshake itself.
+  const timer = setTimeout(() => {
+    preloadJsonSchema().catch((e: unknown) =>
+      console.error(`mcpkit: could not load the JSON Schema validator: ${String(e)}`),
+    );
+  }, 0);
+  (timer as { unref?: () => void }).unref?.();
+}
