@@ -43,7 +43,7 @@ export function preloadJsonSchema(): Promise<void> {
   loading ??= Promise.all([import('ajv'), import('ajv/dist/2020.js'), import('ajv-formats')]).then(
     ([a, b, f]) => {
       // CommonJS interop: the plugin is the module's default export, whose own `.default` points back to itself.
-      const plugin = (f.default as unknown as { default: (ajv: AjvInstance) => unknown }).default;
+      const plugin = f.default.default;
       modules = { Ajv: a.Ajv, Ajv2020: b.Ajv2020, addFormats: plugin };
       return modules;
     },

@@ -126,7 +126,8 @@ export function advance(current: TaskRecord, changes: TaskChanges, now: Date = n
   }
   next.version = current.version + 1;
   next.lastUpdatedAt = now.toISOString();
-  return next as unknown as TaskRecord;
+  // The one unchecked step: `current` had every field a record needs, and only the fields `changes` clears are gone.
+  return next as TaskRecord;
 }
 
 /** The task as `tasks/get` and `notifications/tasks` show it (no bookkeeping fields). */
