@@ -3,7 +3,16 @@ import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { Peer } from '../protocol/peer.js';
 import { preloadJsonSchema } from '../schema/index.js';
+import {
+  callToolResult,
+  checkResult,
+  completeResult,
+  getPromptResult,
+  loggingMessageParams,
+  readResourceResult,
+} from '../spec/checks.js';
 import { isModernRevision, type SubscriptionFilter } from '../spec/modern.js';
+import { conforms } from '../spec/shape.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -12,7 +21,6 @@ import type {
   GetPromptResult,
   Implementation,
   LoggingLevel,
-  LoggingMessageParams,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -261,8 +269,9 @@ export class Client {
     const { onInputRequired, onTaskUpdate, defaultPollIntervalMs, ...request } = options ?? {};
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     const first = await this.request('tools/call', params, request);
-    let result = first as unknown as CallToolResult;
-    if (isTaskResult(first)) {
+    let result: CallToolResult;
+    if (!isTaskResult(first)) result = checkResult(callToolResult, first, 'tools/call', 'server');
+    else {
       const wait: WaitForTaskOptions = { cancelOnAbandon: true };
       if (request.signal) wait.signal = request.signal;
       if (request.timeout !== undefined) wait.timeout = request.timeout;
@@ -293,7 +302,7 @@ export class Client {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     const first = await this.request('tools/call', params, options);
     if (isTaskResult(first)) return { task: taskOf(first) };
-    const result = first as unknown as CallToolResult;
+    const result = checkResult(callToolResult, first, 'tools/call', 'server');
     await this.#tools.check(name, result);
     return { result };
   }
@@ -341,7 +350,8 @@ export class Client {
   /** Reads a resource. */
   async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
     this.#gate('resources');
-    return (await this.request('resources/read', { uri }, options)) as unknown as ReadResourceResult;
+    const result = await this.request('resources/read', { uri }, options);
+    return checkResult(readResourceResult, result, 'resources/read', 'server');
   }
 
   /** Subscribes to updates of a resource (`resources/subscribe`, or a listen stream when stateless). */
@@ -372,7 +382,8 @@ export class Client {
   ): Promise<GetPromptResult> {
     this.#gate('prompts');
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    return (await this.request('prompts/get', params, options)) as unknown as GetPromptResult;
+    const result = await this.request('prompts/get', params, options);
+    return checkResult(getPromptResult, result, 'prompts/get', 'server');
   }
 
   /** Asks for completions of a prompt argument or template variable. */
@@ -386,8 +397,8 @@ export class Client {
     if (this.protocolVersion !== '2024-11-05') this.#gate('completions');
     const params: JsonObject = { ref, argument };
     if (context !== undefined) params.context = { arguments: context };
-    const result = (await this.request('completion/complete', params, options)) as unknown as CompleteResult;
-    return result.completion;
+    const result = await this.request('completion/complete', params, options);
+    return checkResult(completeResult, result, 'completion/complete', 'server').completion;
   }
 
   /** Sets the logging threshold: `logging/setLevel` (stateful) or the `logLevel` sent with every request (stateless). */
@@ -510,7 +521,12 @@ export class Client {
     const refresh = o.autoRefresh !== false;
     switch (n.method) {
       case 'notifications/message':
-        o.onlog?.(n.params as unknown as LoggingMessageParams);
+        if (!o.onlog) return;
+        if (conforms(loggingMessageParams, n.params)) o.onlog(n.params);
+        else
+          this.#report(
+            new McpkitError('INVALID_MESSAGE', 'The server sent a malformed notifications/message'),
+          );
         return;
       case 'notifications/tools/list_changed':
         this.#cache?.invalidate('tools/list');

@@ -2,6 +2,8 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { applyElicitationDefaults, validateElicitationContent } from '../schema/index.js';
+import { createMessageParams, elicitFormParams, elicitUrlParams } from '../spec/checks.js';
+import { check } from '../spec/shape.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -72,19 +74,14 @@ export async function answerSampling(
   params: JsonObject,
   ctx: ClientRequestContext,
 ): Promise<JsonObject> {
-  if (!Array.isArray(params.messages) || typeof params.maxTokens !== 'number') {
-    throw new JsonRpcError(
-      ErrorCode.InvalidParams,
-      'Invalid params: sampling needs "messages" and a numeric "maxTokens"',
-    );
-  }
-  if ((params.tools !== undefined || params.toolChoice !== undefined) && !caps.sampling?.tools) {
+  const request = check(createMessageParams, params, invalidParams);
+  if ((request.tools !== undefined || request.toolChoice !== undefined) && !caps.sampling?.tools) {
     throw new JsonRpcError(
       ErrorCode.InvalidParams,
       'This client did not declare sampling.tools: "tools" and "toolChoice" are not allowed',
     );
   }
-  return (await handler(params as unknown as CreateMessageParams, ctx)) as unknown as JsonObject;
+  return await handler(request, ctx);
 }
 
 /**
@@ -111,28 +108,15 @@ export async function answerElicitation(
       `This client does not support elicitation mode "${String(mode)}"`,
     );
   }
-  if (mode === 'url') {
-    if (typeof params.url !== 'string' || typeof params.elicitationId !== 'string') {
-      throw new JsonRpcError(
-        ErrorCode.InvalidParams,
-        'Invalid params: URL elicitation needs "url" and "elicitationId"',
-      );
-    }
-    return (await handler(params as unknown as ElicitParams, ctx)) as unknown as JsonObject;
-  }
-  const schema = params.requestedSchema;
-  if (typeof schema !== 'object' || schema === null || typeof params.message !== 'string') {
-    throw new JsonRpcError(
-      ErrorCode.InvalidParams,
-      'Invalid params: form elicitation needs "message" and "requestedSchema"',
-    );
-  }
-  const answer = await handler(params as unknown as ElicitParams, ctx);
+  if (mode === 'url') return await handler(check(elicitUrlParams, params, invalidParams), ctx);
+  const request = check(elicitFormParams, params, invalidParams);
+  const schema = request.requestedSchema;
+  const answer = await handler(request, ctx);
   if (answer.action !== 'accept') return answer;
   const content = applyDefaults
-    ? applyElicitationDefaults(schema as JsonObject, answer.content ?? {})
+    ? applyElicitationDefaults(schema, answer.content ?? {})
     : (answer.content ?? {});
-  const checked = await validateElicitationContent(schema as JsonObject, content);
+  const checked = await validateElicitationContent(schema, content);
   if (!checked.ok) {
     throw new JsonRpcError(
       ErrorCode.InternalError,
@@ -193,6 +177,10 @@ export async function fulfilInputRequests(
     }
   }
   return out;
+}
+
+function invalidParams(problem: string): JsonRpcError {
+  return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: params${problem}`);
 }
 
 function notOffered(capability: string): McpkitError {

@@ -2,13 +2,9 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Peer } from '../protocol/peer.js';
+import { checkResult, initializeResult } from '../spec/checks.js';
 import { isModernRevision, LATEST_MODERN_REVISION, META, MODERN_ERROR_CODES } from '../spec/modern.js';
-import type {
-  ClientCapabilities,
-  Implementation,
-  InitializeResult,
-  ServerCapabilities,
-} from '../spec/types.js';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../spec/types.js';
 import { isStatefulRevision, LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from '../spec/versions.js';
 
 /** Which protocol era a client uses: chosen by probing ('auto'), or pinned. */
@@ -153,11 +149,12 @@ async function modernRefusal(s: NegotiationSetup, e: JsonRpcError): Promise<Nego
 }
 
 async function initialize(s: NegotiationSetup, version: string): Promise<Negotiated> {
-  const result = (await s.peer.request(
+  const answer = await s.peer.request(
     'initialize',
     { protocolVersion: version, capabilities: s.capabilities, clientInfo: s.info },
     s.options,
-  )) as unknown as InitializeResult;
+  );
+  const result = checkResult(initializeResult, answer, 'initialize', 'server');
   if (!isStatefulRevision(result.protocolVersion)) {
     throw new McpkitError(
       'UNSUPPORTED_PROTOCOL_VERSION',
@@ -168,7 +165,7 @@ async function initialize(s: NegotiationSetup, version: string): Promise<Negotia
   const out: Negotiated = {
     era: 'stateful',
     protocolVersion: result.protocolVersion,
-    capabilities: result.capabilities ?? {},
+    capabilities: result.capabilities,
     serverInfo: result.serverInfo,
   };
   if (result.instructions !== undefined) out.instructions = result.instructions;

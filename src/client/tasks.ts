@@ -3,7 +3,21 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { InputRequest } from '../server/modern/mrtr.js';
 import type { DetailedTask, Task } from '../server/tasks/types.js';
+import { callToolResult, checkResult } from '../spec/checks.js';
 import { TASKS_EXTENSION } from '../spec/modern.js';
+import {
+  check,
+  nullable,
+  number,
+  object,
+  oneOf,
+  optional,
+  record,
+  recordOf,
+  type Shape,
+  string,
+  variant,
+} from '../spec/shape.js';
 import type { CallToolResult, ClientCapabilities, Root } from '../spec/types.js';
 import { fulfilInputRequests as answerInputs, type ClientHandlers, type InputAnswerer } from './handlers.js';
 
@@ -60,13 +74,39 @@ export function isTaskResult(result: JsonObject): boolean {
   return result.resultType === 'task';
 }
 
+const TASK_FIELDS = {
+  taskId: string,
+  statusMessage: optional(string),
+  createdAt: string,
+  lastUpdatedAt: string,
+  ttlMs: nullable(number),
+  pollIntervalMs: optional(number),
+};
+
+const detailedTask: Shape<DetailedTask> = variant('status', {
+  working: object(TASK_FIELDS),
+  cancelled: object(TASK_FIELDS),
+  input_required: object({
+    ...TASK_FIELDS,
+    inputRequests: recordOf(
+      object({
+        method: oneOf('elicitation/create', 'sampling/createMessage', 'roots/list'),
+        params: optional(record),
+      }),
+    ),
+  }),
+  completed: object({ ...TASK_FIELDS, result: record }),
+  failed: object({ ...TASK_FIELDS, error: record }),
+});
+
 /** The task fields of a `CreateTaskResult` or `tasks/get` result (without `resultType` and `_meta`). */
 export function taskOf(result: JsonObject): DetailedTask {
   const { resultType: _type, _meta, ...task } = result;
-  if (typeof task.taskId !== 'string' || typeof task.status !== 'string') {
-    throw new McpkitError('INVALID_RESULT', 'The server sent a task without a taskId or status');
-  }
-  return task as unknown as DetailedTask;
+  return check(
+    detailedTask,
+    task,
+    (p) => new McpkitError('INVALID_RESULT', `The server sent a malformed task: task${p}`),
+  );
 }
 
 /**
@@ -171,10 +211,7 @@ export async function fulfilInputRequests(
 /** The end of a finished task: its result, or the error it failed with, or a cancellation. */
 function outcome(task: DetailedTask): CallToolResult {
   if (task.status === 'completed') {
-    const result: unknown = task.result;
-    if (typeof result !== 'object' || result === null)
-      throw new McpkitError('INVALID_RESULT', `Task ${task.taskId} completed without a result`);
-    return result as CallToolResult;
+    return checkResult(callToolResult, task.result, 'tools/call', 'server');
   }
   if (task.status === 'cancelled')
     throw new McpkitError('REQUEST_CANCELLED', `Task ${task.taskId} was cancelled`);

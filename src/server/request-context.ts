@@ -2,14 +2,8 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { checkElicitationSchema, validateElicitationContent } from '../schema/index.js';
-import type {
-  ClientCapabilities,
-  CreateMessageResult,
-  ElicitResult,
-  Meta,
-  ProgressToken,
-  Root,
-} from '../spec/types.js';
+import { checkResult, createMessageResult, elicitResult, listRootsResult } from '../spec/checks.js';
+import type { ClientCapabilities, Meta, ProgressToken } from '../spec/types.js';
 import type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './context.js';
 import type { InputCollector, InputRequest, MrtrState } from './modern/mrtr.js';
 import { LOG_LEVELS, type ServerSession } from './session.js';
@@ -55,15 +49,14 @@ export function createRequestContext(
   let lastProgress = Number.NEGATIVE_INFINITY;
   let finished = false;
 
+  // Answers are unknown until checked: a stateless client's inputResponses may hold anything.
   const ask = (
     method: InputRequest['method'],
     params: JsonObject | undefined,
     options: { signal?: AbortSignal } | undefined,
-  ) => {
+  ): Promise<unknown> => {
     if (asker.era === 'stateless')
-      return asker.collector.ask(
-        params === undefined ? { method } : { method, params },
-      ) as Promise<JsonObject>;
+      return asker.collector.ask(params === undefined ? { method } : { method, params });
     return asker.session.request(method, params, withSignal(options, incoming.signal), id);
   };
 
@@ -121,13 +114,8 @@ export function createRequestContext(
     },
     async elicit(req, options) {
       const params = elicitParams(info, asker.era, req);
-      const result = (await ask('elicitation/create', params, options)) as unknown as ElicitResult;
-      if (result.action !== 'accept' && result.action !== 'decline' && result.action !== 'cancel') {
-        throw new McpkitError(
-          'INVALID_RESULT',
-          `The client's elicitation answer has an invalid action ${JSON.stringify(result.action)}`,
-        );
-      }
+      const answer = await ask('elicitation/create', params, options);
+      const result = checkResult(elicitResult, answer, 'elicitation/create', 'client');
       if (params.mode !== 'url' && result.action === 'accept') {
         const checked = await validateElicitationContent(
           params.requestedSchema as JsonObject,
@@ -156,16 +144,13 @@ export function createRequestContext(
           'so includeContext must be "none"',
         );
       }
-      return (await ask(
-        'sampling/createMessage',
-        params as unknown as JsonObject,
-        options,
-      )) as unknown as CreateMessageResult;
+      const answer = await ask('sampling/createMessage', params, options);
+      return checkResult(createMessageResult, answer, 'sampling/createMessage', 'client');
     },
     async listRoots(options) {
       if (!info.clientCapabilities.roots) missing(asker.era, { roots: {} }, 'roots');
-      const result = await ask('roots/list', undefined, options);
-      return (result.roots ?? []) as Root[];
+      const answer = await ask('roots/list', undefined, options);
+      return checkResult(listRootsResult, answer, 'roots/list', 'client').roots;
     },
     closeStream() {
       incoming.context?.closeStream?.();
