@@ -10,8 +10,8 @@ import {
   SSE_HEADERS,
   type SseSink,
 } from './streamable-http/exchange.js';
-import { newSessionId } from './streamable-http/handler.js';
 import { checkRequestOrigin, type SecurityOptions } from './streamable-http/security.js';
+import { newSessionId } from './streamable-http/stateful-post.js';
 import type { MessageContext, Transport, TransportReceiver } from './transport.js';
 
 /** Options of the legacy HTTP+SSE endpoint. */

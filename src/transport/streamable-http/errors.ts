@@ -19,3 +19,13 @@ export function httpError(
     body: JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }),
   };
 }
+
+/** 400 for a stateful request without its `Mcp-Session-Id`. */
+export function missingSessionId(): HttpReply {
+  return httpError(400, 'Bad Request: Mcp-Session-Id header is required');
+}
+
+/** 404 for an unknown, closed or expired session (the client then starts a new one). */
+export function sessionNotFound(): HttpReply {
+  return httpError(404, 'Session not found', SESSION_NOT_FOUND);
+}

@@ -1,18 +1,24 @@
-import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
-import { classify } from '../../jsonrpc/parse.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../jsonrpc/types.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { McpServer } from '../../server/server.js';
-import type { ServerSession } from '../../server/session.js';
-import { claimsModern, isModernRevision } from '../../spec/modern.js';
-import { DEFAULT_HTTP_REVISION, isStatefulRevision } from '../../spec/versions.js';
-import type { MessageContext } from '../transport.js';
-import { httpError, SESSION_NOT_FOUND } from './errors.js';
+import { isModernRevision } from '../../spec/modern.js';
+import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
+import { contextOf } from './connect.js';
+import {
+  modernRequest,
+  refuseModernBatch,
+  refuseStatefulVersion,
+  refuseUnknownVersion,
+} from './era-routing.js';
+import { httpError, missingSessionId, sessionNotFound } from './errors.js';
 import { type EventStore, MemoryEventStore } from './event-store.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
-import { checkModernHeaders, paramHeaders, statusOfError } from './modern-headers.js';
+import { statusOfError } from './modern-headers.js';
+import { type ModernSettings, postModern } from './modern-post.js';
+import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from './security.js';
 import { SessionTable } from './session-table.js';
-import { HttpSessionTransport, type ResponseMode, type StreamSettings } from './session-transport.js';
+import type { ResponseMode, StreamSettings } from './session-transport.js';
+import { postStateless, postToSession } from './stateful-post.js';
 
 /** Options of a Streamable HTTP endpoint. */
 export interface StreamableHttpOptions extends SecurityOptions {
@@ -48,8 +54,6 @@ export interface StreamableHttpHandler {
   close(): Promise<void>;
 }
 
-const JSON_TYPE = /^application\/json\s*(;|$)/i;
-
 /** Creates the Streamable HTTP core for `server`: POST, GET and DELETE on one endpoint. */
 export function createStreamableHttpHandler(
   server: McpServer,
@@ -65,15 +69,14 @@ export function createStreamableHttpHandler(
     eventStore: stateful ? store : undefined,
     resumable: stateful,
   };
-  const modernSettings: StreamSettings = {
+  const request: StreamSettings = {
     ...settings,
     eventStore: undefined,
     resumable: false,
     statusOf: (m) => ('error' in m ? statusOfError(m.error.code) : 200),
   };
   // A listen stream is nothing but notifications: it is SSE whatever the server's response mode.
-  const listenSettings: StreamSettings = { ...modernSettings, responseMode: 'sse' };
-  const sessions = new WeakMap<HttpSessionTransport, ServerSession>();
+  const modern: ModernSettings = { request, listen: { ...request, responseMode: 'sse' } };
   const allow = [
     'POST',
     stateful && options.getStream !== false ? 'GET' : '',
@@ -83,190 +86,28 @@ export function createStreamableHttpHandler(
     .join(', ');
   const notAllowed = (what: string) =>
     httpError(405, `Method Not Allowed: ${what}`, ErrorCode.InvalidRequest, null, { allow });
-  /** A present version header must name a revision this server speaks. */
-  const badVersion = (req: HttpRequestLike): HttpReply | undefined => {
-    const v = req.header('mcp-protocol-version');
-    if (v === undefined || isStatefulRevision(v) || isModernRevision(v)) return undefined;
-    return httpError(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(v)}`);
-  };
   const table = new SessionTable({
     maxSessions: options.maxSessions ?? 10_000,
     idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
   });
 
-  async function open(
-    sessionId: string | undefined,
-    with_: StreamSettings = settings,
-  ): Promise<{ transport: HttpSessionTransport; session: ServerSession }> {
-    const transport = new HttpSessionTransport(sessionId ?? '', sessionId, with_);
-    const session = await server.connect(transport);
-    // Only stateful sessions are looked up again (batch checks); a per-request entry would only keep garbage alive.
-    if (sessionId !== undefined) {
-      sessions.set(transport, session);
-      transport.negotiated = session;
-    }
-    return { transport, session };
-  }
-
+  /** A POST, step by step: content negotiation, body limit, parsing, era routing, version checks, sessions. */
   async function post(req: HttpRequestLike): Promise<HttpReply> {
-    const accept = req.header('accept') ?? '';
-    if (
-      !(accept.includes('application/json') || accept.includes('*/*')) ||
-      !(accept.includes('text/event-stream') || accept.includes('*/*'))
-    ) {
-      return httpError(
-        406,
-        'Not Acceptable: the client must accept both application/json and text/event-stream',
-      );
-    }
-    if (!JSON_TYPE.test(req.header('content-type') ?? '')) {
-      return httpError(415, 'Unsupported Media Type: the body must be application/json');
-    }
-    const length = Number(req.header('content-length') ?? '0');
-    if (length > maxBody) return httpError(413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
+    const refused = refusePostHeaders(req, maxBody);
+    if (refused) return refused;
     const text = await req.text(maxBody);
-    if (text === undefined) return httpError(413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return httpError(400, 'Parse error: the body is not valid JSON', ErrorCode.ParseError);
-    }
-    const batch = Array.isArray(value);
-    const items: unknown[] = batch ? (value as unknown[]) : [value];
-    if (items.length === 0) return httpError(400, 'Invalid Request: empty batch');
-    const messages: JsonRpcMessage[] = [];
-    for (const item of items) {
-      const parsed = classify(item);
-      if (parsed.kind === 'message') messages.push(parsed.message);
-      else if (parsed.kind === 'invalid')
-        return { ...httpError(400, parsed.error.error.message, parsed.error.error.code, parsed.error.id) };
-      else return httpError(400, 'Invalid Request: nested batch');
-    }
-    const init = messages.find((m) => 'method' in m && m.method === 'initialize');
-    if (init && messages.length > 1) return httpError(400, 'Invalid Request: initialize must be sent alone');
-    const first = messages[0] as JsonRpcMessage;
-    if (!init && 'method' in first && claimsModern(first.params)) {
-      if (batch)
-        return httpError(400, 'Invalid Request: protocol revision 2026-07-28 sends one message per POST');
-      return postModern(req, first);
-    }
-
+    if (text === undefined) return payloadTooLarge(maxBody);
+    const body = parseBody(text);
+    if (isReply(body)) return body;
+    const modernMessage = modernRequest(body);
+    if (modernMessage)
+      return body.batch ? refuseModernBatch() : postModern(server, modern, req, modernMessage);
     const version = req.header('mcp-protocol-version');
-    if (!init && version !== undefined && isModernRevision(version) && !batch) {
-      // The header claims the stateless revision, the body does not carry its `_meta` envelope: a malformed request.
-      const id = 'id' in first && first.id !== undefined ? first.id : null;
-      return httpError(
-        400,
-        `Invalid params: MCP-Protocol-Version ${version} needs the _meta protocol fields in the request`,
-        ErrorCode.InvalidParams,
-        id,
-      );
-    }
-    if (!init && version !== undefined && !isStatefulRevision(version)) {
-      return httpError(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
-    }
-    const context: MessageContext = {};
-    if (req.authInfo !== undefined) context.authInfo = req.authInfo;
-
-    if (!stateful)
-      return postStateless(messages, batch, init !== undefined, version ?? DEFAULT_HTTP_REVISION, context);
-
-    const sessionId = req.header('mcp-session-id');
-    if (init) {
-      if (sessionId !== undefined && table.get(sessionId)) {
-        return httpError(400, 'Bad Request: this session is already initialized');
-      }
-      const id = newSessionId();
-      const { transport, session } = await open(id);
-      if (!table.add(id, transport)) {
-        await transport.close();
-        return httpError(503, 'Service Unavailable: too many active sessions');
-      }
-      transport.onclosed = () => table.delete(id);
-      context.sessionId = id;
-      const reply = await transport.post(messages, false, context);
-      if (!session.initialized) {
-        // The handshake failed: no session was created, so no id is handed out.
-        await transport.close();
-        const { 'mcp-session-id': _dropped, ...headers } = reply.headers;
-        return { ...reply, headers };
-      }
-      return reply;
-    }
-    if (sessionId === undefined) return httpError(400, 'Bad Request: Mcp-Session-Id header is required');
-    const transport = table.get(sessionId);
-    if (!transport) return httpError(404, 'Session not found', SESSION_NOT_FOUND);
-    if (batch && !(await batchAllowed(transport))) {
-      return httpError(
-        400,
-        'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
-      );
-    }
-    context.sessionId = sessionId;
-    return transport.post(messages, batch, context);
-  }
-
-  /** A stateless-revision request: headers checked against the body, answered on its own, cancelled by a disconnect. */
-  async function postModern(
-    req: HttpRequestLike,
-    message: JsonRpcRequest | JsonRpcNotification,
-  ): Promise<HttpReply> {
-    const context: MessageContext = {};
-    if (req.authInfo !== undefined) context.authInfo = req.authInfo;
-    const { transport } = await open(
-      undefined,
-      message.method === 'subscriptions/listen' ? listenSettings : modernSettings,
-    );
-    transport.onidle = () => void transport.close();
-    if (!('id' in message)) {
-      const reply = await transport.post([message], false, context);
-      await transport.close();
-      return reply;
-    }
-    try {
-      const name = message.method === 'tools/call' ? message.params?.name : undefined;
-      const schema = typeof name === 'string' ? server.tools.get(name)?.def.input?.jsonSchema : undefined;
-      checkModernHeaders(req, message, paramHeaders(schema));
-    } catch (e) {
-      await transport.close();
-      if (e instanceof JsonRpcError) return httpError(400, e.message, e.code, message.id);
-      throw e;
-    }
-    const reply = await transport.post([message], false, context, req.signal);
-    if (!('sse' in reply)) await transport.close();
-    return reply;
-  }
-
-  async function batchAllowed(transport: HttpSessionTransport): Promise<boolean> {
-    return sessions.get(transport)?.protocolVersion === '2025-03-26';
-  }
-
-  async function postStateless(
-    messages: JsonRpcMessage[],
-    batch: boolean,
-    isInit: boolean,
-    version: string,
-    context: MessageContext,
-  ): Promise<HttpReply> {
-    if (batch && version !== '2025-03-26') {
-      return httpError(
-        400,
-        'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
-      );
-    }
-    const { transport, session } = await open(undefined);
-    if (!isInit) {
-      // Without sessions every request stands alone: treat it as coming from an initialized client.
-      session.initialized = true;
-      session.ready = true;
-      session.protocolVersion = version;
-    }
-    // The transport ends itself once its only stream has its answer.
-    transport.onidle = () => void transport.close();
-    const reply = await transport.post(messages, batch, context);
-    if (reply.status !== 200) await transport.close();
-    return reply;
+    const badVersion = refuseStatefulVersion(version, body);
+    if (badVersion) return badVersion;
+    const context = contextOf(req);
+    if (!stateful) return postStateless(server, settings, body, version ?? DEFAULT_HTTP_REVISION, context);
+    return postToSession(server, settings, table, req, body, context);
   }
 
   async function get(req: HttpRequestLike): Promise<HttpReply> {
@@ -274,15 +115,15 @@ export function createStreamableHttpHandler(
     if (!stateful || options.getStream === false || isModernRevision(req.header('mcp-protocol-version'))) {
       return notAllowed('this endpoint has no GET stream');
     }
-    const bad = badVersion(req);
+    const bad = refuseUnknownVersion(req);
     if (bad) return bad;
     if (!(req.header('accept') ?? '').includes('text/event-stream')) {
       return httpError(406, 'Not Acceptable: GET requires Accept: text/event-stream');
     }
     const sessionId = req.header('mcp-session-id');
-    if (sessionId === undefined) return httpError(400, 'Bad Request: Mcp-Session-Id header is required');
+    if (sessionId === undefined) return missingSessionId();
     const transport = table.get(sessionId);
-    if (!transport) return httpError(404, 'Session not found', SESSION_NOT_FOUND);
+    if (!transport) return sessionNotFound();
     return transport.get(req.header('last-event-id'));
   }
 
@@ -290,12 +131,12 @@ export function createStreamableHttpHandler(
     if (!stateful || options.allowDelete === false || isModernRevision(req.header('mcp-protocol-version'))) {
       return notAllowed('sessions cannot be ended by the client');
     }
-    const bad = badVersion(req);
+    const bad = refuseUnknownVersion(req);
     if (bad) return bad;
     const sessionId = req.header('mcp-session-id');
-    if (sessionId === undefined) return httpError(400, 'Bad Request: Mcp-Session-Id header is required');
+    if (sessionId === undefined) return missingSessionId();
     const transport = table.get(sessionId);
-    if (!transport) return httpError(404, 'Session not found', SESSION_NOT_FOUND);
+    if (!transport) return sessionNotFound();
     table.delete(sessionId);
     await transport.close();
     return { status: 200, headers: {} };
@@ -321,13 +162,4 @@ export function createStreamableHttpHandler(
     },
     close: () => table.closeAll(),
   };
-}
-
-/** A cryptographically random session id of visible ASCII (base64url, 128 bits). */
-export function newSessionId(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
 }

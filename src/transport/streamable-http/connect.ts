@@ -1,0 +1,27 @@
+import type { McpServer } from '../../server/server.js';
+import type { ServerSession } from '../../server/session.js';
+import type { MessageContext } from '../transport.js';
+import type { HttpRequestLike } from './exchange.js';
+import { HttpSessionTransport, type StreamSettings } from './session-transport.js';
+
+/**
+ * Connects a new HTTP transport to `server`: a stateful session when `sessionId` is given (its transport
+ * then knows the session, for the revision's batch and priming rules), else one stateless exchange.
+ */
+export async function connectTransport(
+  server: McpServer,
+  sessionId: string | undefined,
+  settings: StreamSettings,
+): Promise<{ transport: HttpSessionTransport; session: ServerSession }> {
+  const transport = new HttpSessionTransport(sessionId ?? '', sessionId, settings);
+  const session = await server.connect(transport);
+  if (sessionId !== undefined) transport.negotiated = session;
+  return { transport, session };
+}
+
+/** The message context of a request: its transport-level authentication, if any. */
+export function contextOf(req: HttpRequestLike): MessageContext {
+  const context: MessageContext = {};
+  if (req.authInfo !== undefined) context.authInfo = req.authInfo;
+  return context;
+}

@@ -1,0 +1,104 @@
+import type { McpServer } from '../../server/server.js';
+import type { MessageContext } from '../transport.js';
+import { connectTransport } from './connect.js';
+import { httpError, missingSessionId, sessionNotFound } from './errors.js';
+import type { HttpReply, HttpRequestLike } from './exchange.js';
+import type { PostBody } from './post-body.js';
+import type { SessionTable } from './session-table.js';
+import type { StreamSettings } from './session-transport.js';
+
+/**
+ * A stateful-era POST with sessions on: `initialize` opens a session (its id goes out in the reply);
+ * anything else goes to the session its `Mcp-Session-Id` names, looked up once.
+ */
+export async function postToSession(
+  server: McpServer,
+  settings: StreamSettings,
+  table: SessionTable,
+  req: HttpRequestLike,
+  body: PostBody,
+  context: MessageContext,
+): Promise<HttpReply> {
+  const sessionId = req.header('mcp-session-id');
+  // The request's one lookup (it marks the session used, or closes it when expired).
+  const transport = sessionId === undefined ? undefined : table.get(sessionId);
+  if (body.init) {
+    if (transport) return httpError(400, 'Bad Request: this session is already initialized');
+    return openSession(server, settings, table, body, context);
+  }
+  if (sessionId === undefined) return missingSessionId();
+  if (!transport) return sessionNotFound();
+  if (body.batch && transport.negotiated?.protocolVersion !== '2025-03-26') {
+    return httpError(
+      400,
+      'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
+    );
+  }
+  context.sessionId = sessionId;
+  return transport.post(body.messages, body.batch, context);
+}
+
+/** Answers `initialize` in a new session; when the handshake fails the session is closed and no id handed out. */
+async function openSession(
+  server: McpServer,
+  settings: StreamSettings,
+  table: SessionTable,
+  body: PostBody,
+  context: MessageContext,
+): Promise<HttpReply> {
+  const id = newSessionId();
+  const { transport, session } = await connectTransport(server, id, settings);
+  if (!table.add(id, transport)) {
+    await transport.close();
+    return httpError(503, 'Service Unavailable: too many active sessions');
+  }
+  transport.onclosed = () => table.delete(id);
+  context.sessionId = id;
+  const reply = await transport.post(body.messages, false, context);
+  if (!session.initialized) {
+    // The handshake failed: no session was created, so no id is handed out.
+    await transport.close();
+    const { 'mcp-session-id': _dropped, ...headers } = reply.headers;
+    return { ...reply, headers };
+  }
+  return reply;
+}
+
+/**
+ * A stateful-era POST with sessions off: every request stands alone, answered by a transport that ends
+ * itself once its only stream has its answer (`version`: the header's revision, or the HTTP default).
+ */
+export async function postStateless(
+  server: McpServer,
+  settings: StreamSettings,
+  body: PostBody,
+  version: string,
+  context: MessageContext,
+): Promise<HttpReply> {
+  if (body.batch && version !== '2025-03-26') {
+    return httpError(
+      400,
+      'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
+    );
+  }
+  const { transport, session } = await connectTransport(server, undefined, settings);
+  if (!body.init) {
+    // Without sessions every request stands alone: treat it as coming from an initialized client.
+    session.initialized = true;
+    session.ready = true;
+    session.protocolVersion = version;
+  }
+  transport.onidle = () => void transport.close();
+  const reply = await transport.post(body.messages, body.batch, context);
+  if (reply.status !== 200) await transport.close();
+  return reply;
+}
+
+/** A cryptographically random session id of visible ASCII (base64url, 128 bits). */
+export function newSessionId(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
+}
