@@ -13,7 +13,7 @@ import { type Completer, completerFor } from './completion.js';
 import type { RequestContext } from './context.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './methods.js';
 import type { Middleware } from './middleware.js';
-import { dispatchModern, type ModernHost } from './modern/dispatch.js';
+import { dispatchModern } from './modern/dispatch.js';
 import { type ListKind, Subscriptions } from './modern/listen.js';
 import { RequestStateCodec } from './modern/request-state.js';
 import type { ServerOptions } from './options.js';
@@ -44,9 +44,9 @@ import {
   updateResource,
   updateTemplate,
 } from './resources.js';
-import type { ServerSession, SessionHost } from './session.js';
+import type { ServerSession } from './session.js';
 import { SessionSet } from './session-set.js';
-import { dispatchStateful, type StatefulHost } from './stateful-dispatch.js';
+import { dispatchStateful } from './stateful-dispatch.js';
 import { TaskManager } from './tasks/manager.js';
 import {
   defineTool,
@@ -73,7 +73,9 @@ export type { CacheableMethod, ServerOptions } from './options.js';
  * server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
  * await server.connect(new StdioServerTransport());
  */
-export class McpServer implements ModernHost, StatefulHost, SessionHost {
+export class McpServer {
+  // No `implements ModernHost, StatefulHost, SessionHost`: the members they need are internal and stripped from
+  // the published types (stripInternal), where the clause would not hold; each use of `this` as a host is checked.
   readonly info: Implementation;
   readonly tools: Registry<ToolDef, ToolUpdate>;
   readonly prompts: Registry<PromptDef, PromptUpdate>;
