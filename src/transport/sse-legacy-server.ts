@@ -1,5 +1,5 @@
 import { formatSseEvent, SSE_KEEPALIVE } from '../framing/sse.js';
-import { McpkitError } from '../jsonrpc/errors.js';
+import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import { encodeMessage, parseMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { McpServer } from '../server/server.js';
@@ -120,7 +120,7 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
       const error =
         parsed.kind === 'invalid'
           ? parsed.error.error
-          : { code: -32600, message: 'Invalid Request: batches are not supported' };
+          : { code: ErrorCode.InvalidRequest, message: 'Invalid Request: batches are not supported' };
       return httpError(400, error.message, error.code);
     }
     const context: MessageContext = { sessionId: transport.sessionId };

@@ -1,4 +1,4 @@
-import { McpkitError } from '../../jsonrpc/errors.js';
+import { ErrorCode, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { InputRequest } from '../modern/mrtr.js';
 
@@ -150,7 +150,10 @@ export function toDetailedTask(record: TaskRecord): DetailedTask {
       return {
         ...task,
         status: 'failed',
-        error: record.error ?? { code: -32603, message: record.statusMessage ?? 'The task failed' },
+        error: record.error ?? {
+          code: ErrorCode.InternalError,
+          message: record.statusMessage ?? 'The task failed',
+        },
       };
     default:
       return task as DetailedTask;

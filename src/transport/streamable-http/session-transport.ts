@@ -1,9 +1,9 @@
 import { formatSseEvent, SSE_KEEPALIVE } from '../../framing/sse.js';
-import { McpkitError } from '../../jsonrpc/errors.js';
+import { ErrorCode, McpkitError } from '../../jsonrpc/errors.js';
 import { encodeMessage } from '../../jsonrpc/parse.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../transport.js';
-import { httpError } from './errors.js';
+import { httpError, SESSION_NOT_FOUND } from './errors.js';
 import type { EventStore } from './event-store.js';
 import { type HttpReply, SSE_HEADERS, type SseSink } from './exchange.js';
 import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
@@ -34,7 +34,7 @@ function streamTag(): string {
 /** The first revision whose SSE streams start with a priming event. */
 const PRIMING_REVISION = '2025-11-25';
 
-const gone = () => httpError(404, 'Session not found', -32001);
+const gone = () => httpError(404, 'Session not found', SESSION_NOT_FOUND);
 
 /**
  * The transport of one Streamable HTTP session (or one stateless request): routes each outgoing message
@@ -116,7 +116,7 @@ export class HttpSessionTransport implements Transport {
     for (const id of requests) {
       if (this.#byRequest.has(id)) {
         const message = `Duplicate request id ${JSON.stringify(id)}: a request with this id is in progress`;
-        return Promise.resolve(httpError(409, message, -32600, id));
+        return Promise.resolve(httpError(409, message, ErrorCode.InvalidRequest, id));
       }
     }
     const stream = new OutStream(`${this.#tag}${++this.#nextStream}`, batch);
@@ -228,7 +228,7 @@ export class HttpSessionTransport implements Transport {
     const streams = [...this.#streams.values()];
     if (this.#standalone) streams.push(this.#standalone);
     for (const stream of streams) {
-      stream.reply?.(httpError(404, 'Session terminated', -32001));
+      stream.reply?.(httpError(404, 'Session terminated', SESSION_NOT_FOUND));
       stream.reply = undefined;
       this.#detach(stream, true);
     }
