@@ -1,4 +1,4 @@
-import { McpkitError } from '../jsonrpc/errors.js';
+import { McpkitError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { Peer } from '../protocol/peer.js';
@@ -571,8 +571,4 @@ export class Client {
     else if (!(error instanceof McpkitError && error.code === 'INVALID_MESSAGE'))
       console.error(`mcpkit client: ${error.message}`);
   }
-}
-
-function toError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
 }

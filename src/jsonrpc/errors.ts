@@ -95,3 +95,19 @@ export function urlElicitationRequired(
 ): JsonRpcError {
   return new JsonRpcError(ErrorCode.UrlElicitationRequired, message, { elicitations });
 }
+
+/** The message of anything thrown: an Error's own message, otherwise its string form. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  try {
+    return String(e);
+  } catch {
+    // A null-prototype object or a hostile proxy has no string form; the caller still needs a message.
+    return 'a thrown value without a string form';
+  }
+}
+
+/** Anything thrown as an Error: an Error as it is, anything else wrapped (the value kept as `cause`). */
+export function toError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(errorMessage(e), { cause: e });
+}

@@ -1,4 +1,4 @@
-import { ErrorCode } from './errors.js';
+import { ErrorCode, errorMessage } from './errors.js';
 import type { JsonRpcErrorResponse, JsonRpcMessage, JsonRpcResponse, RequestId } from './types.js';
 
 /** What one decoded payload turned out to be. */
@@ -77,7 +77,7 @@ export function parseMessage(text: string): Parsed {
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    const detail = errorMessage(cause);
     return { kind: 'invalid', error: errorResponse(null, ErrorCode.ParseError, `Parse error: ${detail}`) };
   }
   return classify(value);

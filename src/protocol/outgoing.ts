@@ -1,4 +1,4 @@
-import { JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import { errorMessage, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
 import type { ProgressParams } from '../spec/types.js';
 import { RestartableTimer } from './timer.js';
@@ -170,7 +170,7 @@ export class OutgoingRequests {
 
 function cancelledError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
-  const detail = reason instanceof Error ? reason.message : reason === undefined ? '' : String(reason);
+  const detail = reason === undefined ? '' : errorMessage(reason);
   return new McpkitError('REQUEST_CANCELLED', detail ? `Request cancelled: ${detail}` : 'Request cancelled', {
     cause: reason,
   });

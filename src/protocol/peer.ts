@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError, McpkitError, toError } from '../jsonrpc/errors.js';
 import { classify, errorResponse, type Parsed } from '../jsonrpc/parse.js';
 import type {
   JsonObject,
@@ -378,8 +378,4 @@ class Incoming implements IncomingRequest {
 function isProgress(params: JsonObject): params is JsonObject & ProgressParams {
   const t = params.progressToken;
   return (typeof t === 'string' || typeof t === 'number') && typeof params.progress === 'number';
-}
-
-function toError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
 }

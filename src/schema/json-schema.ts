@@ -1,6 +1,6 @@
 import type { Ajv, Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { McpkitError } from '../jsonrpc/errors.js';
+import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { ValidationResult } from './issues.js';
 import { formatAjvErrors } from './issues.js';
 
@@ -123,7 +123,7 @@ function compile(dialect: JsonSchemaDialect, schema: object): ValidateFunction |
   try {
     return getAjv(dialect).compile(target);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return new McpkitError('INVALID_SCHEMA', `Invalid JSON Schema (${dialect}): ${reason}`, { cause: error });
   }
 }

@@ -1,4 +1,4 @@
-import { McpkitError } from '../jsonrpc/errors.js';
+import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { ValidationResult } from './issues.js';
 import { formatStandardIssues } from './issues.js';
 import { compileJsonSchema, detectJsonSchemaDialect } from './json-schema.js';
@@ -110,7 +110,7 @@ function generateJsonSchema(std: StandardProps, vendor: string, io: SchemaSide):
   try {
     jsonSchema = convert({ target: 'draft-2020-12' });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new McpkitError(
       'INVALID_DEFINITION',
       `Cannot convert the ${vendor} ${io} schema to JSON Schema 2020-12: ${reason}`,

@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import {
   type InferArgs,
@@ -149,7 +149,7 @@ export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestConte
   } catch (e) {
     if (e instanceof JsonRpcError || e instanceof InputRequiredSignal || ctx.signal.aborted) throw e;
     // A thrown error is a tool execution error: the model should see it and may recover.
-    return errorResult(e instanceof Error ? e.message : String(e));
+    return errorResult(errorMessage(e));
   }
   if (isInputRequired(returned)) return returned;
   return finishResult(def, returned);

@@ -1,4 +1,4 @@
-import { McpkitError } from '../jsonrpc/errors.js';
+import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import { isModernMessage } from './http-client/modern.js';
 import { HttpStatusError } from './http-client/shared.js';
@@ -130,7 +130,7 @@ export class HttpClientTransport implements Transport {
     try {
       await legacy.start(this.#relay(legacy));
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
+      const why = errorMessage(e);
       throw new McpkitError(
         'TRANSPORT_ERROR',
         `The server refused the Streamable HTTP initialize (HTTP ${rejected.status}: ${rejected.message}), and the legacy HTTP+SSE fallback failed too: ${why}`,

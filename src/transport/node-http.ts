@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from '../jsonrpc/errors.js';
+import { ErrorCode, toError } from '../jsonrpc/errors.js';
 import { httpError } from './streamable-http/errors.js';
 import type { HttpReply, HttpRequestLike, SseSink } from './streamable-http/exchange.js';
 import { type ExchangeHandler, MAX_SSE_BACKLOG_BYTES } from './streamable-http/web.js';
@@ -38,7 +38,7 @@ export function createNodeListener(routes: NodeRoutes, options: NodeListenerOpti
     handler.handle(toRequestLike(req, res, path, q < 0 ? '' : url.slice(q + 1))).then(
       (reply) => writeReply(res, reply),
       (e: unknown) => {
-        options.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        options.onerror?.(toError(e));
         if (!res.headersSent) writeReply(res, httpError(500, 'Internal error', ErrorCode.InternalError));
         else res.destroy();
       },

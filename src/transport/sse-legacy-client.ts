@@ -1,5 +1,5 @@
 import type { SseEvent } from '../framing/sse.js';
-import { McpkitError } from '../jsonrpc/errors.js';
+import { errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
 import { encodeMessage, errorResponse } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import {
@@ -165,7 +165,7 @@ export class SseLegacyClientTransport implements Transport {
       failure = e;
     }
     if (this.#state === 'closed') return;
-    const detail = failure === undefined ? 'the server ended it' : messageOf(failure);
+    const detail = failure === undefined ? 'the server ended it' : errorMessage(failure);
     const error = new McpkitError('CONNECTION_CLOSED', `The SSE stream was lost: ${detail}`);
     if (this.#state === 'starting') return this.#startFailed(error);
     this.#shutdown();
@@ -231,11 +231,7 @@ export class SseLegacyClientTransport implements Transport {
     try {
       this.#receiver?.onmessage(message);
     } catch (e) {
-      this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e)));
+      this.#receiver?.onerror(toError(e));
     }
   }
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

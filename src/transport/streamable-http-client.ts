@@ -1,4 +1,4 @@
-import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
 import { encodeMessage, errorResponse } from '../jsonrpc/parse.js';
 import type {
   JsonObject,
@@ -118,7 +118,7 @@ export class StreamableHttpClientTransport implements Transport {
             this.#report(
               new McpkitError(
                 'TRANSPORT_ERROR',
-                `The server ended the session ${JSON.stringify(lost)} under the standalone GET stream, and a new session could not be started: ${messageOf(e)}`,
+                `The server ended the session ${JSON.stringify(lost)} under the standalone GET stream, and a new session could not be started: ${errorMessage(e)}`,
               ),
             ),
           );
@@ -266,7 +266,7 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       this.#deliverText(await readText(response.body, this.#maxChars));
     } catch (e) {
-      return this.#streams.fail(stream, `The server's JSON reply could not be read: ${messageOf(e)}`);
+      return this.#streams.fail(stream, `The server's JSON reply could not be read: ${errorMessage(e)}`);
     }
     this.#streams.fail(stream, `The server's JSON reply carried no response to this request`);
   }
@@ -291,7 +291,7 @@ export class StreamableHttpClientTransport implements Transport {
     } catch (e) {
       return this.#refuse(message, stream, {
         code: ErrorCode.InternalError,
-        message: `${lost}, and a new session could not be started: ${messageOf(e)}`,
+        message: `${lost}, and a new session could not be started: ${errorMessage(e)}`,
       });
     }
     return this.#post(message, stream, true, extra);
@@ -437,7 +437,7 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       deliver();
     } catch (e) {
-      this.#report(e instanceof Error ? e : new Error(String(e)));
+      this.#report(toError(e));
     }
   }
 
@@ -485,10 +485,6 @@ export class StreamableHttpClientTransport implements Transport {
 
 function isInitialized(message: JsonRpcMessage | JsonRpcMessage[]): boolean {
   return !Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized';
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 function closedError(): McpkitError {

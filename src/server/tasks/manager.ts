@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import type { RequestContext } from '../context.js';
@@ -225,9 +225,7 @@ export class TaskManager implements TaskHost {
       changes = { status: 'completed', result, inputRequests: undefined, inputResponses: undefined };
     } catch (e) {
       changes = failure(
-        e instanceof JsonRpcError
-          ? e
-          : new JsonRpcError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e)),
+        e instanceof JsonRpcError ? e : new JsonRpcError(ErrorCode.InternalError, errorMessage(e)),
       );
     }
     // A stopped run's end was settled by whoever stopped it: cancelled (sticky), expired (gone) or shut down.

@@ -1,4 +1,4 @@
-import { ErrorCode, McpkitError } from '../../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, McpkitError } from '../../jsonrpc/errors.js';
 import { encodeMessage, errorResponse, type Parsed } from '../../jsonrpc/parse.js';
 import type {
   JsonObject,
@@ -154,7 +154,7 @@ export class ModernExchanges {
     try {
       text = await readText(response.body, this.#host.maxChars);
     } catch (e) {
-      return this.#fail(exchange, `The server's JSON reply could not be read: ${messageOf(e)}`);
+      return this.#fail(exchange, `The server's JSON reply could not be read: ${errorMessage(e)}`);
     }
     this.#payload(exchange, text);
     this.#fail(exchange, `The server's JSON reply carried no response to ${describe(request)}`);
@@ -197,7 +197,7 @@ export class ModernExchanges {
       failure = e;
     }
     if (exchange.done) return;
-    const why = failure === undefined ? 'the server ended it' : messageOf(failure);
+    const why = failure === undefined ? 'the server ended it' : errorMessage(failure);
     this.#fail(
       exchange,
       `The response stream of ${describe(exchange.request)} broke before its response arrived (${why}); ` +
@@ -280,8 +280,4 @@ function headersOf(message: ModernMessage): Record<string, string | undefined> {
     'mcp-session-id': undefined,
     'last-event-id': undefined,
   };
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -1,5 +1,5 @@
 import type { SseEvent } from '../../framing/sse.js';
-import { ErrorCode, McpkitError } from '../../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, McpkitError } from '../../jsonrpc/errors.js';
 import { errorResponse } from '../../jsonrpc/parse.js';
 import type { JsonRpcErrorObject, JsonRpcMessage } from '../../jsonrpc/types.js';
 import { backoffDelay, discard, isRetriableStatus, mediaType, type ReconnectPolicy } from './shared.js';
@@ -148,7 +148,7 @@ export class StreamResumer {
   }
 
   #scheduleResume(stream: Stream, cause: unknown): void {
-    const why = cause === undefined ? '' : ` (${cause instanceof Error ? cause.message : String(cause)})`;
+    const why = cause === undefined ? '' : ` (${errorMessage(cause)})`;
     if (stream.kind === 'request' && stream.lastEventId === undefined) {
       this.fail(
         stream,

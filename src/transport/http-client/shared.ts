@@ -1,4 +1,4 @@
-import { ErrorCode, McpkitError } from '../../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, McpkitError } from '../../jsonrpc/errors.js';
 import { classify, type Parsed, parseMessage } from '../../jsonrpc/parse.js';
 import type { JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import { readText } from './sse-reader.js';
@@ -166,7 +166,7 @@ function jsonRpcError(text: string): JsonRpcErrorObject | undefined {
 
 /** Wraps a failure to reach the server (DNS, refused connection, reset) as a local transport error. */
 export function networkError(what: string, cause: unknown): McpkitError {
-  const detail = cause instanceof Error ? describeCause(cause) : String(cause);
+  const detail = cause instanceof Error ? describeCause(cause) : errorMessage(cause);
   return new McpkitError('TRANSPORT_ERROR', `${what} failed: ${detail}`, { cause });
 }
 

@@ -1,5 +1,5 @@
 import { formatSseEvent, SSE_KEEPALIVE } from '../../framing/sse.js';
-import { ErrorCode, McpkitError } from '../../jsonrpc/errors.js';
+import { ErrorCode, McpkitError, toError } from '../../jsonrpc/errors.js';
 import { encodeMessage } from '../../jsonrpc/parse.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../transport.js';
@@ -237,7 +237,7 @@ export class HttpSessionTransport implements Transport {
     try {
       await this.#settings.eventStore?.dropSession(this.#key);
     } catch (e) {
-      this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e)));
+      this.#receiver?.onerror(toError(e));
     }
     this.onclosed?.();
     this.#receiver?.onclose();
@@ -293,7 +293,7 @@ export class HttpSessionTransport implements Transport {
       });
       if (last) this.#finish(stream);
     });
-    stream.tail.catch((e: unknown) => this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e))));
+    stream.tail.catch((e: unknown) => this.#receiver?.onerror(toError(e)));
   }
 
   #replyJson(stream: OutStream): void {
@@ -370,8 +370,7 @@ export class HttpSessionTransport implements Transport {
   #finish(stream: OutStream): void {
     this.#streams.delete(stream.id);
     const ended = this.#settings.eventStore?.streamEnded?.(this.#key, stream.id);
-    if (ended instanceof Promise)
-      ended.catch((e: unknown) => this.#receiver?.onerror(e instanceof Error ? e : new Error(String(e))));
+    if (ended instanceof Promise) ended.catch((e: unknown) => this.#receiver?.onerror(toError(e)));
     if (stream.sink) this.#detach(stream, true);
     if (this.#streams.size === 0) this.onidle?.();
   }
