@@ -1,3 +1,4 @@
+import { decodeBase64urlText, encodeBase64urlText } from '../framing/base64url.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 
@@ -6,23 +7,15 @@ const PREFIX = 'mcpkit:';
 
 /** Encodes a page offset as an opaque cursor. */
 export function encodeCursor(offset: number): string {
-  return btoa(PREFIX + offset)
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replaceAll('=', '');
+  return encodeBase64urlText(PREFIX + offset);
 }
 
 /** Decodes a cursor to a page offset; an unreadable cursor is a -32602 error. */
 export function decodeCursor(cursor: unknown): number {
   if (cursor === undefined) return 0;
   if (typeof cursor === 'string' && cursor.length <= 64) {
-    let text = '';
-    try {
-      text = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'));
-    } catch {
-      // Not base64: fall through to the invalid-cursor error below.
-    }
-    if (text.startsWith(PREFIX)) {
+    const text = decodeBase64urlText(cursor);
+    if (text?.startsWith(PREFIX)) {
       const offset = Number(text.slice(PREFIX.length));
       if (Number.isSafeInteger(offset) && offset > 0) return offset;
     }

@@ -1,3 +1,4 @@
+import { decodeBase64url, encodeBase64url } from '../../framing/base64url.js';
 import { McpkitError } from '../../jsonrpc/errors.js';
 
 /** What a sealed `requestState` carries. */
@@ -18,20 +19,6 @@ export interface StatePayload {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-function toB64url(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
-}
-
-function fromB64url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const bin = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
 
 /**
  * Seals and opens `requestState` with HMAC-SHA256 (Web Crypto, so it runs on every runtime): the
@@ -63,9 +50,9 @@ export class RequestStateCodec {
 
   /** Seals a payload into an opaque string. */
   async seal(payload: StatePayload): Promise<string> {
-    const body = toB64url(encoder.encode(JSON.stringify(payload)));
+    const body = encodeBase64url(encoder.encode(JSON.stringify(payload)));
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#key, encoder.encode(body)));
-    return `${body}.${toB64url(mac)}`;
+    return `${body}.${encodeBase64url(mac)}`;
   }
 
   /** Opens a sealed string; undefined when it is malformed, forged or altered. Expiry is checked by the caller. */
@@ -74,7 +61,7 @@ export class RequestStateCodec {
     const dot = token.indexOf('.');
     if (dot < 0) return undefined;
     const body = token.slice(0, dot);
-    const mac = fromB64url(token.slice(dot + 1));
+    const mac = decodeBase64url(token.slice(dot + 1));
     if (!mac) return undefined;
     const ok = await crypto.subtle.verify(
       'HMAC',
@@ -83,7 +70,7 @@ export class RequestStateCodec {
       encoder.encode(body),
     );
     if (!ok) return undefined;
-    const bytes = fromB64url(body);
+    const bytes = decodeBase64url(body);
     if (!bytes) return undefined;
     try {
       const value = JSON.parse(decoder.decode(bytes)) as StatePayload;
@@ -100,5 +87,5 @@ export async function requestDigest(method: string, main: unknown): Promise<stri
   const bytes = new Uint8Array(
     await crypto.subtle.digest('SHA-256', encoder.encode(`${method}\n${JSON.stringify(main ?? null)}`)),
   );
-  return toB64url(bytes.subarray(0, 16));
+  return encodeBase64url(bytes.subarray(0, 16));
 }

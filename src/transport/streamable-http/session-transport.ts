@@ -1,3 +1,4 @@
+import { randomBase64url } from '../../framing/base64url.js';
 import { formatSseEvent, SSE_KEEPALIVE } from '../../framing/sse.js';
 import { ErrorCode, McpkitError, toError } from '../../jsonrpc/errors.js';
 import { encodeMessage } from '../../jsonrpc/parse.js';
@@ -25,10 +26,7 @@ export interface StreamSettings {
 
 /** A short random tag per session: stream ids of other sessions never match it. */
 function streamTag(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(6));
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replaceAll('+', '-').replaceAll('/', '_');
+  return randomBase64url(6);
 }
 
 /** The first revision whose SSE streams start with a priming event. */

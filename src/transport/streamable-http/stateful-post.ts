@@ -1,3 +1,4 @@
+import { randomBase64url } from '../../framing/base64url.js';
 import type { McpServer } from '../../server/server.js';
 import type { MessageContext } from '../transport.js';
 import { connectTransport } from './connect.js';
@@ -96,9 +97,5 @@ export async function postStateless(
 
 /** A cryptographically random session id of visible ASCII (base64url, 128 bits). */
 export function newSessionId(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
+  return randomBase64url(16);
 }
