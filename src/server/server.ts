@@ -1,4 +1,4 @@
-import { McpkitError } from '../jsonrpc/errors.js';
+import { McpkitError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import type { SchemaArg } from '../schema/index.js';
@@ -106,7 +106,7 @@ export class McpServer {
       this.#sessions.all,
       this.subscriptions,
       () => this.capabilities,
-      (e, session) => this.error(e instanceof Error ? e : new Error(String(e)), session),
+      (e, session) => this.error(toError(e), session),
     );
     const registry = <D, U>(
       kind: ListKind,
@@ -290,7 +290,7 @@ export class McpServer {
 
   #taskManager(): TaskManager {
     const option = this.#options.tasks;
-    const report = (e: unknown) => this.error(e instanceof Error ? e : new Error(String(e)), undefined);
+    const report = (e: unknown) => this.error(toError(e), undefined);
     return new TaskManager(
       typeof option === 'object' ? option : {},
       (task) => this.subscriptions.taskUpdated(task, report),

@@ -1,4 +1,4 @@
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { statefulCodec } from '../protocol/era-codec.js';
 import type { IncomingRequest } from '../protocol/peer.js';
@@ -88,7 +88,7 @@ function warmUpValidation(): void {
   // After the initialize reply is written: loading must not delay the handshake itself.
   const timer = setTimeout(() => {
     preloadJsonSchema().catch((e: unknown) =>
-      console.error(`mcpkit: could not load the JSON Schema validator: ${String(e)}`),
+      console.error(`mcpkit: could not load the JSON Schema validator: ${errorMessage(e)}`),
     );
   }, 0);
   (timer as { unref?: () => void }).unref?.();
