@@ -37,12 +37,7 @@ export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from '.
 export type { ReadReturn } from './server/content.js';
 export type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './server/context.js';
 export type { Middleware, MiddlewareRequest } from './server/middleware.js';
-export {
-  type InputRequest,
-  type InputRequiredReturn,
-  inputRequired,
-  type MrtrState,
-} from './server/modern/mrtr.js';
+export { type InputRequiredReturn, inputRequired, type MrtrState } from './server/modern/mrtr.js';
 export type { PromptArgumentConfig, PromptConfig, PromptHandler, PromptReturn } from './server/prompts.js';
 export type { RegisteredHandle } from './server/registry.js';
 export type {
@@ -69,6 +64,7 @@ export type { ToolConfig, ToolHandler, ToolReturn } from './server/tools.js';
 export { UriTemplate } from './server/uri-template.js';
 export {
   type CacheHint,
+  type InputRequest,
   isModernRevision,
   LATEST_MODERN_REVISION,
   MODERN_REVISIONS,

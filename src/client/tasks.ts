@@ -1,10 +1,8 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
-import type { InputRequest } from '../server/modern/mrtr.js';
-import type { DetailedTask, Task } from '../server/tasks/types.js';
 import { callToolResult, checkResult } from '../spec/checks.js';
-import { TASKS_EXTENSION } from '../spec/modern.js';
+import { type InputRequest, TASKS_EXTENSION } from '../spec/modern.js';
 import {
   check,
   nullable,
@@ -18,10 +16,11 @@ import {
   string,
   variant,
 } from '../spec/shape.js';
+import type { DetailedTask, Task } from '../spec/tasks.js';
 import type { CallToolResult, ClientCapabilities, Root } from '../spec/types.js';
 import { fulfilInputRequests as answerInputs, type ClientHandlers, type InputAnswerer } from './handlers.js';
 
-export type { DetailedTask, Task, TaskStatus } from '../server/tasks/types.js';
+export type { DetailedTask, Task, TaskStatus } from '../spec/tasks.js';
 
 /** Answers to a task's input requests, by request key. */
 export type InputResponses = Record<string, unknown>;

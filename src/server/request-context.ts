@@ -3,9 +3,10 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { checkElicitationSchema, validateElicitationContent } from '../schema/index.js';
 import { checkResult, createMessageResult, elicitResult, listRootsResult } from '../spec/checks.js';
+import type { InputRequest } from '../spec/modern.js';
 import type { ClientCapabilities, Meta, ProgressToken } from '../spec/types.js';
 import type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './context.js';
-import type { InputCollector, InputRequest, MrtrState } from './modern/mrtr.js';
+import type { InputCollector, MrtrState } from './modern/mrtr.js';
 import { LOG_LEVELS, type ServerSession } from './session.js';
 
 /** How the handler's requests of the client travel: real requests (stateful) or MRTR input (stateless). */

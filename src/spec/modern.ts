@@ -1,4 +1,5 @@
 import { ErrorCode } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
 
 /** The stateless protocol revisions mcpkit speaks (the modern era). */
 export const MODERN_REVISIONS = ['2026-07-28'] as const;
@@ -71,3 +72,9 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
 
 /** Methods that may answer `input_required` (multi round-trip requests). */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** One request the server needs the client to fulfil before it can answer (an MRTR input request). */
+export type InputRequest = {
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  params?: JsonObject;
+};

@@ -7,7 +7,7 @@ import { afterEach, describe, test } from 'node:test';
 import { ErrorCode, JsonRpcError, McpkitError } from '../../src/jsonrpc/errors.js';
 import type { JsonObject } from '../../src/jsonrpc/types.js';
 import type { McpServer } from '../../src/server/server.js';
-import type { DetailedTask } from '../../src/server/tasks/types.js';
+import type { DetailedTask } from '../../src/spec/tasks.js';
 import {
   connect,
   createTaskServer,

@@ -3,6 +3,7 @@ import { preEncode } from '../../jsonrpc/parse.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { statelessCodec } from '../../protocol/era-codec.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
+import type { InputRequest } from '../../spec/modern.js';
 import {
   CACHEABLE_METHODS,
   type CacheHint,
@@ -20,7 +21,7 @@ import type { ServerSession } from '../session.js';
 import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
 import { readEnvelope, SUPPORTED_VERSIONS } from './envelope.js';
 import type { Subscriptions } from './listen.js';
-import { InputCollector, type InputRequest, InputRequiredSignal, isInputRequired } from './mrtr.js';
+import { InputCollector, InputRequiredSignal, isInputRequired } from './mrtr.js';
 import { type RequestStateCodec, requestDigest, type StatePayload } from './request-state.js';
 
 /** The methods whose results carry cache hints. */

@@ -1,10 +1,4 @@
-import type { JsonObject } from '../../jsonrpc/types.js';
-
-/** One request the server needs the client to fulfil before it can answer (an MRTR input request). */
-export type InputRequest = {
-  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
-  params?: JsonObject;
-};
+import type { InputRequest } from '../../spec/modern.js';
 
 const INPUT_REQUIRED: unique symbol = Symbol('mcpkit.inputRequired');
 

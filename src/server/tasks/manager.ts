@@ -1,9 +1,11 @@
 import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
+import type { InputRequest } from '../../spec/modern.js';
+import type { DetailedTask } from '../../spec/tasks.js';
 import type { RequestContext } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
-import type { InputRequest, MrtrState } from '../modern/mrtr.js';
+import type { MrtrState } from '../modern/mrtr.js';
 import { createRequestContext } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
@@ -15,7 +17,6 @@ import { MemoryTaskStore, type TaskStore } from './store.js';
 import {
   advance,
   checkTaskTimings,
-  type DetailedTask,
   isTerminal,
   type TaskChanges,
   type TaskRecord,

@@ -1,7 +1,8 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
+import type { InputRequest } from '../../spec/modern.js';
 import type { RequestContext } from '../context.js';
-import { InputCollector, type InputRequest, isInputRequired, type MrtrState } from '../modern/mrtr.js';
+import { InputCollector, isInputRequired, type MrtrState } from '../modern/mrtr.js';
 import { callTool, type ToolDef } from '../tools.js';
 import type { TaskRecord } from './types.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { McpkitError } from '../../jsonrpc/errors.js';
+import type { TaskStatus } from '../../spec/tasks.js';
 import { MemoryTaskStore } from './store.js';
 import {
   advance,
@@ -8,7 +9,6 @@ import {
   checkToolTaskConfig,
   isTerminal,
   type TaskRecord,
-  type TaskStatus,
   toDetailedTask,
 } from './types.js';
 
