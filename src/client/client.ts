@@ -251,7 +251,7 @@ export class Client {
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     this.#gate('tools');
     const tools = await this.#pages<Tool>('tools/list', 'tools', options);
-    return this.#tools.update(tools, this.#stateless !== undefined);
+    return this.#tools.update(tools, this.#stateless !== undefined, (e) => this.#report(e));
   }
 
   /**

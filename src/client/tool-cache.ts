@@ -1,13 +1,17 @@
 import { McpkitError } from '../jsonrpc/errors.js';
 import { compileJsonSchema, type Validator } from '../schema/index.js';
+import { type ParamHeader, readParamHeaders, valueAtPath } from '../spec/tool-headers.js';
 import type { CallToolResult, Tool } from '../spec/types.js';
-import { paramValue, toolParamHeaders } from './tool-headers.js';
+import { paramValue } from './tool-headers.js';
 
 interface Known {
   schema: object | undefined;
   validator: Validator | undefined;
-  headers: Map<string, string> | undefined;
+  headers: readonly ParamHeader[] | undefined;
 }
+
+/** Told about each tool dropped from a list for an invalid `x-mcp-header` annotation (the spec asks for a warning). */
+export type DroppedTool = (error: McpkitError) => void;
 
 /**
  * What the client learned from the last tool list: output-schema validators (compiled lazily and once
@@ -18,14 +22,20 @@ export class ToolCache {
 
   /**
    * Remembers a fresh tool list; returns it without tools whose `x-mcp-header` annotations are invalid when
-   * `dropInvalidHeaders` (a rule of the 2026-07-28 revision; older revisions have no such annotations).
+   * `dropInvalidHeaders` (a rule of the 2026-07-28 revision; older revisions have no such annotations), telling
+   * `dropped` why.
    */
-  update(tools: readonly Tool[], dropInvalidHeaders: boolean): Tool[] {
+  update(tools: readonly Tool[], dropInvalidHeaders: boolean, dropped?: DroppedTool): Tool[] {
     const next = new Map<string, Known>();
     const kept: Tool[] = [];
     for (const tool of tools) {
-      const headers = toolParamHeaders(tool);
-      if (!headers && dropInvalidHeaders) continue;
+      const read = readParamHeaders(tool.inputSchema);
+      if (!read.ok && dropInvalidHeaders) {
+        const message = `Tool ${tool.name} was left out of tools/list: the x-mcp-header annotation of "${read.property}" ${read.reason}`;
+        dropped?.(new McpkitError('INVALID_DEFINITION', message));
+        continue;
+      }
+      const headers = read.ok ? read.headers : undefined;
       kept.push(tool);
       const old = this.#tools.get(tool.name);
       // Keep the compiled validator when the schema did not change.
@@ -34,7 +44,7 @@ export class ToolCache {
       next.set(tool.name, {
         schema: tool.outputSchema,
         validator: same ? old?.validator : undefined,
-        headers: headers && headers.size > 0 ? headers : undefined,
+        headers: headers && headers.length > 0 ? headers : undefined,
       });
     }
     this.#tools = next;
@@ -46,9 +56,9 @@ export class ToolCache {
     const headers = this.#tools.get(name)?.headers;
     if (!headers) return undefined;
     const out: Record<string, string> = {};
-    for (const [property, suffix] of headers) {
-      const value = paramValue(args?.[property]);
-      if (value !== undefined) out[`mcp-param-${suffix.toLowerCase()}`] = value;
+    for (const { header, path } of headers) {
+      const value = paramValue(valueAtPath(args, path));
+      if (value !== undefined) out[`mcp-param-${header.toLowerCase()}`] = value;
     }
     return out;
   }

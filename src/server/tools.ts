@@ -7,6 +7,7 @@ import {
   toToolSchema,
   type ValidationResult,
 } from '../schema/index.js';
+import { readParamHeaders } from '../spec/tool-headers.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../spec/types.js';
 import type { RequestContext } from './context.js';
 import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from './modern/mrtr.js';
@@ -99,8 +100,20 @@ export function defineTool(
       );
     }
   }
+  if (input) checkParamHeaders(name, input.jsonSchema);
   if (config.task !== undefined) checkToolTaskConfig(name, config.task);
   return { name, config, input, output, handler };
+}
+
+/** Refuses `x-mcp-header` annotations that clients must drop (the one rule of `spec/tool-headers.ts`). */
+function checkParamHeaders(name: string, inputSchema: unknown): void {
+  const read = readParamHeaders(inputSchema);
+  if (!read.ok) {
+    throw new McpkitError(
+      'INVALID_DEFINITION',
+      `Tool ${name}: the x-mcp-header annotation of parameter "${read.property}" ${read.reason}; clients would drop this tool from tools/list`,
+    );
+  }
 }
 
 /** The tool as listed by `tools/list`. */

@@ -1,28 +1,28 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import { META } from '../../spec/modern.js';
+import { type ParamHeader, readParamHeaders, valueAtPath } from '../../spec/tool-headers.js';
 import { decodeHeaderValue, nameOf } from '../http-headers.js';
 import type { HttpRequestLike } from './exchange.js';
 
 export { decodeHeaderValue, encodeHeaderValue, nameOf } from '../http-headers.js';
 
-/** The `x-mcp-header` annotations of a tool's input schema: property name → header suffix. */
-export function paramHeaders(inputSchema: JsonObject | undefined): ReadonlyMap<string, string> {
+/**
+ * The `x-mcp-header` annotations of a registered tool's input schema, read once per schema (registration has
+ * already refused invalid ones, by the same rule).
+ */
+export function paramHeaders(inputSchema: object | undefined): readonly ParamHeader[] {
   if (!inputSchema) return EMPTY;
   let cached = cache.get(inputSchema);
   if (cached) return cached;
-  cached = new Map();
-  const props = inputSchema.properties as Record<string, JsonObject> | undefined;
-  for (const [name, schema] of Object.entries(props ?? {})) {
-    const header = schema?.['x-mcp-header'];
-    if (typeof header === 'string' && header !== '') cached.set(name, header);
-  }
+  const read = readParamHeaders(inputSchema);
+  cached = read.ok ? read.headers : EMPTY;
   cache.set(inputSchema, cached);
   return cached;
 }
 
-const EMPTY: ReadonlyMap<string, string> = new Map();
-const cache = new WeakMap<object, Map<string, string>>();
+const EMPTY: readonly ParamHeader[] = [];
+const cache = new WeakMap<object, readonly ParamHeader[]>();
 
 function mismatch(message: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
@@ -36,7 +36,7 @@ function mismatch(message: string): JsonRpcError {
 export function checkModernHeaders(
   req: HttpRequestLike,
   request: JsonRpcRequest,
-  params: ReadonlyMap<string, string>,
+  params: readonly ParamHeader[],
 ): void {
   const meta = request.params?._meta as JsonObject | undefined;
   const version = req.header('mcp-protocol-version');
@@ -51,10 +51,11 @@ export function checkModernHeaders(
     if (header === undefined) throw mismatch('Mcp-Name is required');
     if (decodeHeaderValue(header) !== name) throw mismatch('Mcp-Name does not match the body');
   }
-  if (params.size === 0) return;
-  const args = (request.params?.arguments ?? {}) as JsonObject;
-  for (const [property, suffix] of params) {
-    const value = args[property];
+  if (params.length === 0) return;
+  const args = request.params?.arguments;
+  for (const { header: suffix, path } of params) {
+    const value = valueAtPath(args, path);
+    const property = path.join('.');
     const header = req.header(`mcp-param-${suffix.toLowerCase()}`);
     if (value === undefined || value === null) continue;
     if (header === undefined) throw mismatch(`Mcp-Param-${suffix} is required`);
