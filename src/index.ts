@@ -31,6 +31,7 @@ export type {
   RequestId,
 } from './jsonrpc/types.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './protocol/outgoing.js';
+export type { MessageContext, SendOptions, Transport, TransportReceiver } from './protocol/transport.js';
 export type { InferArgs, SchemaArg } from './schema/index.js';
 export { preloadJsonSchema } from './schema/index.js';
 export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from './server/completion.js';
@@ -123,4 +124,3 @@ export {
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
 } from './transport/streamable-http-client.js';
-export type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport/transport.js';

@@ -2,6 +2,7 @@ import { McpkitError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { Peer } from '../protocol/peer.js';
+import type { Transport } from '../protocol/transport.js';
 import { preloadJsonSchema } from '../schema/index.js';
 import {
   callToolResult,
@@ -30,7 +31,6 @@ import type {
   Tool,
 } from '../spec/types.js';
 import { isStatefulRevision } from '../spec/versions.js';
-import type { Transport } from '../transport/transport.js';
 import { answerServerRequest } from './handlers.js';
 import {
   DEFAULT_STATEFUL_VERSION,

@@ -9,8 +9,8 @@ import type {
   RequestId,
 } from '../jsonrpc/types.js';
 import type { ProgressParams } from '../spec/types.js';
-import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../transport/transport.js';
 import { OutgoingRequests, type RequestOptions } from './outgoing.js';
+import type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport.js';
 
 /** What a request handler gets besides the request itself. */
 export interface IncomingRequest {

@@ -1,11 +1,11 @@
 import { McpkitError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
+import type { Transport } from '../protocol/transport.js';
 import type { SchemaArg } from '../schema/index.js';
 import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
-import type { Transport } from '../transport/transport.js';
 import { Broadcaster } from './broadcast.js';
 import { cacheHintOf } from './cache-hints.js';
 import { DeclaredCapabilities, declares } from './capabilities.js';

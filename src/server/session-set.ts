@@ -1,5 +1,5 @@
+import type { Transport } from '../protocol/transport.js';
 import type { LoggingLevel } from '../spec/types.js';
-import type { Transport } from '../transport/transport.js';
 import { ServerSession, type SessionHost } from './session.js';
 
 /** The sessions connected to one server definition: added once their transport has started, gone once closed. */

@@ -4,8 +4,8 @@ import type { EraCodec } from '../protocol/era-codec.js';
 import { statefulCodec } from '../protocol/era-codec.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { type IncomingRequest, Peer, type PeerHandlers, type PeerOptions } from '../protocol/peer.js';
+import type { Transport } from '../protocol/transport.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../spec/types.js';
-import type { Transport } from '../transport/transport.js';
 import type { SessionInfo } from './context.js';
 
 /** Severity order of logging levels. */

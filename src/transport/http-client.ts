@@ -1,5 +1,6 @@
 import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { SendOptions, Transport, TransportReceiver } from '../protocol/transport.js';
 import { isModernMessage } from './http-client/modern.js';
 import { HttpStatusError } from './http-client/shared.js';
 import { SseLegacyClientTransport } from './sse-legacy-client.js';
@@ -7,7 +8,6 @@ import {
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
 } from './streamable-http-client.js';
-import type { SendOptions, Transport, TransportReceiver } from './transport.js';
 
 /** Options of {@link HttpClientTransport}: those of Streamable HTTP, plus the legacy fallback's. */
 export interface HttpClientTransportOptions

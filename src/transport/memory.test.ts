@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import type { Parsed } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { TransportReceiver } from '../protocol/transport.js';
 import { createLinkedTransports } from './memory.js';
-import type { TransportReceiver } from './transport.js';
 
 interface Recorder extends TransportReceiver {
   messages: JsonRpcMessage[];

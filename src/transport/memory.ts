@@ -1,7 +1,7 @@
 import { McpkitError } from '../jsonrpc/errors.js';
 import { encodeMessage, type Parsed, parseMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import type { Transport, TransportReceiver } from './transport.js';
+import type { Transport, TransportReceiver } from '../protocol/transport.js';
 
 /** Options for {@link createLinkedTransports}. */
 export interface LinkedTransportOptions {

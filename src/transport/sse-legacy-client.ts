@@ -2,6 +2,7 @@ import type { SseEvent } from '../framing/sse.js';
 import { errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
 import { encodeMessage, errorResponse } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { Transport, TransportReceiver } from '../protocol/transport.js';
 import {
   buildHeaders,
   DEFAULT_MAX_MESSAGE_CHARS,
@@ -17,7 +18,6 @@ import {
   requestIds,
 } from './http-client/shared.js';
 import { readEvents } from './http-client/sse-reader.js';
-import type { Transport, TransportReceiver } from './transport.js';
 
 /** Options of {@link SseLegacyClientTransport}. */
 export interface SseLegacyClientTransportOptions {

@@ -2,6 +2,7 @@ import { formatSseEvent, SSE_KEEPALIVE } from '../framing/sse.js';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import { encodeMessage, parseMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { MessageContext, Transport, TransportReceiver } from '../protocol/transport.js';
 import type { McpServer } from '../server/server.js';
 import { httpError, SESSION_NOT_FOUND } from './streamable-http/errors.js';
 import {
@@ -12,7 +13,6 @@ import {
 } from './streamable-http/exchange.js';
 import { checkRequestOrigin, type SecurityOptions } from './streamable-http/security.js';
 import { newSessionId } from './streamable-http/stateful-post.js';
-import type { MessageContext, Transport, TransportReceiver } from './transport.js';
 
 /** Options of the legacy HTTP+SSE endpoint. */
 export interface SseLegacyOptions extends SecurityOptions {

@@ -5,12 +5,12 @@ import { after, test } from 'node:test';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import type { Parsed } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { TransportReceiver } from '../protocol/transport.js';
 import {
   DEFAULT_INHERITED_ENV_VARS,
   StdioClientTransport,
   type StdioClientTransportOptions,
 } from './stdio-client.js';
-import type { TransportReceiver } from './transport.js';
 
 const posixOnly = { skip: process.platform === 'win32' ? 'process groups are POSIX-only' : false };
 

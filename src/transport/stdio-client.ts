@@ -4,9 +4,9 @@ import type { Readable, Writable } from 'node:stream';
 import { encodeNdjson } from '../framing/ndjson.js';
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { Transport, TransportReceiver } from '../protocol/transport.js';
 import { isErrno, isWindows, killProcessTree, type StopSignal } from './process-tree.js';
 import { NdjsonLineReader, QueuedWriter } from './stdio-streams.js';
-import type { Transport, TransportReceiver } from './transport.js';
 
 /** Environment variables a server inherits by default; everything else must be passed in `env`. */
 export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = isWindows

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import type { Parsed } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { TransportReceiver } from '../protocol/transport.js';
 import { StdioServerTransport } from './stdio-server.js';
-import type { TransportReceiver } from './transport.js';
 
 interface Recorder extends TransportReceiver {
   messages: JsonRpcMessage[];

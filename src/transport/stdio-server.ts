@@ -3,8 +3,8 @@ import type { Readable, Writable } from 'node:stream';
 import { encodeNdjsonParts } from '../framing/ndjson.js';
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { Transport, TransportReceiver } from '../protocol/transport.js';
 import { NdjsonLineReader, QueuedWriter } from './stdio-streams.js';
-import type { Transport, TransportReceiver } from './transport.js';
 
 /** Options for {@link StdioServerTransport}. */
 export interface StdioServerTransportOptions {

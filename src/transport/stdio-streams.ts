@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import { NdjsonDecoder } from '../framing/ndjson.js';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import { errorResponse, parseMessage } from '../jsonrpc/parse.js';
-import type { TransportReceiver } from './transport.js';
+import type { TransportReceiver } from '../protocol/transport.js';
 
 const utf8 = new TextEncoder();
 

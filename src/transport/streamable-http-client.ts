@@ -8,6 +8,7 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from '../jsonrpc/types.js';
+import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../protocol/transport.js';
 import { MODERN_ERROR_CODES } from '../spec/modern.js';
 import { encodeParamHeaders, isModernMessage, ModernExchanges } from './http-client/modern.js';
 import { EVENT_STREAM, StreamResumer } from './http-client/resumer.js';
@@ -29,7 +30,6 @@ import {
 } from './http-client/shared.js';
 import { readText } from './http-client/sse-reader.js';
 import { type Stream, StreamBook } from './http-client/streams.js';
-import type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport.js';
 
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions {

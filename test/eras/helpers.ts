@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { Client, type ClientOptions } from '../../src/client/client.js';
 import type { EraChoice } from '../../src/client/negotiate.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../src/jsonrpc/types.js';
+import type { SendOptions, Transport, TransportReceiver } from '../../src/protocol/transport.js';
 import { META } from '../../src/spec/modern.js';
 import type { Root } from '../../src/spec/types.js';
 import { StdioClientTransport } from '../../src/transport/stdio-client.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
-import type { SendOptions, Transport, TransportReceiver } from '../../src/transport/transport.js';
 
 /** The dual-era server definition over stdio (compiled). */
 export const DUAL_STDIO_MAIN = fileURLToPath(new URL('./fixtures/dual-stdio-main.js', import.meta.url));

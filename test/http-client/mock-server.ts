@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { formatSseEvent, type SseEvent } from '../../src/framing/sse.js';
-import type { TransportReceiver } from '../../src/transport/transport.js';
+import type { TransportReceiver } from '../../src/protocol/transport.js';
 
 /** One request as the mock server saw it. */
 export interface Seen {

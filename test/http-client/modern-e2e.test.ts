@@ -7,11 +7,11 @@ import { after, before, describe, test } from 'node:test';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import type { JsonObject, JsonRpcRequest } from '../../src/jsonrpc/types.js';
 import { type RunningServer, serve } from '../../src/node.js';
+import type { Transport } from '../../src/protocol/transport.js';
 import { McpServer } from '../../src/server/server.js';
 import { META } from '../../src/spec/modern.js';
 import { HttpClientTransport } from '../../src/transport/http-client.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
-import type { Transport } from '../../src/transport/transport.js';
 import { eventually, Recorder, sleep } from './mock-server.js';
 
 const ENVELOPE: JsonObject = {

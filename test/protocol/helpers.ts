@@ -12,10 +12,10 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from '../../src/jsonrpc/types.js';
+import type { Transport } from '../../src/protocol/transport.js';
 import type { McpServer } from '../../src/server/server.js';
 import type { ServerSession } from '../../src/server/session.js';
 import { createLinkedTransports, type MemoryTransport } from '../../src/transport/memory.js';
-import type { Transport } from '../../src/transport/transport.js';
 
 /** Generous bound for "eventually happens" waits; never decides pass/fail of a timing property. */
 export const EVENTUALLY_MS = 5000;

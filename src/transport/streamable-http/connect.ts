@@ -1,6 +1,6 @@
+import type { MessageContext } from '../../protocol/transport.js';
 import type { McpServer } from '../../server/server.js';
 import type { ServerSession } from '../../server/session.js';
-import type { MessageContext } from '../transport.js';
 import type { HttpRequestLike } from './exchange.js';
 import { HttpSessionTransport, type StreamSettings } from './session-transport.js';
 

@@ -3,7 +3,7 @@ import { formatSseEvent, SSE_KEEPALIVE } from '../../framing/sse.js';
 import { ErrorCode, McpkitError, toError } from '../../jsonrpc/errors.js';
 import { encodeMessage } from '../../jsonrpc/parse.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
-import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../transport.js';
+import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../../protocol/transport.js';
 import { httpError, SESSION_NOT_FOUND } from './errors.js';
 import type { EventStore } from './event-store.js';
 import { type HttpReply, SSE_HEADERS, type SseSink } from './exchange.js';

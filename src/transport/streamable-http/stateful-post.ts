@@ -1,6 +1,6 @@
 import { randomBase64url } from '../../framing/base64url.js';
+import type { MessageContext } from '../../protocol/transport.js';
 import type { McpServer } from '../../server/server.js';
-import type { MessageContext } from '../transport.js';
 import { connectTransport } from './connect.js';
 import { httpError, missingSessionId, sessionNotFound } from './errors.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
