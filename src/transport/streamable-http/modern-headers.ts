@@ -55,7 +55,6 @@ export function checkModernHeaders(
   const args = request.params?.arguments;
   for (const { header: suffix, path } of params) {
     const value = valueAtPath(args, path);
-    const property = path.join('.');
     const header = req.header(`mcp-param-${suffix.toLowerCase()}`);
     if (value === undefined || value === null) continue;
     if (header === undefined) throw mismatch(`Mcp-Param-${suffix} is required`);
@@ -65,7 +64,7 @@ export function checkModernHeaders(
       typeof value === 'number'
         ? Number(decoded) === value && decoded.trim() !== ''
         : decoded === String(value);
-    if (!same) throw mismatch(`Mcp-Param-${suffix} does not match the argument "${property}"`);
+    if (!same) throw mismatch(`Mcp-Param-${suffix} does not match the argument "${path.join('.')}"`);
   }
 }
 
