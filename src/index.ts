@@ -72,6 +72,15 @@ export {
   type ModernRevision,
   type SubscriptionFilter,
 } from './spec/modern.js';
+export {
+  type ElicitationModes,
+  type Fitting,
+  POLICIES,
+  policyFor,
+  REVISIONS,
+  type Revision,
+  RevisionPolicy,
+} from './spec/revision.js';
 export type * from './spec/types.js';
 export {
   isStatefulRevision,

@@ -13,6 +13,7 @@ import {
   readResourceResult,
 } from '../spec/checks.js';
 import { isModernRevision, type SubscriptionFilter } from '../spec/modern.js';
+import { POLICIES, type RevisionPolicy } from '../spec/revision.js';
 import { conforms } from '../spec/shape.js';
 import type {
   CallToolResult,
@@ -30,7 +31,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../spec/types.js';
-import { isStatefulRevision } from '../spec/versions.js';
+import { isStatefulRevision, LATEST_STATEFUL_REVISION } from '../spec/versions.js';
 import { answerServerRequest } from './handlers.js';
 import {
   DEFAULT_STATEFUL_VERSION,
@@ -129,6 +130,11 @@ export class Client {
     return this.#server?.era;
   }
 
+  /** The settled revision's policy (the newest stateful one until connect settles it). */
+  get #policy(): RevisionPolicy {
+    return this.#server?.policy ?? POLICIES[LATEST_STATEFUL_REVISION];
+  }
+
   /** The server's instructions for the model, if any. */
   get instructions(): string | undefined {
     return this.#server?.instructions;
@@ -195,10 +201,11 @@ export class Client {
     const peer: Peer = new Peer(
       transport,
       {
-        request: (incoming) => answerServerRequest(incoming, this.#options, this.#capabilities, this.#roots),
+        request: (incoming) =>
+          answerServerRequest(incoming, this.#options, this.#capabilities, this.#roots, this.#policy),
         notification: (n) => this.#notification(n),
         // 2025-03-26 is the one revision with JSON-RPC batches, which both sides must accept.
-        batchAllowed: () => this.#server?.protocolVersion === '2025-03-26',
+        batchAllowed: () => this.#server?.policy.batching === true,
         batchRefusal: () =>
           `batches are not part of protocol revision ${this.#server?.protocolVersion ?? '(none yet)'}`,
         error: (e) => this.#report(e),
@@ -394,7 +401,7 @@ export class Client {
     options?: RequestOptions,
   ): Promise<CompleteResult['completion']> {
     // 2024-11-05 had no completions capability; later revisions gate it.
-    if (this.protocolVersion !== '2024-11-05') this.#gate('completions');
+    if (this.#policy.completionsCapability) this.#gate('completions');
     const params: JsonObject = { ref, argument };
     if (context !== undefined) params.context = { arguments: context };
     const result = await this.request('completion/complete', params, options);

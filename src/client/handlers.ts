@@ -3,6 +3,8 @@ import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { applyElicitationDefaults, validateElicitationContent } from '../schema/index.js';
 import { createMessageParams, elicitFormParams, elicitUrlParams } from '../spec/checks.js';
+import { LATEST_MODERN_REVISION } from '../spec/modern.js';
+import { POLICIES, type RevisionPolicy } from '../spec/revision.js';
 import { check } from '../spec/shape.js';
 import type {
   ClientCapabilities,
@@ -50,6 +52,7 @@ export async function answerServerRequest(
   handlers: ClientHandlers & { applyElicitationDefaults?: boolean },
   caps: ClientCapabilities,
   roots: Root[],
+  policy: RevisionPolicy,
 ): Promise<JsonObject> {
   const { method, params = {} } = incoming.request;
   const ctx: ClientRequestContext = { signal: incoming.signal, requestId: incoming.request.id };
@@ -58,7 +61,7 @@ export async function answerServerRequest(
     return answerSampling(handlers.sampling, caps, params, ctx);
   if (method === 'elicitation/create' && handlers.elicitation && caps.elicitation) {
     const defaults = handlers.applyElicitationDefaults !== false;
-    return answerElicitation(handlers.elicitation, caps, params, ctx, defaults);
+    return answerElicitation(handlers.elicitation, caps, policy, params, ctx, defaults);
   }
   if (method === 'roots/list' && caps.roots) {
     const list = handlers.rootsHandler ? await handlers.rootsHandler(ctx) : roots;
@@ -85,22 +88,23 @@ export async function answerSampling(
 }
 
 /**
- * Answers elicitation: refuses undeclared modes, fills schema defaults into an accepted form answer
+ * Answers elicitation: refuses modes the client did not declare (or the revision lacks), fills schema defaults into an accepted form answer
  * and validates it before it is sent.
  */
 export async function answerElicitation(
   handler: ElicitationHandler,
   caps: ClientCapabilities,
+  policy: RevisionPolicy,
   params: JsonObject,
   ctx: ClientRequestContext,
   applyDefaults: boolean,
 ): Promise<JsonObject> {
+  // Requests of revisions before 2025-11-25 carry no mode: they are form requests.
   const mode = params.mode ?? 'form';
-  const declared = caps.elicitation ?? {};
-  const formDeclared = declared.form !== undefined || declared.url === undefined;
+  const modes = policy.elicitationModes(caps);
   if (
-    (mode === 'form' && !formDeclared) ||
-    (mode === 'url' && !declared.url) ||
+    (mode === 'form' && !modes.form) ||
+    (mode === 'url' && !modes.url) ||
     (mode !== 'form' && mode !== 'url')
   ) {
     throw new JsonRpcError(
@@ -125,6 +129,9 @@ export async function answerElicitation(
   }
   return { ...answer, content };
 }
+
+/** Input requests (MRTR rounds, tasks) exist only in the stateless revision. */
+const STATELESS = POLICIES[LATEST_MODERN_REVISION];
 
 /** What answering input requests needs from a client. */
 export interface InputAnswerer {
@@ -156,6 +163,7 @@ export async function fulfilInputRequests(
         out[key] = await answerElicitation(
           s.handlers.elicitation,
           s.capabilities,
+          STATELESS,
           params,
           ctx,
           s.applyDefaults,

@@ -4,8 +4,9 @@ import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Peer } from '../protocol/peer.js';
 import { checkResult, initializeResult } from '../spec/checks.js';
 import { isModernRevision, LATEST_MODERN_REVISION, META, MODERN_ERROR_CODES } from '../spec/modern.js';
+import { POLICIES, type RevisionPolicy, statefulPolicy } from '../spec/revision.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../spec/types.js';
-import { isStatefulRevision, LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from '../spec/versions.js';
+import { LATEST_STATEFUL_REVISION, STATEFUL_REVISIONS } from '../spec/versions.js';
 
 /** Which protocol era a client uses: chosen by probing ('auto'), or pinned. */
 export type EraChoice = 'auto' | 'stateful' | 'stateless';
@@ -15,6 +16,8 @@ export type Negotiated =
   | {
       era: 'stateful';
       protocolVersion: string;
+      /** The settled revision's policy. */
+      policy: RevisionPolicy;
       capabilities: ServerCapabilities;
       serverInfo: Implementation;
       instructions?: string;
@@ -22,6 +25,7 @@ export type Negotiated =
   | {
       era: 'stateless';
       protocolVersion: string;
+      policy: RevisionPolicy;
       capabilities: ServerCapabilities;
       serverInfo: Implementation | undefined;
       instructions?: string;
@@ -121,6 +125,7 @@ async function probe(s: NegotiationSetup): Promise<Negotiated | undefined> {
     const out: Negotiated = {
       era: 'stateless',
       protocolVersion: LATEST_MODERN_REVISION,
+      policy: POLICIES[LATEST_MODERN_REVISION],
       capabilities: (result.capabilities ?? {}) as ServerCapabilities,
       serverInfo: meta?.[META.serverInfo] as Implementation | undefined,
     };
@@ -155,7 +160,8 @@ async function initialize(s: NegotiationSetup, version: string): Promise<Negotia
     s.options,
   );
   const result = checkResult(initializeResult, answer, 'initialize', 'server');
-  if (!isStatefulRevision(result.protocolVersion)) {
+  const policy = statefulPolicy(result.protocolVersion);
+  if (!policy) {
     throw new McpkitError(
       'UNSUPPORTED_PROTOCOL_VERSION',
       `The server chose protocol revision ${JSON.stringify(result.protocolVersion)}, which this client does not speak (it speaks ${STATEFUL_REVISIONS.join(', ')})`,
@@ -164,7 +170,8 @@ async function initialize(s: NegotiationSetup, version: string): Promise<Negotia
   await s.peer.notify('notifications/initialized');
   const out: Negotiated = {
     era: 'stateful',
-    protocolVersion: result.protocolVersion,
+    protocolVersion: policy.version,
+    policy,
     capabilities: result.capabilities,
     serverInfo: result.serverInfo,
   };

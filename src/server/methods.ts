@@ -1,6 +1,6 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { EraCodec } from '../protocol/era-codec.js';
+import type { RevisionPolicy } from '../spec/revision.js';
 import type { CompletionReference } from '../spec/types.js';
 import { complete } from './completion.js';
 import type { RequestContext } from './context.js';
@@ -16,7 +16,7 @@ export type MethodHandler = (
   params: JsonObject,
   ctx: RequestContext,
   session: ServerSession,
-  codec: EraCodec,
+  policy: RevisionPolicy,
 ) => Promise<JsonObject> | JsonObject;
 
 /** The server capability a method needs, or undefined when it is always available. */
@@ -75,7 +75,7 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
     'resources/read',
     {
       gate: 'resources',
-      run: (d, p, ctx, _session, codec) => {
+      run: (d, p, ctx, _session, policy) => {
         const uri = str(p, 'uri');
         const fixed = d.resources.get(uri);
         if (fixed) return readResource(fixed.def, ctx);
@@ -83,7 +83,7 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
           const variables = entry.def.template.match(uri);
           if (variables) return readTemplated(entry.def, uri, variables, ctx);
         }
-        throw codec.resourceNotFound(uri);
+        throw policy.resourceNotFound(uri);
       },
     },
   ],

@@ -4,7 +4,9 @@ import type { IncomingRequest } from '../protocol/peer.js';
 import { checkElicitationSchema, validateElicitationContent } from '../schema/index.js';
 import { checkResult, createMessageResult, elicitResult, listRootsResult } from '../spec/checks.js';
 import type { InputRequest } from '../spec/modern.js';
+import { POLICIES, type RevisionPolicy } from '../spec/revision.js';
 import type { ClientCapabilities, Meta, ProgressToken } from '../spec/types.js';
+import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
 import type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './context.js';
 import type { InputCollector, MrtrState } from './modern/mrtr.js';
 import { LOG_LEVELS, type ServerSession } from './session.js';
@@ -18,6 +20,8 @@ export type Asker =
 export interface ContextSetup {
   session: ServerSession;
   info: SessionInfo;
+  /** The revision the request is served in. */
+  policy: RevisionPolicy;
   asker: Asker;
   /** The log threshold (index in LOG_LEVELS); read on every log call since `logging/setLevel` may change it. */
   logThreshold: () => number | undefined;
@@ -26,11 +30,12 @@ export interface ContextSetup {
 
 const NO_MRTR: MrtrState = Object.freeze({ inputResponses: Object.freeze({}), state: undefined });
 
-/** The setup of a request on a stateful session. */
+/** The setup of a request on a stateful session (a `ping` before initialize is served as the newest revision). */
 export function statefulSetup(session: ServerSession): ContextSetup {
   return {
     session,
     info: session,
+    policy: session.policy ?? POLICIES[LATEST_STATEFUL_REVISION],
     asker: { era: 'stateful', session },
     logThreshold: () => (session.serverCapabilities.logging ? session.logLevel : undefined),
     mrtr: NO_MRTR,
@@ -105,7 +110,7 @@ export function createRequestContext(
           'The stateless revision has no notifications/elicitation/complete: the client retries with requestState',
         );
       }
-      if (!info.clientCapabilities.elicitation?.url) {
+      if (!setup.policy.elicitationModes(info.clientCapabilities).url) {
         throw new McpkitError(
           'CAPABILITY_MISSING',
           'The client did not declare the "elicitation.url" capability, so notifications/elicitation/complete cannot be sent',
@@ -114,7 +119,7 @@ export function createRequestContext(
       await session.notify('notifications/elicitation/complete', { elicitationId });
     },
     async elicit(req, options) {
-      const params = elicitParams(info, asker.era, req);
+      const params = elicitParams(info, setup.policy, asker.era, req);
       const answer = await ask('elicitation/create', params, options);
       const result = checkResult(elicitResult, answer, 'elicitation/create', 'client');
       if (params.mode !== 'url' && result.action === 'accept') {
@@ -191,12 +196,14 @@ function missing(era: Asker['era'], required: ClientCapabilities, name: string, 
 
 function elicitParams(
   info: SessionInfo,
+  policy: RevisionPolicy,
   era: Asker['era'],
   req: ElicitFormRequest | ElicitUrlRequest,
 ): JsonObject {
-  const caps = info.clientCapabilities.elicitation;
+  const caps = info.clientCapabilities;
+  const modes = policy.elicitationModes(caps);
   if (req.mode === 'url') {
-    if (!caps?.url) missing(era, { elicitation: { url: {} } }, 'elicitation.url');
+    if (!modes.url) missing(era, { elicitation: { url: {} } }, 'elicitation.url');
     // The stateless revision dropped elicitationId; state lives in requestState instead.
     if (era === 'stateless') {
       const { elicitationId: _id, ...rest } = req;
@@ -204,11 +211,9 @@ function elicitParams(
     }
     return { ...req, elicitationId: req.elicitationId ?? crypto.randomUUID() };
   }
-  // `elicitation: {}` means form mode only.
-  if (!caps) missing(era, { elicitation: { form: {} } }, 'elicitation');
-  if (!caps.form && caps.url) missing(era, { elicitation: { form: {} } }, 'elicitation.form');
+  if (!modes.form)
+    missing(era, { elicitation: { form: {} } }, caps.elicitation ? 'elicitation.form' : 'elicitation');
   checkElicitationSchema(req.requestedSchema);
   const { mode: _mode, ...rest } = req;
-  // Revisions before 2025-11-25 do not know the mode field.
-  return info.protocolVersion >= '2025-11-25' ? { mode: 'form', ...rest } : rest;
+  return policy.elicitationModeField ? { mode: 'form', ...rest } : rest;
 }

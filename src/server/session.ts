@@ -1,10 +1,9 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification, RequestId } from '../jsonrpc/types.js';
-import type { EraCodec } from '../protocol/era-codec.js';
-import { statefulCodec } from '../protocol/era-codec.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { type IncomingRequest, Peer, type PeerHandlers, type PeerOptions } from '../protocol/peer.js';
 import type { Transport } from '../protocol/transport.js';
+import type { RevisionPolicy } from '../spec/revision.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../spec/types.js';
 import type { SessionInfo } from './context.js';
 
@@ -55,7 +54,7 @@ class SessionHandlers implements PeerHandlers {
   }
 
   batchAllowed(): boolean {
-    return this.#session.protocolVersion === '2025-03-26';
+    return this.#session.policy?.batching === true;
   }
 
   batchRefusal(): string {
@@ -80,8 +79,8 @@ class SessionHandlers implements PeerHandlers {
  */
 export class ServerSession implements SessionInfo {
   readonly peer: Peer;
-  readonly codec: EraCodec = statefulCodec;
-  protocolVersion = '';
+  /** The negotiated revision's policy: set at initialize (or per request on a server without sessions). */
+  policy: RevisionPolicy | undefined;
   clientCapabilities: ClientCapabilities = {};
   clientInfo: Implementation | undefined;
   /** The capabilities the server declared to this session at initialize. */
@@ -97,6 +96,11 @@ export class ServerSession implements SessionInfo {
   constructor(transport: Transport, host: SessionHost, defaultLogLevel: LoggingLevel) {
     this.logLevel = LOG_LEVELS.indexOf(defaultLogLevel);
     this.peer = new Peer(transport, new SessionHandlers(this, host), SERVER_PEER);
+  }
+
+  /** The negotiated protocol revision ('' before initialize). */
+  get protocolVersion(): string {
+    return this.policy?.version ?? '';
   }
 
   /** The transport session id, if the transport has one. */

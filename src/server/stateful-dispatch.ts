@@ -1,10 +1,10 @@
 import { ErrorCode, errorMessage, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import { statefulCodec } from '../protocol/era-codec.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { preloadJsonSchema } from '../schema/index.js';
+import { POLICIES, statefulPolicy } from '../spec/revision.js';
 import type { Implementation, InitializeResult, ServerCapabilities } from '../spec/types.js';
-import { isStatefulRevision, LATEST_STATEFUL_REVISION } from '../spec/versions.js';
+import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
 import type { CapabilityGate, MethodHandler } from './methods.js';
 import { type Middleware, runChain } from './middleware.js';
 import { MRTR_METHODS } from './modern/dispatch.js';
@@ -49,7 +49,7 @@ export function dispatchStateful(
   const ctx = createRequestContext(incoming, setup);
   const run = MRTR_METHODS.has(method)
     ? () => fulfilInputLocally(entry.run, host, params, ctx, incoming, setup)
-    : () => entry.run(host, params, ctx, session, statefulCodec);
+    : () => entry.run(host, params, ctx, session, setup.policy);
   // The context notices the end of the request through `incoming.finished`: no extra promise per call.
   return runChain(host.middleware, { method, params, ctx }, run);
 }
@@ -62,9 +62,10 @@ function initialize(host: StatefulHost, session: ServerSession, params: JsonObje
   if (typeof requested !== 'string') {
     throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: "protocolVersion" must be a string');
   }
-  const version = isStatefulRevision(requested) ? requested : LATEST_STATEFUL_REVISION;
+  const policy = statefulPolicy(requested) ?? POLICIES[LATEST_STATEFUL_REVISION];
+  const version = policy.version;
   const caps = params.capabilities;
-  session.protocolVersion = version;
+  session.policy = policy;
   session.clientCapabilities = typeof caps === 'object' && caps !== null ? (caps as JsonObject) : {};
   session.clientInfo = params.clientInfo as Implementation | undefined;
   session.initialized = true;

@@ -16,8 +16,3 @@ const known: ReadonlySet<string> = new Set(STATEFUL_REVISIONS);
 export function isStatefulRevision(version: unknown): version is StatefulRevision {
   return typeof version === 'string' && known.has(version);
 }
-
-/** True when `revision` is at least `floor` (revisions are dates, so they compare as strings). */
-export function revisionAtLeast(revision: string, floor: StatefulRevision): boolean {
-  return revision >= floor;
-}

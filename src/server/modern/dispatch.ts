@@ -1,7 +1,6 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { preEncode } from '../../jsonrpc/parse.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import { statelessCodec } from '../../protocol/era-codec.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import type { InputRequest } from '../../spec/modern.js';
 import {
@@ -11,6 +10,7 @@ import {
   META,
   TASKS_EXTENSION,
 } from '../../spec/modern.js';
+import type { RevisionPolicy } from '../../spec/revision.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../spec/types.js';
 import type { SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
@@ -29,15 +29,6 @@ export const CACHEABLE = CACHEABLE_METHODS;
 
 /** The methods that may answer `input_required`. */
 export const MRTR_METHODS = INPUT_METHODS;
-
-/** Methods the stateless revision removed. */
-const REMOVED = new Set([
-  'initialize',
-  'ping',
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
 
 /** What the stateless dispatcher needs from the server definition. */
 export interface ModernHost extends ServerDefinition {
@@ -77,7 +68,9 @@ export async function dispatchModern(
     clientInfo: envelope.clientInfo,
   };
   if (method === 'server/discover') return finish(host, method, params, discover(host));
-  const entry = REMOVED.has(method) ? undefined : (host.tasks?.method(method) ?? host.method(method));
+  const { policy } = envelope;
+  // Extension methods (tasks) first; the revision's own methods only if it still has them.
+  const entry = host.tasks?.method(method) ?? (policy.hasMethod(method) ? host.method(method) : undefined);
   if (method !== 'subscriptions/listen' && (!entry || (entry.gate && !host.declared(entry.gate)))) {
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
@@ -91,6 +84,7 @@ export async function dispatchModern(
   const ctx = createRequestContext(incoming, {
     session,
     info,
+    policy,
     asker: { era: 'stateless', collector },
     logThreshold: () => (host.capabilities.logging ? envelope.logLevel : undefined),
     mrtr: { inputResponses: answers, state: state?.app },
@@ -108,7 +102,7 @@ export async function dispatchModern(
             tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
           )
         : (tasks?.intercept(host, method, params, ctx, session) ??
-          (entry as { run: MethodHandler }).run(host, params, ctx, session, statelessCodec));
+          (entry as { run: MethodHandler }).run(host, params, ctx, session, policy));
     let result: JsonObject;
     try {
       result = await runChain(host.middleware, { method, params, ctx }, run);
@@ -120,7 +114,7 @@ export async function dispatchModern(
     }
     if (isInputRequired(result)) {
       if (!mrtr) throw new JsonRpcError(ErrorCode.InternalError, `${method} cannot ask for input`);
-      checkInputCapabilities(result.inputRequests, envelope.clientCapabilities);
+      checkInputCapabilities(result.inputRequests, envelope.clientCapabilities, policy);
       return inputRequiredResult(host, method, params, incoming, answers, result.inputRequests, result.state);
     }
     return finish(host, method, params, result);
@@ -130,14 +124,17 @@ export async function dispatchModern(
 }
 
 /** Input requests of kinds the client did not declare are refused with -32021 (as `ctx.elicit()` does). */
-function checkInputCapabilities(requests: Record<string, InputRequest>, caps: ClientCapabilities): void {
+function checkInputCapabilities(
+  requests: Record<string, InputRequest>,
+  caps: ClientCapabilities,
+  policy: RevisionPolicy,
+): void {
   for (const req of Object.values(requests)) {
     let required: ClientCapabilities | undefined;
     if (req.method === 'elicitation/create') {
       const url = req.params?.mode === 'url';
-      const e = caps.elicitation;
-      if (!e || (url && !e.url) || (!url && !e.form && e.url))
-        required = { elicitation: url ? { url: {} } : { form: {} } };
+      const modes = policy.elicitationModes(caps);
+      if (url ? !modes.url : !modes.form) required = { elicitation: url ? { url: {} } : { form: {} } };
     } else if (req.method === 'sampling/createMessage' && !caps.sampling) required = { sampling: {} };
     else if (req.method === 'roots/list' && !caps.roots) required = { roots: {} };
     if (required) {

@@ -1,6 +1,7 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import { isModernRevision, META, MODERN_REVISIONS } from '../../spec/modern.js';
+import { META, MODERN_REVISIONS } from '../../spec/modern.js';
+import { policyFor, type RevisionPolicy } from '../../spec/revision.js';
 import type { ClientCapabilities, Implementation } from '../../spec/types.js';
 import { STATEFUL_REVISIONS } from '../../spec/versions.js';
 import { LOG_LEVELS } from '../session.js';
@@ -8,6 +9,8 @@ import { LOG_LEVELS } from '../session.js';
 /** The per-request envelope of a stateless (2026-07-28) request. */
 export interface ModernEnvelope {
   protocolVersion: string;
+  /** The policy of that revision (a shared constant). */
+  policy: RevisionPolicy;
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   /** Index in LOG_LEVELS, or undefined when the request asked for no log messages. */
@@ -27,7 +30,8 @@ export function readEnvelope(params: JsonObject): ModernEnvelope {
     throw invalid('"_meta" with the protocol envelope is required');
   const version = meta[META.protocolVersion];
   if (typeof version !== 'string') throw invalid(`"_meta.${META.protocolVersion}" must be a string`);
-  if (!isModernRevision(version)) {
+  const policy = policyFor(version);
+  if (policy?.era !== 'stateless') {
     throw new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, {
       supported: SUPPORTED_VERSIONS,
       requested: version,
@@ -46,6 +50,7 @@ export function readEnvelope(params: JsonObject): ModernEnvelope {
   }
   return {
     protocolVersion: version,
+    policy,
     clientCapabilities: caps as ClientCapabilities,
     clientInfo: typeof info === 'object' && info !== null ? (info as Implementation) : undefined,
     logLevel,

@@ -1,6 +1,5 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import { statefulCodec } from '../../protocol/era-codec.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import type { RequestContext } from '../context.js';
 import type { MethodHandler } from '../methods.js';
@@ -23,8 +22,8 @@ export async function fulfilInputLocally(
   incoming: IncomingRequest,
   setup: ContextSetup,
 ): Promise<JsonObject> {
-  const { session } = setup;
-  let result = await run(def, params, first, session, statefulCodec);
+  const { session, policy } = setup;
+  let result = await run(def, params, first, session, policy);
   const answers: Record<string, unknown> = {};
   for (let round = 1; isInputRequired(result); round++) {
     if (round > MAX_LOCAL_INPUT_ROUNDS) {
@@ -47,7 +46,7 @@ export async function fulfilInputLocally(
       mrtr: { inputResponses: { ...answers }, state: result.state },
     });
     try {
-      result = await run(def, params, ctx, session, statefulCodec);
+      result = await run(def, params, ctx, session, policy);
     } finally {
       ctx.done();
     }

@@ -2,6 +2,8 @@ import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../../jsonrp
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import type { InputRequest } from '../../spec/modern.js';
+import { LATEST_MODERN_REVISION } from '../../spec/modern.js';
+import { POLICIES, policyFor } from '../../spec/revision.js';
 import type { DetailedTask } from '../../spec/tasks.js';
 import type { RequestContext } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
@@ -258,6 +260,8 @@ export class TaskManager implements TaskHost {
     const taskCtx = createRequestContext(incoming, {
       session,
       info: ctx.session,
+      // Tasks belong to the stateless revision the request named.
+      policy: policyFor(ctx.session.protocolVersion) ?? POLICIES[LATEST_MODERN_REVISION],
       asker: { era: 'stateless', collector: new TaskInputCollector(run) },
       logThreshold: () => undefined,
       mrtr,

@@ -4,6 +4,7 @@ import { ErrorCode, McpkitError, toError } from '../../jsonrpc/errors.js';
 import { encodeMessage } from '../../jsonrpc/parse.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../../protocol/transport.js';
+import type { RevisionPolicy } from '../../spec/revision.js';
 import { httpError, SESSION_NOT_FOUND } from './errors.js';
 import type { EventStore } from './event-store.js';
 import { type HttpReply, SSE_HEADERS, type SseSink } from './exchange.js';
@@ -29,9 +30,6 @@ function streamTag(): string {
   return randomBase64url(6);
 }
 
-/** The first revision whose SSE streams start with a priming event. */
-const PRIMING_REVISION = '2025-11-25';
-
 const gone = () => httpError(404, 'Session not found', SESSION_NOT_FOUND);
 
 /**
@@ -53,7 +51,7 @@ export class HttpSessionTransport implements Transport {
   #nextStream = 0;
   #closed = false;
   /** The session's negotiated revision, once known (set by the handler for stateful sessions). */
-  negotiated: { readonly protocolVersion: string } | undefined;
+  negotiated: { readonly policy: RevisionPolicy | undefined } | undefined;
   /** Called when the transport closes (the handler forgets the session). */
   onclosed: (() => void) | undefined;
   /** Called when the last POST stream has its answer (stateless requests close then). */
@@ -327,8 +325,7 @@ export class HttpSessionTransport implements Transport {
 
   #attach(stream: OutStream, sink: SseSink, replay: QueuedEvent[], fresh: boolean): void {
     // Priming events (SEP-1699) came with 2025-11-25: older clients may read the empty data as a broken message.
-    const version = this.negotiated?.protocolVersion ?? '';
-    if (this.#settings.resumable && version >= PRIMING_REVISION) {
+    if (this.#settings.resumable && this.negotiated?.policy?.ssePriming === true) {
       // A new stream is primed with an id to resume from; a resumed one only gets the retry interval.
       sink.write(
         fresh

@@ -1,6 +1,8 @@
 import { randomBase64url } from '../../framing/base64url.js';
 import type { MessageContext } from '../../protocol/transport.js';
 import type { McpServer } from '../../server/server.js';
+import { POLICIES, statefulPolicy } from '../../spec/revision.js';
+import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
 import { connectTransport } from './connect.js';
 import { httpError, missingSessionId, sessionNotFound } from './errors.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
@@ -29,7 +31,7 @@ export async function postToSession(
   }
   if (sessionId === undefined) return missingSessionId();
   if (!transport) return sessionNotFound();
-  if (body.batch && transport.negotiated?.protocolVersion !== '2025-03-26') {
+  if (body.batch && transport.negotiated?.policy?.batching !== true) {
     return httpError(
       400,
       'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
@@ -76,7 +78,9 @@ export async function postStateless(
   version: string,
   context: MessageContext,
 ): Promise<HttpReply> {
-  if (body.batch && version !== '2025-03-26') {
+  // The version was checked by the era routing; an unknown one cannot reach here.
+  const policy = statefulPolicy(version) ?? POLICIES[DEFAULT_HTTP_REVISION];
+  if (body.batch && !policy.batching) {
     return httpError(
       400,
       'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
@@ -87,7 +91,7 @@ export async function postStateless(
     // Without sessions every request stands alone: treat it as coming from an initialized client.
     session.initialized = true;
     session.ready = true;
-    session.protocolVersion = version;
+    session.policy = policy;
   }
   transport.onidle = () => void transport.close();
   const reply = await transport.post(body.messages, body.batch, context);
