@@ -108,7 +108,7 @@ export class ServerSession implements SessionInfo {
     return this.peer.transport.sessionId;
   }
 
-  /** Sends a request to the client, refusing methods the client has not declared a capability for. */
+  /** Sends a request to the client (fitted to the session's revision), refusing methods the client has not declared a capability for. */
   request(
     method: string,
     params: JsonObject | undefined,
@@ -117,19 +117,21 @@ export class ServerSession implements SessionInfo {
   ): Promise<JsonObject> {
     const missing = this.#missingCapability(method);
     if (missing) return Promise.reject(missing);
+    const fitting = this.policy?.fitting;
     return this.peer.request(
       method,
-      params,
+      fitting && params ? fitting.params(method, params) : params,
       options,
       related === undefined ? undefined : { relatedRequestId: related },
     );
   }
 
-  /** Sends a notification to the client. */
+  /** Sends a notification to the client, fitted to the session's revision. */
   notify(method: string, params?: JsonObject, related?: RequestId): Promise<void> {
+    const fitting = this.policy?.fitting;
     return this.peer.notify(
       method,
-      params,
+      fitting && params ? fitting.params(method, params) : params,
       related === undefined ? undefined : { relatedRequestId: related },
     );
   }

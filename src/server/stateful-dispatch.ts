@@ -34,7 +34,10 @@ export function dispatchStateful(
   method: string,
   params: JsonObject,
 ): Promise<JsonObject> | JsonObject {
-  if (method === 'initialize') return initialize(host, session, params);
+  if (method === 'initialize') {
+    const result = initialize(host, session, params);
+    return session.policy?.fitting?.result(method, result) ?? result;
+  }
   if (!session.initialized && method !== 'ping') {
     throw new JsonRpcError(
       ErrorCode.InvalidRequest,
@@ -51,7 +54,11 @@ export function dispatchStateful(
     ? () => fulfilInputLocally(entry.run, host, params, ctx, incoming, setup)
     : () => entry.run(host, params, ctx, session, setup.policy);
   // The context notices the end of the request through `incoming.finished`: no extra promise per call.
-  return runChain(host.middleware, { method, params, ctx }, run);
+  const result = runChain(host.middleware, { method, params, ctx }, run);
+  // Fitted to the session's revision on the way out; the newest revision has no fitting and pays nothing.
+  const fitting = setup.policy.fitting;
+  if (fitting === undefined) return result;
+  return result instanceof Promise ? result.then((r) => fitting.result(method, r)) : fitting.result(method, result);
 }
 
 /** Answers `initialize`: fixes the session's revision, the client's capabilities and the server's. */

@@ -1,4 +1,6 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { preEncode } from '../jsonrpc/parse.js';
+import { type FitRules, RevisionFitting } from './fit.js';
 import type { ClientCapabilities } from './types.js';
 
 /** Every protocol revision mcpkit speaks, oldest first; a revision's place in this list is its order. */
@@ -188,13 +190,32 @@ const stateful = (over: Partial<Facts>): Facts => ({
 });
 const METHODS_2025_11_25 = [...BASE_METHODS, ...ELICITATION, ...TASKS_2025_11_25];
 
+/** The fitting of an older stateful revision (the newest one, and 2026-07-28, need none). */
+const fitting = (revision: Revision, rules: FitRules) => new RevisionFitting(revision, rules, preEncode);
+
 /** The policy of each revision. */
 export const POLICIES: { readonly [R in Revision]: RevisionPolicy } = {
-  '2024-11-05': new RevisionPolicy('2024-11-05', stateful({ completionsCapability: false })),
-  '2025-03-26': new RevisionPolicy('2025-03-26', stateful({ batching: true })),
+  '2024-11-05': new RevisionPolicy(
+    '2024-11-05',
+    stateful({
+      completionsCapability: false,
+      fitting: fitting('2024-11-05', { v2025_03_26: false, v2025_06_18: false, v2025_11_25: false }),
+    }),
+  ),
+  '2025-03-26': new RevisionPolicy(
+    '2025-03-26',
+    stateful({
+      batching: true,
+      fitting: fitting('2025-03-26', { v2025_03_26: true, v2025_06_18: false, v2025_11_25: false }),
+    }),
+  ),
   '2025-06-18': new RevisionPolicy(
     '2025-06-18',
-    stateful({ methods: [...BASE_METHODS, ...ELICITATION], elicitation: true }),
+    stateful({
+      methods: [...BASE_METHODS, ...ELICITATION],
+      elicitation: true,
+      fitting: fitting('2025-06-18', { v2025_03_26: true, v2025_06_18: true, v2025_11_25: false }),
+    }),
   ),
   '2025-11-25': new RevisionPolicy(
     '2025-11-25',
