@@ -3,6 +3,8 @@ import type { ServerCapabilities } from '../spec/types.js';
 import type { CapabilityGate } from './methods.js';
 import type { ListKind } from './modern/listen.js';
 
+const NOTHING: readonly string[] = Object.freeze([]);
+
 /**
  * What a server declares: the capabilities fixed in its options, or, when none were given, capabilities
  * derived from the kinds of feature registered so far (with `listChanged` and `subscribe` on).
@@ -18,16 +20,27 @@ export class DeclaredCapabilities {
     this.#templates = templates;
   }
 
-  /** Notes that a feature of `kind` is registered; an error when the fixed capabilities leave it out. */
-  use(kind: ListKind): void {
-    this.#used.add(kind);
+  /**
+   * Notes that a feature of `kind` is registered (`completes`: one that offers completion, a prompt or a template);
+   * an error when the fixed capabilities leave it out. Returns the capabilities this registration adds to the
+   * derived ones (none when they are fixed).
+   */
+  use(kind: ListKind, completes = false): readonly string[] {
     const fixed = this.#fixed;
-    if (fixed && fixed[kind] === undefined) {
-      throw new McpkitError(
-        'INVALID_DEFINITION',
-        `Cannot register ${kind}: the server's declared capabilities do not include "${kind}"`,
-      );
+    if (fixed) {
+      if (fixed[kind] === undefined) {
+        throw new McpkitError(
+          'INVALID_DEFINITION',
+          `Cannot register ${kind}: the server's declared capabilities do not include "${kind}"`,
+        );
+      }
+      return NOTHING;
     }
+    const added: string[] = [];
+    if (!this.#used.has(kind)) added.push(kind);
+    if (completes && !this.#completes()) added.push('completions');
+    this.#used.add(kind);
+    return added;
   }
 
   /** The capabilities declared right now. */
@@ -38,8 +51,12 @@ export class DeclaredCapabilities {
     if (used.has('tools')) caps.tools = { listChanged: true };
     if (used.has('resources')) caps.resources = { subscribe: true, listChanged: true };
     if (used.has('prompts')) caps.prompts = { listChanged: true };
-    if (used.has('prompts') || this.#templates.size > 0) caps.completions = {};
+    if (this.#completes()) caps.completions = {};
     return caps;
+  }
+
+  #completes(): boolean {
+    return this.#used.has('prompts') || this.#templates.size > 0;
   }
 }
 

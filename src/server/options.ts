@@ -18,6 +18,11 @@ export interface ServerOptions {
   defaultLogLevel?: LoggingLevel;
   /** Receives problems that did not stop a session (bad input, handler failures). Default: stderr. */
   onerror?: (error: Error, session: ServerSession | undefined) => void;
+  /**
+   * Receives warnings about the definition, such as a kind of feature registered after sessions initialized (they
+   * were not offered it and never will be). Default: `console.warn` (stderr).
+   */
+  onwarning?: (message: string) => void;
   /** Called when a client says its roots changed. */
   onRootsListChanged?: (session: ServerSession) => void;
   /**

@@ -142,14 +142,14 @@ export class McpServer {
     config: ToolConfig<I, O>,
     handler: ToolHandler<I, O>,
   ): RegisteredHandle<ToolUpdate> {
-    this.#capabilities.use('tools');
+    this.#use('tools');
     if (config.task !== undefined) this.#taskTools = true;
     return this.tools.add(name, defineTool(name, config, handler as ToolHandler<unknown, unknown>));
   }
 
   /** Registers a fixed resource. */
   resource(uri: string, config: ResourceConfig, handler: ResourceHandler): RegisteredHandle<ResourceUpdate> {
-    this.#capabilities.use('resources');
+    this.#use('resources');
     return this.resources.add(uri, defineResource(uri, config, handler));
   }
 
@@ -159,7 +159,7 @@ export class McpServer {
     config: ResourceTemplateConfig<V>,
     handler: ResourceTemplateHandler<V>,
   ): RegisteredHandle<TemplateUpdate> {
-    this.#capabilities.use('resources');
+    this.#use('resources', true);
     const def = defineTemplate(
       uriTemplate,
       config as ResourceTemplateConfig,
@@ -174,8 +174,25 @@ export class McpServer {
     config: PromptConfig<A>,
     handler: PromptHandler<A>,
   ): RegisteredHandle<PromptUpdate> {
-    this.#capabilities.use('prompts');
+    this.#use('prompts', true);
     return this.prompts.add(name, definePrompt(name, config as PromptConfig, handler as PromptHandler));
+  }
+
+  /**
+   * Notes a registration of `kind`. Sessions keep the capabilities they were given at initialize, so a kind that
+   * first appears now is never offered to the sessions already open: say so (declare `capabilities` up front).
+   */
+  #use(kind: ListKind, completes = false): void {
+    const added = this.#capabilities.use(kind, completes);
+    if (added.length === 0) return;
+    let open = 0;
+    for (const session of this.#sessions.all) if (session.initialized) open++;
+    if (open === 0) return;
+    const message =
+      `${added.map((c) => `"${c}"`).join(' and ')} registered after ${open} session(s) initialized: those ` +
+      'sessions were not offered it and will not see it; declare `capabilities` in the server options up front';
+    if (this.#options.onwarning) this.#options.onwarning(message);
+    else console.warn(`mcpkit server: ${message}`);
   }
 
   /** Adds middleware that runs around every incoming request, in the order added. */

@@ -5,6 +5,7 @@ import { preloadJsonSchema } from '../schema/index.js';
 import { POLICIES, statefulPolicy } from '../spec/revision.js';
 import type { Implementation, InitializeResult, ServerCapabilities } from '../spec/types.js';
 import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
+import { declares } from './capabilities.js';
 import type { CapabilityGate, MethodHandler } from './methods.js';
 import { type Middleware, runChain } from './middleware.js';
 import { MRTR_METHODS } from './modern/dispatch.js';
@@ -20,7 +21,6 @@ export interface StatefulHost extends ServerDefinition {
   readonly instructions: string | undefined;
   readonly middleware: readonly Middleware[];
   method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
-  declared(gate: CapabilityGate): boolean;
 }
 
 /**
@@ -45,7 +45,8 @@ export function dispatchStateful(
     );
   }
   const entry = host.method(method);
-  if (!entry || (entry.gate && !host.declared(entry.gate))) {
+  // The capabilities the session was given at initialize, not what the server declares now.
+  if (!entry || (entry.gate && !declares(session.serverCapabilities, entry.gate))) {
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
   const setup = statefulSetup(session);
@@ -58,7 +59,9 @@ export function dispatchStateful(
   // Fitted to the session's revision on the way out; the newest revision has no fitting and pays nothing.
   const fitting = setup.policy.fitting;
   if (fitting === undefined) return result;
-  return result instanceof Promise ? result.then((r) => fitting.result(method, r)) : fitting.result(method, result);
+  return result instanceof Promise
+    ? result.then((r) => fitting.result(method, r))
+    : fitting.result(method, result);
 }
 
 /** Answers `initialize`: fixes the session's revision, the client's capabilities and the server's. */

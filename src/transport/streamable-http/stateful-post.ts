@@ -92,6 +92,7 @@ export async function postStateless(
     session.initialized = true;
     session.ready = true;
     session.policy = policy;
+    session.serverCapabilities = server.capabilities;
   }
   transport.onidle = () => void transport.close();
   const reply = await transport.post(body.messages, body.batch, context);
