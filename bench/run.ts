@@ -21,12 +21,13 @@ import type { ServerCommand } from './load/stdio.js';
 import { coldStart } from './workloads/cold-start.js';
 import { HTTP_CLIENTS, httpCalls, httpMemory } from './workloads/http.js';
 import { clientList, construction, serverList } from './workloads/inproc.js';
-import { stdioCalls, stdioPayload } from './workloads/stdio.js';
+import { stdioCalls, stdioClosedLoop, stdioPayload } from './workloads/stdio.js';
 import { appliesTo, type Workload } from './workloads/types.js';
 
 const WORKLOADS: readonly Workload[] = [
   stdioCalls(1),
   stdioCalls(16),
+  stdioClosedLoop(16),
   stdioPayload(100 * 1024, '100 KiB', (p) => p.medium),
   stdioPayload(1024 * 1024, '1 MiB', (p) => p.large),
   coldStart,
@@ -220,7 +221,7 @@ for (const workload of workloads) {
 sections.push(
   '## Method',
   '',
-  '- stdio: the load generator (`bench/load/stdio.ts`) spawns `node <server>` and speaks raw NDJSON JSON-RPC, so every implementation is driven identically; it performs the initialize handshake, warms up, then keeps 1 or 16 `tools/call echo` requests in flight for a bounded time and count. Latency is per call with `process.hrtime.bigint()`; server CPU is utime+stime from `/proc/<pid>/stat` across the timed phase; peak RSS is `VmHWM`. Small replies are fully parsed and checked; large ones are checked by id and length, with a full check of the first and every 256th.',
+  '- stdio: the load generator (`bench/load/stdio.ts`) spawns `node <server>` and speaks raw NDJSON JSON-RPC, so every implementation is driven identically; it performs the initialize handshake, warms up, then keeps 1 or 16 `tools/call echo` requests in flight for a bounded time and count. Latency is per call with `process.hrtime.bigint()`; server CPU is utime+stime from `/proc/<pid>/stat` across the timed phase; peak RSS is `VmHWM`. Small replies are fully parsed and checked; large ones are checked by id and length, with a full check of the first and every 256th. `stdio-16` issues each next call inside the handler of the reply that freed its slot; `stdio-16-closed` (not pinned) issues it from a queued microtask per reply, as 16 `await`ing host clients do, so the generator reads a whole chunk of replies before the clients write their next requests one by one. Server read and write system calls per call come from `/proc/<pid>/io` (`syscr`, `syscw`): below 1 read per call means requests arrived several to a chunk.',
   '- The raw baseline (`bench/servers/raw-stdio.ts`) only splits lines, `JSON.parse`s and `JSON.stringify`s over the same pipe.',
   '- Every server exposes the same `echo` tool with a zod `z.object({ text: z.string() })` input schema.',
   '- Cold start: spawn to the initialize reply, each paired with a `node -e 0` spawn-to-exit run; the floor median is subtracted per implementation.',

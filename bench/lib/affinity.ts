@@ -18,6 +18,22 @@ export function pinLoadGenerator(): boolean {
   return pinned;
 }
 
+/**
+ * Runs `task` with the load generator free to use every CPU (and servers it spawns meanwhile too, since children
+ * inherit the affinity of their parent), pinning it back afterwards: for workloads measured without pinning.
+ */
+export async function unpinned<T>(task: () => Promise<T>): Promise<T> {
+  if (!pinned) return task();
+  const all = `0-${os.cpus().length - 1}`;
+  execFileSync('taskset', ['-a', '-p', '-c', all, String(process.pid)], { stdio: 'ignore' });
+  pinned = false;
+  try {
+    return await task();
+  } finally {
+    pinLoadGenerator();
+  }
+}
+
 /** Whether the load generator is pinned. */
 export function isPinned(): boolean {
   return pinned;

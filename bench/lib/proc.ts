@@ -40,6 +40,18 @@ export function peakRssKiB(pid: number): number {
   }
 }
 
+/** Read and write system calls a live process has made so far (`syscr`, `syscw` of /proc/<pid>/io); NaN if unreadable. */
+export function syscalls(pid: number): { reads: number; writes: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const reads = /^syscr:\s+(\d+)/m.exec(io);
+    const writes = /^syscw:\s+(\d+)/m.exec(io);
+    return { reads: reads ? Number(reads[1]) : Number.NaN, writes: writes ? Number(writes[1]) : Number.NaN };
+  } catch {
+    return { reads: Number.NaN, writes: Number.NaN };
+  }
+}
+
 /** True while a process with this pid exists. */
 export function isAlive(pid: number): boolean {
   try {

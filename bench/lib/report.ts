@@ -138,6 +138,20 @@ export const TARGETS: readonly Target[] = [
     unit: '×',
   },
   {
+    text: 'stdio, 16 closed-loop clients, not pinned, 11 B: calls/s ≥ 0.8× raw (issue 8)',
+    value: ratioOf('stdio-16-closed', 'calls_per_s', 'raw'),
+    bound: 0.8,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    text: 'stdio, 16 closed-loop clients, not pinned, 11 B: calls/s vs official v1 (a ratio, no bound)',
+    value: ratioOf('stdio-16-closed', 'calls_per_s', 'official-v1'),
+    bound: 0,
+    kind: 'report',
+    unit: '×',
+  },
+  {
     text: 'stdio, sequential, 11 B: calls/s ≥ 0.9× raw',
     value: ratioOf('stdio-seq', 'calls_per_s', 'raw'),
     bound: 0.9,

@@ -34,6 +34,13 @@ export interface DriveOptions {
   afterMeasure?: () => void;
   /** First id to use (ids below it are the caller's, e.g. 0 for initialize). Default 1. */
   firstId?: number;
+  /**
+   * When a call's successor is issued: `'reply'` (default) inside the reply's own handler, so a chunk of replies
+   * turns into requests written back to back as it is read; `'continuation'` from a queued microtask per reply, as a
+   * host whose clients each `await` their own call does (the generator reads the whole chunk first, then each client
+   * resumes and writes its next request separately).
+   */
+  next?: 'reply' | 'continuation';
 }
 
 /** What the timed phase measured. */
@@ -49,7 +56,8 @@ export interface DriveResult {
 /** Runs a warm-up phase, then a timed phase, keeping `inFlight` calls outstanding. */
 export async function drive(target: CallTarget, options: DriveOptions): Promise<DriveResult> {
   const ids = { next: options.firstId ?? 1 };
-  await phase(target, options.inFlight, options.warmup, options.stallMs, ids, undefined);
+  const next = options.next ?? 'reply';
+  await phase(target, options.inFlight, options.warmup, options.stallMs, ids, undefined, next);
   options.beforeMeasure?.();
   const latencies = new Float64Array(options.measure.maxCalls);
   const { calls, elapsedNs } = await phase(
@@ -59,6 +67,7 @@ export async function drive(target: CallTarget, options: DriveOptions): Promise<
     options.stallMs,
     ids,
     latencies,
+    next,
   );
   options.afterMeasure?.();
   return { calls, elapsedNs, latenciesNs: latencies.subarray(0, calls) };
@@ -71,6 +80,7 @@ function phase(
   stallMs: number,
   ids: { next: number },
   latencies: Float64Array | undefined,
+  next: 'reply' | 'continuation',
 ): Promise<{ calls: number; elapsedNs: number }> {
   return new Promise((resolve, reject) => {
     const sent = new Map<number, bigint>();
@@ -104,6 +114,10 @@ function phase(
       sent.set(id, process.hrtime.bigint());
       target.send(id);
     };
+    // One client's `await` resuming: it sends its next call unless the phase ended meanwhile.
+    const continueClient = (): void => {
+      if (!stopping && !settled && issued < bounds.maxCalls) issue();
+    };
     target.onfail = (error) => finish(error);
     target.onreply = (id) => {
       const t0 = sent.get(id);
@@ -117,8 +131,10 @@ function phase(
       done++;
       last = now;
       if (!stopping && (now >= deadline || issued >= bounds.maxCalls)) stopping = true;
-      if (!stopping) issue();
-      else if (sent.size === 0) finish();
+      if (stopping) {
+        if (sent.size === 0) finish();
+      } else if (next === 'reply') issue();
+      else queueMicrotask(continueClient);
     };
     const initial = Math.max(1, Math.min(inFlight, bounds.maxCalls));
     for (let i = 0; i < initial; i++) issue();

@@ -3,7 +3,7 @@
 // ones fully (JSON.parse, id, no error, the echoed text), large ones by their id and length, with a full check of the
 // first one and then every 256th, so the generator stays cheap next to the server it measures.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpuMs, peakRssKiB } from '../lib/proc.js';
+import { cpuMs, peakRssKiB, syscalls } from '../lib/proc.js';
 import type { CallTarget } from './driver.js';
 
 /** How to start a server under test. */
@@ -140,6 +140,11 @@ export class StdioServer implements CallTarget {
   /** CPU time the server has used so far (ms). */
   cpuMs(): number {
     return cpuMs(this.pid);
+  }
+
+  /** Read and write system calls the server has made so far (each read is one chunk of stdin or more). */
+  syscalls(): { reads: number; writes: number } {
+    return syscalls(this.pid);
   }
 
   /** Peak resident set size of the server so far (KiB). */

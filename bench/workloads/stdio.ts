@@ -1,7 +1,7 @@
 // Workloads 1 and 2: `tools/call echo` over stdio against a fresh server process per run, driven by the raw
 // JSON-RPC load generator. Server CPU comes from /proc/<pid>/stat around the timed phase; peak RSS is VmHWM.
 import type { Profile, StdioBounds } from '../config.js';
-import { onCpus } from '../lib/affinity.js';
+import { onCpus, unpinned } from '../lib/affinity.js';
 import { quantile } from '../lib/stats.js';
 import { drive } from '../load/driver.js';
 import { StdioServer } from '../load/stdio.js';
@@ -17,6 +17,9 @@ interface Measured {
   serverCpuMs: number;
   loadgenCpuMs: number;
   peakRssKiB: number;
+  /** Read and write system calls of the server in the timed phase. */
+  reads: number;
+  writes: number;
 }
 
 /** Spawns the server, initializes it, drives `echo(text)` with `inFlight` calls outstanding, stops it by its pid. */
@@ -26,6 +29,7 @@ async function measure(
   inFlight: number,
   bounds: StdioBounds,
   profile: Profile,
+  next: 'reply' | 'continuation' = 'reply',
 ): Promise<Measured> {
   const server = new StdioServer(onCpus(command, 'server'));
   try {
@@ -33,19 +37,24 @@ async function measure(
     server.prepareEcho(text);
     let cpu0 = 0;
     let cpu1 = 0;
+    let io0 = { reads: 0, writes: 0 };
+    let io1 = { reads: 0, writes: 0 };
     let own0 = process.cpuUsage();
     let own = { user: 0, system: 0 };
     const result = await drive(server, {
       inFlight,
+      next,
       warmup: bounds.warmup,
       measure: bounds.measure,
       stallMs: profile.stallMs,
       beforeMeasure: () => {
         cpu0 = server.cpuMs();
+        io0 = server.syscalls();
         own0 = process.cpuUsage();
       },
       afterMeasure: () => {
         cpu1 = server.cpuMs();
+        io1 = server.syscalls();
         own = process.cpuUsage(own0);
       },
     });
@@ -58,6 +67,8 @@ async function measure(
       serverCpuMs: cpu1 - cpu0,
       loadgenCpuMs: (own.user + own.system) / 1e3,
       peakRssKiB,
+      reads: io1.reads - io0.reads,
+      writes: io1.writes - io0.writes,
     };
   } catch (error) {
     const stderr = server.stderr.trim();
@@ -73,6 +84,22 @@ const CALL_METRICS: readonly Metric[] = [
   { key: 'p99_us', label: 'p99 latency', unit: 'µs', better: 'lower', digits: 0 },
   { key: 'cpu_us_per_call', label: 'server CPU per call', unit: 'µs', better: 'lower', digits: 1 },
   { key: 'peak_rss_mib', label: 'server peak RSS', unit: 'MiB', better: 'lower', digits: 1 },
+  {
+    key: 'reads_per_call',
+    label: 'server reads per call',
+    unit: '',
+    better: 'lower',
+    digits: 2,
+    ratios: false,
+  },
+  {
+    key: 'writes_per_call',
+    label: 'server writes per call',
+    unit: '',
+    better: 'lower',
+    digits: 2,
+    ratios: false,
+  },
   {
     key: 'loadgen_us_per_call',
     label: 'load generator CPU per call',
@@ -104,6 +131,40 @@ export function stdioCalls(inFlight: number): Workload {
         cpu_us_per_call: (m.serverCpuMs * 1e3) / m.calls,
         peak_rss_mib: m.peakRssKiB / 1024,
         loadgen_us_per_call: (m.loadgenCpuMs * 1e3) / m.calls,
+        reads_per_call: m.reads / m.calls,
+        writes_per_call: m.writes / m.calls,
+      };
+    },
+  };
+}
+
+/**
+ * Workload 1b: `clients` concurrent clients on one stdio connection, each sending its next call from its own
+ * continuation once its reply has arrived (as a host with several concurrent calls does), with nothing pinned: the
+ * generator reads a chunk of replies, then each client writes its next request separately, so requests reach the
+ * server in small chunks and the per-read and per-turn costs of the server count, not only its per-message cost.
+ */
+export function stdioClosedLoop(clients: number): Workload {
+  const text = 'hello world';
+  return {
+    id: `stdio-${clients}-closed`,
+    group: 'stdio',
+    title: `stdio tools/call, 11 B payload, ${clients} closed-loop clients, not pinned`,
+    metrics: CALL_METRICS,
+    applies: () => true,
+    async run(impl, profile) {
+      const m = await unpinned(() =>
+        measure(impl.stdio, text, clients, profile.small, profile, 'continuation'),
+      );
+      return {
+        calls_per_s: m.calls / m.seconds,
+        p50_us: m.p50Ns / 1e3,
+        p99_us: m.p99Ns / 1e3,
+        cpu_us_per_call: (m.serverCpuMs * 1e3) / m.calls,
+        peak_rss_mib: m.peakRssKiB / 1024,
+        loadgen_us_per_call: (m.loadgenCpuMs * 1e3) / m.calls,
+        reads_per_call: m.reads / m.calls,
+        writes_per_call: m.writes / m.calls,
       };
     },
   };
