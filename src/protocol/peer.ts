@@ -199,17 +199,39 @@ export class Peer {
     this.#handlers.notification(notification, context);
   }
 
+  /**
+   * Runs one request and sends its answer. A handler that answers synchronously is answered at once, without a
+   * promise turn; a promise is followed with one `then` (most requests are answered in the turn they arrived in).
+   */
   #runRequest(request: JsonRpcRequest, context: MessageContext | undefined): void {
-    this.#answer(request, context).then(
-      (response) => {
-        if (response) this.#send(response, request.id);
-        this.#closeIfDone();
-      },
-      (e: unknown) => {
-        this.#report(e);
-        this.#closeIfDone();
-      },
+    const id = request.id;
+    if (this.#incoming.has(id)) {
+      this.#send(duplicate(id), id);
+      return;
+    }
+    const cancellation = new Cancellation();
+    this.#incoming.set(id, cancellation);
+    let out: Promise<JsonObject> | JsonObject;
+    try {
+      out = this.#handlers.request(new Incoming(request, context, cancellation));
+    } catch (e) {
+      this.#reply(id, this.#failed(id, cancellation, e));
+      return;
+    }
+    if (!(out instanceof Promise)) {
+      this.#reply(id, this.#succeeded(id, cancellation, out));
+      return;
+    }
+    out.then(
+      (result) => this.#reply(id, this.#succeeded(id, cancellation, result)),
+      (e: unknown) => this.#reply(id, this.#failed(id, cancellation, e)),
     );
+  }
+
+  /** Sends a request's answer (none when it was cancelled), then closes if that was the last one owed. */
+  #reply(id: RequestId, response: JsonRpcResponse | undefined): void {
+    if (response) this.#send(response, id);
+    this.#closeIfDone();
   }
 
   #onend(): void {
@@ -226,32 +248,41 @@ export class Peer {
       this.close().catch((e: unknown) => this.#report(e));
   }
 
-  /** Runs one request to its response (undefined when it was cancelled and must not be answered). */
+  /** Runs one request of a batch to its response (undefined when it was cancelled and must not be answered). */
   async #answer(
     request: JsonRpcRequest,
     context: MessageContext | undefined,
   ): Promise<JsonRpcResponse | undefined> {
     const id = request.id;
-    if (this.#incoming.has(id)) {
-      return errorResponse(
-        id,
-        ErrorCode.InvalidRequest,
-        `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`,
-      );
-    }
+    if (this.#incoming.has(id)) return duplicate(id);
     const cancellation = new Cancellation();
     this.#incoming.set(id, cancellation);
     try {
-      const result = await this.#handlers.request(new Incoming(request, context, cancellation));
-      if (cancellation.cancelled) return undefined;
-      return { jsonrpc: '2.0', id, result };
+      return this.#succeeded(
+        id,
+        cancellation,
+        await this.#handlers.request(new Incoming(request, context, cancellation)),
+      );
     } catch (e) {
-      if (cancellation.cancelled) return undefined;
-      return errorResponse(id, ...this.#wireError(e));
-    } finally {
-      cancellation.finished = true;
-      this.#incoming.delete(id);
+      return this.#failed(id, cancellation, e);
     }
+  }
+
+  /** A request's handler finished with `result`: its response, unless it was cancelled meanwhile. */
+  #succeeded(id: RequestId, cancellation: Cancellation, result: JsonObject): JsonRpcResponse | undefined {
+    this.#finished(id, cancellation);
+    return cancellation.cancelled ? undefined : { jsonrpc: '2.0', id, result };
+  }
+
+  /** A request's handler failed with `e`: its error response, unless it was cancelled meanwhile. */
+  #failed(id: RequestId, cancellation: Cancellation, e: unknown): JsonRpcResponse | undefined {
+    this.#finished(id, cancellation);
+    return cancellation.cancelled ? undefined : errorResponse(id, ...this.#wireError(e));
+  }
+
+  #finished(id: RequestId, cancellation: Cancellation): void {
+    cancellation.finished = true;
+    this.#incoming.delete(id);
   }
 
   #wireError(e: unknown): [number, string, unknown?] {
@@ -378,4 +409,13 @@ class Incoming implements IncomingRequest {
 function isProgress(params: JsonObject): params is JsonObject & ProgressParams {
   const t = params.progressToken;
   return (typeof t === 'string' || typeof t === 'number') && typeof params.progress === 'number';
+}
+
+/** The answer to a request whose id is still in use by one being answered. */
+function duplicate(id: RequestId): JsonRpcResponse {
+  return errorResponse(
+    id,
+    ErrorCode.InvalidRequest,
+    `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`,
+  );
 }

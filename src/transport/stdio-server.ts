@@ -2,6 +2,7 @@ import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import { encodeNdjsonParts } from '../framing/ndjson.js';
 import { McpkitError } from '../jsonrpc/errors.js';
+import type { EncodedParts } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Transport, TransportReceiver } from '../protocol/transport.js';
 import { NdjsonLineReader, QueuedWriter } from './stdio-streams.js';
@@ -58,12 +59,23 @@ export class StdioServerTransport implements Transport {
     this.#stdout.on('error', this.#onOutputError);
   }
 
-  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+  // Not `async`: a send is one per response, and an async function costs a promise and a turn of its own.
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.#state === 'new')
-      throw new McpkitError('NOT_CONNECTED', 'Cannot send: the stdio transport is not started');
+      return Promise.reject(
+        new McpkitError('NOT_CONNECTED', 'Cannot send: the stdio transport is not started'),
+      );
     if (this.#state !== 'open')
-      throw new McpkitError('CONNECTION_CLOSED', 'Cannot send: the stdio transport is closed');
-    return this.#writer.write(encodeNdjsonParts(message));
+      return Promise.reject(
+        new McpkitError('CONNECTION_CLOSED', 'Cannot send: the stdio transport is closed'),
+      );
+    let line: EncodedParts;
+    try {
+      line = encodeNdjsonParts(message);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#writer.write(line);
   }
 
   close(): Promise<void> {

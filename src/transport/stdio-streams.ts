@@ -1,3 +1,4 @@
+import process from 'node:process';
 import type { Writable } from 'node:stream';
 import { NdjsonDecoder } from '../framing/ndjson.js';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
@@ -63,6 +64,9 @@ export class NdjsonLineReader {
   }
 }
 
+/** Settled once and shared: what {@link QueuedWriter.write} returns for every write that was not queued. */
+const RESOLVED: Promise<void> = Promise.resolve();
+
 /** What a {@link QueuedWriter} writes: text, bytes, or a message's parts in order (see `EncodedParts`). */
 export type WriteData = string | Uint8Array | readonly (string | Uint8Array)[];
 
@@ -94,8 +98,10 @@ export class QueuedWriter {
   }
 
   /**
-   * Hands `data` to the stream (what is written in one turn of the event loop goes out together, so a burst of
-   * responses costs one system call), or queues it until the stream has drained.
+   * Hands `data` to the stream, or queues it until the stream has drained. What is written in one callback of the
+   * event loop and the promise jobs it sets off goes out together, so the responses to a chunk of requests cost one
+   * system call: the batch is handed over from `process.nextTick`, which runs once the microtask queue is empty
+   * (before the loop polls again, so a lone response goes out as soon as it is ready).
    */
   write(data: WriteData): Promise<void> {
     if (this.#waiting) {
@@ -103,7 +109,7 @@ export class QueuedWriter {
         this.#queue.push({ data, resolve, reject });
       });
     }
-    if (this.#batch.length === 0) setImmediate(this.#flushBatch);
+    if (this.#batch.length === 0) process.nextTick(this.#flushBatch);
     if (typeof data === 'string') this.#batch.push(data);
     else if (data instanceof Uint8Array) {
       this.#batch.push(data);
@@ -114,7 +120,7 @@ export class QueuedWriter {
         if (typeof part !== 'string') this.#batchHasBytes = true;
       }
     }
-    return Promise.resolve();
+    return RESOLVED;
   }
 
   #flushBatch = (): void => {
