@@ -13,6 +13,8 @@ export class DeclaredCapabilities {
   readonly #fixed: ServerCapabilities | undefined;
   readonly #templates: { readonly size: number };
   readonly #used = new Set<ListKind>();
+  /** The derived capabilities last built, with what they were built from (kinds are only ever added). */
+  #derived: { kinds: number; withTemplates: boolean; caps: ServerCapabilities } | undefined;
 
   /** `templates`: the resource templates (any registered one means completions are on). */
   constructor(fixed: ServerCapabilities | undefined, templates: { readonly size: number }) {
@@ -43,15 +45,23 @@ export class DeclaredCapabilities {
     return added;
   }
 
-  /** The capabilities declared right now. */
+  /**
+   * The capabilities declared right now (read per request: derived ones are built once per change of what is
+   * registered, and frozen, since every caller shares them).
+   */
   current(): ServerCapabilities {
     if (this.#fixed) return this.#fixed;
     const used = this.#used;
+    const withTemplates = this.#templates.size > 0;
+    const cached = this.#derived;
+    if (cached && cached.kinds === used.size && cached.withTemplates === withTemplates) return cached.caps;
     const caps: ServerCapabilities = { logging: {} };
     if (used.has('tools')) caps.tools = { listChanged: true };
     if (used.has('resources')) caps.resources = { subscribe: true, listChanged: true };
     if (used.has('prompts')) caps.prompts = { listChanged: true };
     if (this.#completes()) caps.completions = {};
+    for (const value of Object.values(caps)) Object.freeze(value);
+    this.#derived = { kinds: used.size, withTemplates, caps: Object.freeze(caps) };
     return caps;
   }
 

@@ -140,32 +140,62 @@ export function updateTool(def: ToolDef, changes: ToolUpdate): ToolDef {
   return defineTool(def.name, merged, handler ?? def.handler);
 }
 
-/** Runs `tools/call`: validates input, runs the handler, checks and completes the result. */
-export async function callTool(def: ToolDef, rawArgs: unknown, ctx: RequestContext): Promise<JsonObject> {
+/**
+ * Runs `tools/call`: validates input, runs the handler, checks and completes the result. Synchronous validators and
+ * handlers are answered in the same turn (no promise per call); a promise from either is followed.
+ */
+export function callTool(
+  def: ToolDef,
+  rawArgs: unknown,
+  ctx: RequestContext,
+): Promise<JsonObject> | JsonObject {
   const args = rawArgs ?? {};
   if (typeof args !== 'object' || Array.isArray(args)) {
     return errorResult(`Invalid arguments for tool ${def.name}: arguments must be an object`);
   }
-  let value: unknown = args;
-  if (def.input) {
-    const pending = def.input.validate(args);
-    // Most validators answer synchronously: awaiting only a real promise saves a turn per call.
-    const checked = pending instanceof Promise ? await pending : pending;
-    if (!checked.ok)
-      return errorResult(`Invalid arguments for tool ${def.name}: ${checked.issues.join('; ')}`);
-    value = checked.value;
-  }
-  let returned: ToolReturn<unknown> | InputRequiredReturn;
+  if (!def.input) return runTool(def, args, ctx);
+  const pending = def.input.validate(args);
+  if (pending instanceof Promise) return pending.then((checked) => validated(def, checked, ctx));
+  return validated(def, pending, ctx);
+}
+
+function validated(
+  def: ToolDef,
+  checked: ValidationResult,
+  ctx: RequestContext,
+): Promise<JsonObject> | JsonObject {
+  if (!checked.ok) return errorResult(`Invalid arguments for tool ${def.name}: ${checked.issues.join('; ')}`);
+  return runTool(def, checked.value, ctx);
+}
+
+function runTool(def: ToolDef, value: unknown, ctx: RequestContext): Promise<JsonObject> | JsonObject {
+  let out: ToolReturn<unknown> | InputRequiredReturn | Promise<ToolReturn<unknown> | InputRequiredReturn>;
   try {
-    const out = def.handler(value as never, ctx);
-    returned = out instanceof Promise ? await out : out;
+    out = def.handler(value as never, ctx);
   } catch (e) {
-    if (e instanceof JsonRpcError || e instanceof InputRequiredSignal || ctx.signal.aborted) throw e;
-    // A thrown error is a tool execution error: the model should see it and may recover.
-    return errorResult(errorMessage(e));
+    return handlerFailed(e, ctx);
   }
-  if (isInputRequired(returned)) return returned;
+  if (out instanceof Promise) {
+    return out.then(
+      (returned) => handlerReturned(def, returned),
+      (e: unknown) => handlerFailed(e, ctx),
+    );
+  }
+  return handlerReturned(def, out);
+}
+
+function handlerReturned(
+  def: ToolDef,
+  returned: ToolReturn<unknown> | InputRequiredReturn,
+): Promise<JsonObject> | JsonObject {
+  if (isInputRequired(returned)) return returned as unknown as JsonObject;
   return finishResult(def, returned);
+}
+
+/** A thrown error is a tool execution error (the model should see it and may recover), except protocol errors. */
+function handlerFailed(e: unknown, ctx: RequestContext): JsonObject {
+  if (e instanceof JsonRpcError || e instanceof InputRequiredSignal || ctx.signal.aborted) throw e;
+  return errorResult(errorMessage(e));
 }
 
 function finishResult(def: ToolDef, returned: ToolReturn<unknown>): JsonObject | Promise<JsonObject> {

@@ -13,17 +13,34 @@ export const MAX_LOCAL_INPUT_ROUNDS = 8;
 /**
  * Runs a handler written in explicit MRTR style on a stateful session: each `inputRequired(…)` it
  * returns is fulfilled with real server-to-client requests, and the handler runs again with the answers.
+ * A first answer that asks for nothing is returned as it came (synchronously when the handler was).
  */
-export async function fulfilInputLocally(
+export function fulfilInputLocally(
   run: MethodHandler,
   def: ServerDefinition,
   params: JsonObject,
   first: RequestContext,
   incoming: IncomingRequest,
   setup: ContextSetup,
+): Promise<JsonObject> | JsonObject {
+  const result = run(def, params, first, setup.session, setup.policy);
+  if (result instanceof Promise) {
+    return result.then((r) => (isInputRequired(r) ? rounds(run, def, params, r, incoming, setup) : r));
+  }
+  return isInputRequired(result) ? rounds(run, def, params, result, incoming, setup) : result;
+}
+
+/** Fulfils the input the handler asked for, round after round, until it answers or the rounds run out. */
+async function rounds(
+  run: MethodHandler,
+  def: ServerDefinition,
+  params: JsonObject,
+  asked: JsonObject,
+  incoming: IncomingRequest,
+  setup: ContextSetup,
 ): Promise<JsonObject> {
   const { session, policy } = setup;
-  let result = await run(def, params, first, session, policy);
+  let result = asked;
   const answers: Record<string, unknown> = {};
   for (let round = 1; isInputRequired(result); round++) {
     if (round > MAX_LOCAL_INPUT_ROUNDS) {
