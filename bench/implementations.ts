@@ -96,8 +96,13 @@ export const IMPLEMENTATIONS: readonly Implementation[] = [
     name: 'raw',
     label: 'raw Node baseline',
     stdio: stdio('raw-stdio.js'),
-    // One plain JSON server for every mode: the baseline of the 2025 workloads (it has no 2026-07-28 path).
-    http: http('raw-http.js', { stateless: 'stateless', json: 'stateless', sse: 'stateless' }),
+    // One plain JSON server for every mode; for the 2026-07-28 workload its result adds resultType and serverInfo.
+    http: http('raw-http.js', {
+      stateless: 'stateless',
+      json: 'stateless',
+      sse: 'stateless',
+      modern: 'modern',
+    }),
     inproc: false,
   },
   {

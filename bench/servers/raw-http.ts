@@ -1,12 +1,15 @@
 // The raw HTTP baseline: plain node:http that reads the POST body, JSON.parses it and answers with a
 // JSON.stringified JSON-RPC result. It knows initialize (handing out one fixed session id, so the session
 // workloads can drive it unchanged), notifications (202), ping and tools/call of `echo`; nothing else, no checks.
+// In `modern` mode its tools/call result carries what a 2026-07-28 result adds (`resultType` and the server's
+// `_meta` serverInfo), so the stateless-revision workload is compared with a baseline of the same bytes out.
 import { createServer } from 'node:http';
 import { announce, httpArgs, listen, readBody } from './http-common.js';
 
 type Msg = { id?: number | string; method?: string; params?: { arguments?: { text?: unknown } } };
 
-const { port } = httpArgs();
+const { port, mode } = httpArgs();
+const SERVER_INFO = { name: 'bench-raw', version: '1.0.0' };
 
 const http = createServer((req, res) => {
   readBody(req).then(
@@ -26,13 +29,20 @@ const http = createServer((req, res) => {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       switch (msg.method) {
         case 'tools/call':
-          result = { content: [{ type: 'text', text: msg.params?.arguments?.text }] };
+          result =
+            mode === 'modern'
+              ? {
+                  content: [{ type: 'text', text: msg.params?.arguments?.text }],
+                  resultType: 'complete',
+                  _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+                }
+              : { content: [{ type: 'text', text: msg.params?.arguments?.text }] };
           break;
         case 'initialize':
           result = {
             protocolVersion: '2025-11-25',
             capabilities: { tools: {} },
-            serverInfo: { name: 'bench-raw', version: '1.0.0' },
+            serverInfo: SERVER_INFO,
           };
           headers['mcp-session-id'] = 'raw';
           break;
