@@ -93,6 +93,15 @@ class NodeRequest implements HttpRequestLike {
     return this.#gone.signal;
   }
 
+  onGone(listener: () => void): void {
+    const res = this.#res;
+    if (res.destroyed) {
+      if (!res.writableFinished) listener();
+      return;
+    }
+    res.on('close', () => res.writableFinished || listener());
+  }
+
   header(name: string): string | undefined {
     const v = this.#req.headers[name];
     return Array.isArray(v) ? v.join(', ') : v;

@@ -48,6 +48,14 @@ export interface ModernHost extends ServerDefinition {
 
 const decorated = new WeakMap<object, JsonObject>();
 
+/** The `_meta` of results that had none: built once per server info, frozen and shared (it is only encoded). */
+let infoMeta: { info: Implementation; meta: JsonObject } | undefined;
+
+function serverInfoMeta(info: Implementation): JsonObject {
+  if (infoMeta?.info !== info) infoMeta = { info, meta: Object.freeze({ [META.serverInfo]: info }) };
+  return infoMeta.meta;
+}
+
 /**
  * Answers one stateless (2026-07-28) request: checks the `_meta` envelope, runs the same handlers as
  * the stateful era (with `ctx.elicit()` and friends turned into `input_required` rounds), and adds
@@ -75,7 +83,9 @@ export async function dispatchModern(
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
   const mrtr = MRTR_METHODS.has(method);
-  const state = mrtr ? await openState(host, method, params, incoming) : undefined;
+  // Most requests carry no requestState: no promise turn for them.
+  const state =
+    mrtr && params.requestState !== undefined ? await openState(host, method, params, incoming) : undefined;
   const answers: Record<string, unknown> = {
     ...state?.answers,
     ...askedOnly(responsesOf(params), state?.asked),
@@ -162,12 +172,16 @@ function discover(host: ModernHost): JsonObject {
 
 /** Adds resultType, serverInfo and (for cacheable methods) cache hints; list pages are decorated once. */
 function finish(host: ModernHost, method: string, params: JsonObject, result: JsonObject): JsonObject {
-  const cached = decorated.get(result);
-  if (cached) return cached;
+  const frozen = Object.isFrozen(result);
+  if (frozen) {
+    const cached = decorated.get(result);
+    if (cached) return cached;
+  }
   const out: JsonObject = { ...result, resultType: isCreateTaskResult(result) ? 'task' : 'complete' };
   if (CACHEABLE.has(method)) Object.assign(out, host.cacheHint(method, params));
-  out._meta = { ...(result._meta as JsonObject | undefined), [META.serverInfo]: host.info };
-  if (Object.isFrozen(result)) {
+  const meta = result._meta as JsonObject | undefined;
+  out._meta = meta === undefined ? serverInfoMeta(host.info) : { ...meta, [META.serverInfo]: host.info };
+  if (frozen) {
     // A frozen result is a cached list page: decorate it once and keep the encoded text.
     const encoded = preEncode(out);
     decorated.set(result, encoded);

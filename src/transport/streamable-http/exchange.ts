@@ -19,6 +19,18 @@ export interface HttpRequestLike {
   readonly authInfo?: unknown;
   /** Aborted when the client goes away before the reply is complete. */
   readonly signal?: AbortSignal;
+  /**
+   * Calls `listener` once if the client goes away before the reply is complete: what `signal` says, without an
+   * AbortController and an event listener per request (the node:http adapter has it; others are watched through
+   * `signal`).
+   */
+  onGone?(listener: () => void): void;
+}
+
+/** Calls `listener` once if the client of `req` goes away before its reply is complete (see `onGone`). */
+export function whenGone(req: Pick<HttpRequestLike, 'onGone' | 'signal'>, listener: () => void): void {
+  if (req.onGone) req.onGone(listener);
+  else req.signal?.addEventListener('abort', listener, { once: true });
 }
 
 /** The writable end of a server-sent-events response. */

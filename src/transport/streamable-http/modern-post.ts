@@ -44,7 +44,7 @@ export async function postModern(
     if (e instanceof JsonRpcError) return httpError(400, e.message, e.code, message.id);
     throw e;
   }
-  const reply = await transport.post([message], false, context, req.signal);
+  const reply = await transport.post([message], false, context, req);
   if (!('sse' in reply)) await transport.close();
   return reply;
 }

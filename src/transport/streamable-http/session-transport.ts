@@ -7,7 +7,7 @@ import type { MessageContext, SendOptions, Transport, TransportReceiver } from '
 import type { RevisionPolicy } from '../../spec/revision.js';
 import { httpError, SESSION_NOT_FOUND } from './errors.js';
 import type { EventStore } from './event-store.js';
-import { type HttpReply, SSE_HEADERS, type SseSink } from './exchange.js';
+import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGone } from './exchange.js';
 import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
 
 /** How a POST carrying requests is answered: JSON, SSE, or JSON unless something must stream first. */
@@ -89,14 +89,14 @@ export class HttpSessionTransport implements Transport {
   }
 
   /**
-   * Delivers the messages of one POST and resolves with its HTTP reply. With `signal` (stateless
+   * Delivers the messages of one POST and resolves with its HTTP reply. With `exchange` (stateless
    * revision), a client that goes away before the answer cancels the request.
    */
   post(
     messages: JsonRpcMessage[],
     batch: boolean,
     context: MessageContext,
-    signal?: AbortSignal,
+    exchange?: Pick<HttpRequestLike, 'onGone' | 'signal'>,
   ): Promise<HttpReply> {
     const receiver = this.#receiver;
     if (!receiver || this.#closed) return Promise.resolve(gone());
@@ -130,17 +130,15 @@ export class HttpSessionTransport implements Transport {
       receiver.onmessage(m, ctx);
       if ('method' in m && m.method === 'notifications/cancelled') this.#cancelled(m.params?.requestId);
     }
-    signal?.addEventListener(
-      'abort',
-      () => {
+    if (exchange) {
+      whenGone(exchange, () => {
         for (const id of [...stream.pending]) {
           const params = { requestId: id, reason: 'client disconnected' };
           receiver.onmessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
           this.#cancelled(id);
         }
-      },
-      { once: true },
-    );
+      });
+    }
     return reply;
   }
 
