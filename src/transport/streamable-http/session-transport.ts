@@ -125,7 +125,8 @@ export class HttpSessionTransport implements Transport {
       stream.reply = resolve;
     });
     if (this.#settings.responseMode === 'sse') this.#startSse(stream);
-    const ctx: MessageContext = { ...context, closeStream: () => this.#closeConnection(stream) };
+    const ctx: MessageContext = Object.assign({}, context);
+    ctx.closeStream = () => this.#closeConnection(stream);
     for (const m of messages) {
       receiver.onmessage(m, ctx);
       if ('method' in m && m.method === 'notifications/cancelled') this.#cancelled(m.params?.requestId);
