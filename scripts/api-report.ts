@@ -1,7 +1,8 @@
 /**
  * The API report: for each package entry point, every exported name with its declaration as the published
- * .d.ts shows it (re-exports followed to the declaring file), one text file per entry under `api/`. A change
- * of the public type surface is then a diff to review, and `test/package/api-report.test.ts` fails on it.
+ * .d.ts shows it (re-exports followed to the declaring file), then the declarations those reach without being
+ * exported (a user meets them through the exported types), one text file per entry under `api/`. A change of
+ * the public type surface is then a diff to review, and `test/package/api-report.test.ts` fails on it.
  *
  *   npm run api:update            regenerate api/*.api.txt after an intended change (builds first)
  *   node dist/scripts/api-report.js --check   compare only; exit 1 on a difference
@@ -165,38 +166,91 @@ class Modules {
     return out;
   }
 
-  /** The declarations a binding ends at (following imports and re-exports). */
-  declarations(binding: Binding & { file: string }): string[] {
+  /** The declarations a binding ends at (following imports and re-exports), with the file declaring them. */
+  declarations(binding: Binding & { file: string }): Found {
     if (binding.from !== undefined) {
-      if (!binding.from.startsWith('/')) return [`(re-exported from ${binding.from})`];
+      if (!binding.from.startsWith('/'))
+        return { file: binding.from, name: binding.name, texts: [`(re-exported from ${binding.from})`] };
       const next = this.exported(binding.from).get(binding.name);
       if (!next) throw new Error(`${binding.from} does not export ${binding.name}`);
       return this.declarations(next);
     }
-    const mod = this.get(binding.file);
-    const own = mod.declarations.get(binding.name);
-    if (own) return own;
-    const imported = mod.imports.get(binding.name);
-    if (!imported) throw new Error(`${binding.file}: ${binding.name} is exported but not declared`);
-    return this.declarations({
-      from: imported.from,
-      name: imported.name,
-      typeOnly: false,
-      file: binding.file,
-    });
+    const found = this.resolve(binding.file, binding.name);
+    if (!found) throw new Error(`${binding.file}: ${binding.name} is exported but not declared`);
+    return found;
+  }
+
+  /** What `name` means inside `file`: its own declaration, or an import from another .d.ts of the package. */
+  resolve(file: string, name: string): Found | undefined {
+    const mod = this.get(file);
+    const texts = mod.declarations.get(name);
+    if (texts) return { file, name, texts };
+    const imported = mod.imports.get(name);
+    if (!imported?.from.startsWith('/')) return undefined;
+    const next = this.exported(imported.from).get(imported.name);
+    if (!next) throw new Error(`${imported.from} does not export ${imported.name}`);
+    return this.declarations(next);
   }
 }
 
-/** The report of one entry point, from the .d.ts files under `distSrc`. */
+/** A declaration found: the file and name it has there, and its text (several for overloads and merges). */
+interface Found {
+  file: string;
+  name: string;
+  texts: string[];
+}
+
+/** The identifiers a declaration mentions as types or values (not string literals, not `name:` keys and parameters). */
+function identifiers(texts: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const text of texts) {
+    const code = text.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
+    for (const m of code.matchAll(/[A-Za-z_$][\w$]*(?![\w$]|\??:)/g)) out.add(m[0]);
+  }
+  return out;
+}
+
+/** Orders reached declarations by name, then text (two files may declare the same name). */
+function byName(a: Found, b: Found): number {
+  const [x, y] = [`${a.name}\n${a.texts.join('\n')}`, `${b.name}\n${b.texts.join('\n')}`];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * The report of one entry point, from the .d.ts files under `distSrc`: every exported name, then every
+ * declaration those reach without being exported themselves (a user sees them through the exports' types).
+ */
 export function apiReport(distSrc: string, entry: { specifier: string; file: string }): string {
   const modules = new Modules();
-  const file = join(distSrc, entry.file);
-  const exported = [...modules.exported(file)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const exported = [...modules.exported(join(distSrc, entry.file))].map(([name, binding]) => ({
+    name,
+    typeOnly: binding.typeOnly,
+    found: modules.declarations(binding),
+  }));
+  const key = (f: Found) => `${f.file}#${f.name}`;
+  const seen = new Set(exported.map((e) => key(e.found)));
+  const reached: Found[] = [];
+  const queue = exported.map((e) => e.found);
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    for (const id of identifiers(next.texts)) {
+      const found = modules.resolve(next.file, id);
+      if (!found || seen.has(key(found))) continue;
+      seen.add(key(found));
+      reached.push(found);
+      queue.push(found);
+    }
+  }
   let out = `API report of ${entry.specifier} (${entry.file}), generated by \`${UPDATE_COMMAND}\`: do not edit.\n`;
-  out += 'Every exported name with its declaration as the published .d.ts shows it (comments left out).\n';
-  for (const [name, binding] of exported) {
-    out += `\n== ${name}${binding.typeOnly ? ' (type only)' : ''}\n`;
-    for (const declaration of modules.declarations(binding)) out += `${declaration}\n`;
+  out +=
+    'Every exported name with its declaration as the published .d.ts shows it (comments left out), then the\n';
+  out += 'declarations the exported ones reach without being exported themselves.\n';
+  for (const e of exported.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    out += `\n== ${e.name}${e.typeOnly ? ' (type only)' : ''}\n`;
+    for (const text of e.found.texts) out += `${text}\n`;
+  }
+  for (const r of reached.sort(byName)) {
+    out += `\n== ${r.name} (not exported, reached from the exports)\n`;
+    for (const text of r.texts) out += `${text}\n`;
   }
   return out;
 }

@@ -35,7 +35,7 @@ test('the API report of every entry point matches the published .d.ts', () => {
   }
 });
 
-test('the report follows re-exports and names what is exported, type-only or not', () => {
+test('the report follows re-exports, names what is exported (type-only or not) and what the exports reach', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-api-'));
   try {
     writeFileSync(
@@ -44,7 +44,7 @@ test('the report follows re-exports and names what is exported, type-only or not
     );
     writeFileSync(
       join(dir, 'a.d.ts'),
-      "/** An A. */\nexport declare class A {\n    #private;\n    /** x */\n    x: number;\n}\nexport interface B {\n    s: 'a/*b';\n}\n",
+      "/** An A. */\nexport declare class A {\n    #private;\n    /** x */\n    x: number;\n}\nexport interface B {\n    s: 'a/*b Hidden';\n    h: Hidden;\n}\ninterface Hidden {\n    n: number;\n}\ninterface Unused {\n}\n",
     );
     writeFileSync(join(dir, 't.d.ts'), 'export type T = {\n    a: import("./a.js").A;\n} | null;\n');
     writeFileSync(join(dir, 'c.d.ts'), 'declare const c: number;\nexport { c };\n');
@@ -61,7 +61,8 @@ test('the report follows re-exports and names what is exported, type-only or not
         '',
         '== Bee (type only)',
         'interface B {',
-        "    s: 'a/*b';",
+        "    s: 'a/*b Hidden';",
+        '    h: Hidden;',
         '}',
         '',
         '== T (type only)',
@@ -71,6 +72,11 @@ test('the report follows re-exports and names what is exported, type-only or not
         '',
         '== c',
         'const c: number;',
+        '',
+        '== Hidden (not exported, reached from the exports)',
+        'interface Hidden {',
+        '    n: number;',
+        '}',
         '',
       ].join('\n'),
     );
