@@ -2,7 +2,7 @@
 // three MCP libraries also have an in-process adapter under inproc/; each with an `http` entry has an HTTP server
 // (servers/*-http.ts, listening on 127.0.0.1) and says which of its modes answers which HTTP workload. The
 // workloads and the report pick everything up from this table.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerCommand } from './load/stdio.js';
@@ -22,7 +22,7 @@ export interface HttpServer {
 }
 
 /** Short names, used on the command line (`--impl mcpkit,raw`). */
-export type ImplName = 'mcpkit' | 'mcpkit-json' | 'official-v1' | 'official-v2' | 'raw';
+export type ImplName = 'mcpkit' | 'mcpkit-before' | 'mcpkit-json' | 'official-v1' | 'official-v2' | 'raw';
 
 /** One implementation under test. */
 export interface Implementation {
@@ -113,3 +113,29 @@ export const IMPLEMENTATIONS: readonly Implementation[] = [
     groups: ['coldstart'],
   },
 ];
+
+/**
+ * mcpkit as built in another checkout (`--baseline DIR`: a clone at an earlier commit, after `npm install` and
+ * `npm run build` there), measured in the same run as this one so a change is reported as a before/after ratio.
+ * It runs that checkout's own bench servers, which load that checkout's build of mcpkit.
+ */
+export function baselineImplementation(dir: string, label: string): Implementation {
+  const servers = join(dir, 'dist', 'bench', 'servers');
+  for (const file of ['mcpkit-stdio.js', 'mcpkit-http.js']) {
+    if (!existsSync(join(servers, file))) {
+      throw new Error(
+        `--baseline ${dir}: ${join(servers, file)} is missing (run npm install && npm run build there)`,
+      );
+    }
+  }
+  return {
+    name: 'mcpkit-before',
+    label,
+    stdio: { command: process.execPath, args: [join(servers, 'mcpkit-stdio.js')] },
+    http: {
+      command: { command: process.execPath, args: ['--expose-gc', join(servers, 'mcpkit-http.js')] },
+      modes: { stateless: 'stateless', json: 'json', sse: 'sse', modern: 'default', memory: 'default' },
+    },
+    inproc: false,
+  };
+}

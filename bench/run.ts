@@ -12,7 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FULL, type Profile, QUICK } from './config.js';
-import { IMPLEMENTATIONS, ROOT } from './implementations.js';
+import { baselineImplementation, IMPLEMENTATIONS, type Implementation, ROOT } from './implementations.js';
 import { pinLoadGenerator } from './lib/affinity.js';
 import { ForeignLoad, waitForQuiet } from './lib/proc.js';
 import { type Results, record, targetsTable, workloadTable } from './lib/report.js';
@@ -46,6 +46,7 @@ const USAGE = `usage: npm run bench -- [--quick] [--only GROUPS] [--rounds N] [-
   --rounds N      rounds (default: 5, or 2 with --quick; the http group runs in the first 3, or 2, of them)
   --impl NAMES    comma-separated implementations (${IMPLEMENTATIONS.map((i) => i.name).join(', ')})
   --no-write      do not write bench/RESULTS.md
+  --baseline DIR  also measure mcpkit as built in DIR (a checkout at an earlier commit, built there): "mcpkit / before" ratios
   --no-pin        do not pin the load generator to CPU 0 and the servers to the other CPUs
   --cpu-prof DIR  run the stdio and HTTP servers under node --cpu-prof, writing profiles to DIR (skews the numbers)`;
 
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     rounds: { type: 'string' },
     impl: { type: 'string' },
+    baseline: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
@@ -85,19 +87,42 @@ const profiled = (command: ServerCommand): ServerCommand =>
   profDir === undefined
     ? command
     : { ...command, args: ['--cpu-prof', '--cpu-prof-dir', profDir, ...command.args] };
-const impls = IMPLEMENTATIONS.filter((i) => !implNames || implNames.includes(i.name)).map((i) =>
-  profDir === undefined
-    ? i
-    : {
-        ...i,
-        stdio: profiled(i.stdio),
-        ...(i.http ? { http: { ...i.http, command: profiled(i.http.command) } } : {}),
-      },
-);
+const baselineDir = values.baseline;
+const candidates: readonly Implementation[] =
+  baselineDir === undefined
+    ? IMPLEMENTATIONS
+    : [
+        IMPLEMENTATIONS[0]!,
+        baselineImplementation(baselineDir, baselineLabel(baselineDir)),
+        ...IMPLEMENTATIONS.slice(1),
+      ];
+const impls = candidates
+  .filter((i) => !implNames || implNames.includes(i.name) || i.name === 'mcpkit-before')
+  .map((i) =>
+    profDir === undefined
+      ? i
+      : {
+          ...i,
+          stdio: profiled(i.stdio),
+          ...(i.http ? { http: { ...i.http, command: profiled(i.http.command) } } : {}),
+        },
+  );
 const pinned = values['no-pin'] ? false : pinLoadGenerator();
 if (workloads.length === 0 || impls.length === 0) {
   console.error(`nothing selected\n${USAGE}`);
   process.exit(2);
+}
+
+/** The baseline's column heading: its commit, when DIR is a git checkout. */
+function baselineLabel(dir: string): string {
+  try {
+    const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+    }).trim();
+    return `mcpkit before (${commit})`;
+  } catch {
+    return `mcpkit before (${dir})`;
+  }
 }
 
 /** A fixed CPU-bound task, timed at the start of every round: its spread is the machine's noise. */

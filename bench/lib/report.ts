@@ -62,6 +62,7 @@ function ratio(a: Summary | undefined, b: Summary | undefined): string {
 }
 
 const RATIO_COLUMNS: readonly { impl: ImplName; label: string }[] = [
+  { impl: 'mcpkit-before', label: 'mcpkit / before' },
   { impl: 'official-v1', label: 'mcpkit / v1' },
   { impl: 'official-v2', label: 'mcpkit / v2' },
   { impl: 'raw', label: 'mcpkit / raw' },
