@@ -188,7 +188,7 @@ function handlerReturned(
   def: ToolDef,
   returned: ToolReturn<unknown> | InputRequiredReturn,
 ): Promise<JsonObject> | JsonObject {
-  if (isInputRequired(returned)) return returned as unknown as JsonObject;
+  if (isInputRequired(returned)) return returned;
   return finishResult(def, returned);
 }
 
