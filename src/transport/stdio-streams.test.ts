@@ -4,10 +4,15 @@ import { test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import { QueuedWriter } from './stdio-streams.js';
 
-/** A writable that records each handed-over write (as text) and can be told to ask for a wait. */
-function recorder(highWaterMark = 1 << 20, slow = false) {
+/**
+ * A writable that records each handed-over write (as text). A `held` one completes no write until `release()` is
+ * called, so a test decides when the stream drains instead of racing a timer.
+ */
+function recorder(highWaterMark = 1 << 20, held = false) {
   const writes: string[] = [];
-  const done = (callback: () => void) => (slow ? setTimeout(callback, 5) : callback());
+  let pending: (() => void)[] = [];
+  let released = !held;
+  const done = (callback: () => void) => (released ? callback() : pending.push(callback));
   const stream = new Writable({
     highWaterMark,
     write(chunk: Buffer, _encoding, callback) {
@@ -19,7 +24,13 @@ function recorder(highWaterMark = 1 << 20, slow = false) {
       done(callback);
     },
   });
-  return { stream, writes };
+  const release = () => {
+    released = true;
+    const callbacks = pending;
+    pending = [];
+    for (const callback of callbacks) callback();
+  };
+  return { stream, writes, release };
 }
 
 test('writes of one event-loop turn are handed over as one write, in order', async () => {
@@ -44,12 +55,14 @@ test('bytes and parts go out as one corked write, adjacent texts joined, order k
 });
 
 test('under backpressure writes queue until drain and keep their order', async () => {
-  const { stream, writes } = recorder(4, true);
+  const { stream, writes, release } = recorder(4, true);
   const writer = new QueuedWriter(stream);
   void writer.write('first line\n'); // over the high-water mark: the writer waits for 'drain'
   await turn();
   const later = [writer.write('second\n'), writer.write(['third ', new TextEncoder().encode('part'), '\n'])];
   assert.equal(writer.queued, 2);
+  assert.deepEqual(writes, ['first line\n']);
+  release(); // the stream completes the first write and drains
   await Promise.all(later);
   await writer.idle();
   assert.equal(writes.join('').replaceAll('|', ''), 'first line\nsecond\nthird part\n');
