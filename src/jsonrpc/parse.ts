@@ -1,5 +1,11 @@
 import { ErrorCode, errorMessage } from './errors.js';
-import type { JsonRpcErrorResponse, JsonRpcMessage, JsonRpcResponse, RequestId } from './types.js';
+import {
+  isJsonObject,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type RequestId,
+} from './types.js';
 
 /** What one decoded payload turned out to be. */
 export type Parsed =
@@ -26,7 +32,7 @@ function isId(value: unknown): value is RequestId {
 }
 
 function isParams(value: unknown): boolean {
-  return value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value));
+  return value === undefined || isJsonObject(value);
 }
 
 /**

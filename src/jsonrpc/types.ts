@@ -7,6 +7,11 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** A JSON object, as used for params and results. */
 export type JsonObject = { [key: string]: unknown };
 
+/** True when `value` is a JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** A request: expects exactly one response with the same id. */
 export interface JsonRpcRequest {
   jsonrpc: '2.0';

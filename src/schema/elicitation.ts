@@ -1,4 +1,5 @@
 import { McpkitError } from '../jsonrpc/errors.js';
+import { isJsonObject } from '../jsonrpc/types.js';
 import type { ElicitationContent, ElicitationSchema } from './elicitation-types.js';
 import type { ValidationResult } from './issues.js';
 import { formatPath } from './issues.js';
@@ -23,14 +24,14 @@ const FORMATS = ['email', 'uri', 'date', 'date-time'];
  */
 export function checkElicitationSchema(schema: unknown): asserts schema is ElicitationSchema {
   const problems: string[] = [];
-  if (!isObj(schema)) {
+  if (!isJsonObject(schema)) {
     problems.push('must be an object');
   } else {
     if (schema.$schema !== undefined) detectJsonSchemaDialect(schema);
     allowOnly(schema, ROOT_KEYS, '(root)', problems);
     if (schema.type !== 'object') problems.push('(root): type must be "object"');
     const properties = schema.properties;
-    if (!isObj(properties)) {
+    if (!isJsonObject(properties)) {
       problems.push('(root): properties must be an object');
     } else {
       for (const [name, property] of Object.entries(properties))
@@ -40,7 +41,7 @@ export function checkElicitationSchema(schema: unknown): asserts schema is Elici
     if (required !== undefined) {
       if (!Array.isArray(required) || !required.every((key) => typeof key === 'string')) {
         problems.push('(root): required must be an array of property names');
-      } else if (isObj(properties)) {
+      } else if (isJsonObject(properties)) {
         for (const key of required) {
           if (!Object.hasOwn(properties, key))
             problems.push(`(root): required property '${key}' is not defined`);
@@ -63,9 +64,9 @@ export function applyElicitationDefaults(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...content };
   const properties = schema.properties;
-  if (!isObj(properties)) return out;
+  if (!isJsonObject(properties)) return out;
   for (const [name, property] of Object.entries(properties)) {
-    if (!isObj(property) || property.default === undefined) continue;
+    if (!isJsonObject(property) || property.default === undefined) continue;
     if (Object.hasOwn(out, name) && out[name] !== undefined) continue;
     const value = Array.isArray(property.default) ? [...property.default] : property.default;
     // defineProperty, not assignment: a property named "__proto__" must not replace the prototype.
@@ -86,7 +87,7 @@ export function validateElicitationContent(
 }
 
 function checkProperty(at: string, property: unknown, problems: string[]): void {
-  if (!isObj(property)) {
+  if (!isJsonObject(property)) {
     problems.push(`${at}: must be an object`);
     return;
   }
@@ -166,10 +167,10 @@ function checkMultiSelect(at: string, property: Obj, problems: string[]): void {
   checkRange(at, property, 'minItems', 'maxItems', isCount, problems);
   const items = property.items;
   let values: string[] | undefined;
-  if (isObj(items) && items.anyOf !== undefined) {
+  if (isJsonObject(items) && items.anyOf !== undefined) {
     allowOnly(items, ['anyOf'], `${at}/items`, problems);
     values = optionValues(items.anyOf);
-  } else if (isObj(items) && items.type === 'string') {
+  } else if (isJsonObject(items) && items.type === 'string') {
     allowOnly(items, ['type', 'enum'], `${at}/items`, problems);
     values = stringList(items.enum);
   }
@@ -232,7 +233,7 @@ function optionValues(options: unknown): string[] | undefined {
   if (!Array.isArray(options) || options.length === 0) return undefined;
   const values: string[] = [];
   for (const option of options) {
-    if (!isObj(option) || typeof option.const !== 'string' || typeof option.title !== 'string')
+    if (!isJsonObject(option) || typeof option.const !== 'string' || typeof option.title !== 'string')
       return undefined;
     if (Object.keys(option).length !== 2) return undefined;
     values.push(option.const);
@@ -258,8 +259,4 @@ function isFiniteNumber(value: unknown): value is number {
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../jsonrpc/types.js';
 import type { Fitting } from './revision.js';
 
 type Obj = { [key: string]: unknown };
@@ -82,7 +83,7 @@ export class RevisionFitting implements Fitting {
       case 'prompts/list':
         return this.#field(result, 'prompts', (p) => this.#prompt(p));
       case 'prompts/get':
-        return this.#field(result, 'messages', (m) => this.#promptMessage(m));
+        return this.#field(result, 'messages', (m) => this.#message(m));
       case 'resources/list':
         return this.#field(result, 'resources', (r) => this.#entry(r));
       case 'resources/templates/list':
@@ -98,12 +99,12 @@ export class RevisionFitting implements Fitting {
     const r = this.#rules;
     let out = result;
     const caps = result.capabilities;
-    if (isObj(caps)) {
+    if (isJsonObject(caps)) {
       const fitted = omit(caps, r.v2025_03_26 ? (r.v2025_11_25 ? NONE : TASKS) : COMPLETIONS_TASKS);
       if (fitted !== caps) out = { ...out, capabilities: fitted };
     }
     const info = result.serverInfo;
-    if (isObj(info)) {
+    if (isJsonObject(info)) {
       const fitted = this.#implementation(info);
       if (fitted !== info) out = { ...out, serverInfo: fitted };
     }
@@ -145,22 +146,20 @@ export class RevisionFitting implements Fitting {
     return r.v2025_06_18 ? out : this.#annotated(out);
   }
 
-  #promptMessage(message: Obj): Obj {
+  /** A prompt or sampling message whose `content` is one block. */
+  #message(message: Obj): Obj {
     const content = message.content;
-    if (!isObj(content)) return message;
+    if (!isJsonObject(content)) return message;
     const fitted = this.#content(content);
     return fitted === content ? message : { ...message, content: fitted };
   }
 
+  /** A sampling message: one block or, from 2025-11-25, a list of blocks. */
   #samplingMessage(message: Obj): Obj {
     const out = this.#rules.v2025_11_25 ? message : omit(message, META);
     const content = out.content;
-    if (Array.isArray(content)) {
-      const fitted = this.#list(content, (c) => this.#content(c));
-      return fitted === content ? out : { ...out, content: fitted };
-    }
-    if (!isObj(content)) return out;
-    const fitted = this.#content(content);
+    if (!Array.isArray(content)) return this.#message(out);
+    const fitted = this.#list(content, (c) => this.#content(c));
     return fitted === content ? out : { ...out, content: fitted };
   }
 
@@ -173,7 +172,7 @@ export class RevisionFitting implements Fitting {
     if (type === 'resource_link') return linkAsText(block);
     if (type === 'audio' && !r.v2025_03_26) return audioAsText(block, this.#revision);
     let out = this.#annotated(omit(block, META));
-    if (type === 'resource' && isObj(out.resource)) {
+    if (type === 'resource' && isJsonObject(out.resource)) {
       const resource = omit(out.resource, META);
       if (resource !== out.resource) out = { ...out, resource };
     }
@@ -184,7 +183,7 @@ export class RevisionFitting implements Fitting {
   /** Drops `Annotations.lastModified` (2025-06-18). */
   #annotated(obj: Obj): Obj {
     const annotations = obj.annotations;
-    if (!isObj(annotations) || !('lastModified' in annotations)) return obj;
+    if (!isJsonObject(annotations) || !('lastModified' in annotations)) return obj;
     return { ...obj, annotations: omit(annotations, LAST_MODIFIED) };
   }
 
@@ -200,7 +199,7 @@ export class RevisionFitting implements Fitting {
     let out: unknown[] | undefined;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      if (!isObj(item)) continue;
+      if (!isJsonObject(item)) continue;
       const fitted = fit(item);
       if (fitted !== item) {
         out ??= items.slice();
@@ -235,10 +234,6 @@ function omit(obj: Obj, keys: readonly string[]): Obj {
     delete out[key];
   }
   return out ?? obj;
-}
-
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A resource link, for a revision without them: a text block naming the resource and its URI. */

@@ -1,3 +1,5 @@
+import { isJsonObject } from '../jsonrpc/types.js';
+
 /**
  * Small structural checks for what a peer sends. A shape names the first problem of a value (a path and
  * what is wrong: `.contents[0].text must be a string`), or undefined when the value conforms. Its type is
@@ -34,12 +36,8 @@ export const boolean: Shape<boolean> = leaf((v): v is boolean => typeof v === 'b
 /** Any value at all (the field's content is the application's business). */
 export const anything: Shape<unknown> = () => undefined;
 
-function isRecord(v: unknown): v is { [key: string]: unknown } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Any JSON object (not an array, not null). */
-export const record: Shape<{ [key: string]: unknown }> = leaf(isRecord, 'an object');
+export const record: Shape<{ [key: string]: unknown }> = leaf(isJsonObject, 'an object');
 
 /** One of the given strings. */
 export function oneOf<const V extends readonly string[]>(...values: V): Shape<V[number]> {
@@ -72,7 +70,7 @@ export function array<T>(item: Shape<T>): Shape<T[]> {
 /** An object whose values all have `value`'s shape. */
 export function recordOf<T>(value: Shape<T>): Shape<{ [key: string]: T }> {
   return (v) => {
-    if (!isRecord(v)) return ' must be an object';
+    if (!isJsonObject(v)) return ' must be an object';
     for (const key in v) {
       const problem = value(v[key]);
       if (problem !== undefined) return `${at(key)}${problem}`;
@@ -85,7 +83,7 @@ export function recordOf<T>(value: Shape<T>): Shape<{ [key: string]: T }> {
 export function object<P extends Props>(props: P): Shape<ObjectOf<P>> {
   const entries = Object.entries(props);
   return (v) => {
-    if (!isRecord(v)) return ' must be an object';
+    if (!isJsonObject(v)) return ' must be an object';
     for (const [key, shape] of entries) {
       const problem = shape(v[key]);
       if (problem !== undefined) return `${at(key)}${problem}`;
@@ -102,7 +100,7 @@ export function variant<K extends string, M extends { readonly [tag: string]: Sh
   const known = Object.keys(shapes);
   const unknownTag = ` must be one of ${known.map((s) => `"${s}"`).join(', ')}`;
   return (v) => {
-    if (!isRecord(v)) return ' must be an object';
+    if (!isJsonObject(v)) return ' must be an object';
     const tag = v[key];
     const shape = typeof tag === 'string' && Object.hasOwn(shapes, tag) ? shapes[tag] : undefined;
     return shape === undefined ? `${at(key)}${unknownTag}` : shape(v);

@@ -1,5 +1,6 @@
 // The `x-mcp-header` rule of 2026-07-28 (streamable-http "Custom Headers from Tool Parameters"), in one place:
 // clients drop a listed tool that breaks it, servers refuse to register one, and both read the same paths.
+import { isJsonObject } from '../jsonrpc/types.js';
 
 /** One `x-mcp-header` annotation: the header suffix (`Mcp-Param-{header}`) and the property path it mirrors. */
 export interface ParamHeader {
@@ -35,10 +36,6 @@ const KEY = 'x-mcp-header';
 
 type Schema = { readonly [key: string]: unknown };
 
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 class Invalid {
   constructor(
     readonly property: string,
@@ -57,7 +54,7 @@ class Invalid {
  * // { ok: true, headers: [{ header: 'Region', path: ['region'] }] }
  */
 export function readParamHeaders(inputSchema: unknown): ParamHeadersResult {
-  if (!isObject(inputSchema)) return NO_HEADERS;
+  if (!isJsonObject(inputSchema)) return NO_HEADERS;
   const headers: ParamHeader[] = [];
   try {
     walk(inputSchema, [], '', headers, 0);
@@ -86,7 +83,7 @@ export function readParamHeaders(inputSchema: unknown): ParamHeadersResult {
 export function valueAtPath(args: unknown, path: readonly string[]): unknown {
   let value = args;
   for (const key of path) {
-    if (!isObject(value) || !Object.hasOwn(value, key)) return undefined;
+    if (!isJsonObject(value) || !Object.hasOwn(value, key)) return undefined;
     value = value[key];
   }
   return value;
@@ -140,18 +137,18 @@ function walk(
     if (keyword === KEY || DATA_KEYWORDS.has(keyword)) continue;
     const here = at ? `${at}.${keyword}` : keyword;
     if (SCHEMA_MAPS.has(keyword)) {
-      if (!isObject(value)) continue;
+      if (!isJsonObject(value)) continue;
       const reachable = keyword === 'properties' && path !== undefined;
       for (const [name, sub] of Object.entries(value)) {
-        if (!isObject(sub)) continue;
+        if (!isJsonObject(sub)) continue;
         if (reachable) walk(sub, [...path, name], at ? `${at}.${name}` : name, out, depth + 1);
         else walk(sub, undefined, `${here}.${name}`, out, depth + 1);
       }
     } else if (Array.isArray(value)) {
       value.forEach((sub, i) => {
-        if (isObject(sub)) walk(sub, undefined, `${here}[${i}]`, out, depth + 1);
+        if (isJsonObject(sub)) walk(sub, undefined, `${here}[${i}]`, out, depth + 1);
       });
-    } else if (isObject(value)) {
+    } else if (isJsonObject(value)) {
       walk(value, undefined, here, out, depth + 1);
     }
   }

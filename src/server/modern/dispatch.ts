@@ -1,6 +1,6 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { preEncode } from '../../jsonrpc/parse.js';
-import type { JsonObject } from '../../jsonrpc/types.js';
+import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import type { InputRequest } from '../../spec/modern.js';
 import {
@@ -252,7 +252,7 @@ function askedOnly(
 
 function responsesOf(params: JsonObject): Record<string, unknown> {
   const r = params.inputResponses;
-  return typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as Record<string, unknown>) : {};
+  return isJsonObject(r) ? r : {};
 }
 
 /** The params that identify a request for binding its state: name or uri, and arguments. */

@@ -1,5 +1,5 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
-import type { JsonObject } from '../../jsonrpc/types.js';
+import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import { TASKS_EXTENSION } from '../../spec/modern.js';
 import type { ClientCapabilities } from '../../spec/types.js';
 import type { RequestContext } from '../context.js';
@@ -58,10 +58,6 @@ async function find(tasks: TaskAccess, params: JsonObject, ctx: RequestContext):
   return record;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `tasks/update`: stores answers to outstanding input requests; other keys are ignored. */
 function answer(current: TaskRecord, responses: JsonObject): TaskChanges | undefined {
   if (current.status !== 'input_required' || !current.inputRequests) return undefined;
@@ -69,7 +65,7 @@ function answer(current: TaskRecord, responses: JsonObject): TaskChanges | undef
   const answered: Record<string, unknown> = { ...current.inputResponses };
   let taken = false;
   for (const [key, value] of Object.entries(responses)) {
-    if (!Object.hasOwn(outstanding, key) || !isObject(value)) continue;
+    if (!Object.hasOwn(outstanding, key) || !isJsonObject(value)) continue;
     delete outstanding[key];
     answered[key] = value;
     taken = true;
@@ -101,7 +97,7 @@ export function taskMethods(tasks: TaskAccess): ReadonlyMap<string, { run: Metho
         run: async (_d, params, ctx) => {
           requireTasks(ctx, 'tasks/update');
           const responses = params.inputResponses;
-          if (!isObject(responses))
+          if (!isJsonObject(responses))
             throw new JsonRpcError(
               ErrorCode.InvalidParams,
               'Invalid params: "inputResponses" must be an object',
