@@ -199,33 +199,12 @@ export class Peer {
     this.#handlers.notification(notification, context);
   }
 
-  /**
-   * Runs one request and sends its answer. A handler that answers synchronously is answered at once, without a
-   * promise turn; a promise is followed with one `then` (most requests are answered in the turn they arrived in).
-   */
+  /** Runs one request and sends its answer; a synchronous answer goes out in the turn the request arrived in. */
   #runRequest(request: JsonRpcRequest, context: MessageContext | undefined): void {
     const id = request.id;
-    if (this.#incoming.has(id)) {
-      this.#send(duplicate(id), id);
-      return;
-    }
-    const cancellation = new Cancellation();
-    this.#incoming.set(id, cancellation);
-    let out: Promise<JsonObject> | JsonObject;
-    try {
-      out = this.#handlers.request(new Incoming(request, context, cancellation));
-    } catch (e) {
-      this.#reply(id, this.#failed(id, cancellation, e));
-      return;
-    }
-    if (!(out instanceof Promise)) {
-      this.#reply(id, this.#succeeded(id, cancellation, out));
-      return;
-    }
-    out.then(
-      (result) => this.#reply(id, this.#succeeded(id, cancellation, result)),
-      (e: unknown) => this.#reply(id, this.#failed(id, cancellation, e)),
-    );
+    const answer = this.#answer(request, context);
+    if (answer instanceof Promise) answer.then((response) => this.#reply(id, response));
+    else this.#reply(id, answer);
   }
 
   /** Sends a request's answer (none when it was cancelled), then closes if that was the last one owed. */
@@ -248,24 +227,30 @@ export class Peer {
       this.close().catch((e: unknown) => this.#report(e));
   }
 
-  /** Runs one request of a batch to its response (undefined when it was cancelled and must not be answered). */
-  async #answer(
+  /**
+   * Runs one request to its response (undefined when it was cancelled and must not be answered). A handler that
+   * answers synchronously is answered at once, without a promise turn; a promise is followed with one `then`. Never
+   * rejects: a failing handler becomes an error response.
+   */
+  #answer(
     request: JsonRpcRequest,
     context: MessageContext | undefined,
-  ): Promise<JsonRpcResponse | undefined> {
+  ): Promise<JsonRpcResponse | undefined> | JsonRpcResponse | undefined {
     const id = request.id;
     if (this.#incoming.has(id)) return duplicate(id);
     const cancellation = new Cancellation();
     this.#incoming.set(id, cancellation);
+    let out: Promise<JsonObject> | JsonObject;
     try {
-      return this.#succeeded(
-        id,
-        cancellation,
-        await this.#handlers.request(new Incoming(request, context, cancellation)),
-      );
+      out = this.#handlers.request(new Incoming(request, context, cancellation));
     } catch (e) {
       return this.#failed(id, cancellation, e);
     }
+    if (!(out instanceof Promise)) return this.#succeeded(id, cancellation, out);
+    return out.then(
+      (result) => this.#succeeded(id, cancellation, result),
+      (e: unknown) => this.#failed(id, cancellation, e),
+    );
   }
 
   /** A request's handler finished with `result`: its response, unless it was cancelled meanwhile. */
