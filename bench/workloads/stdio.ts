@@ -22,6 +22,20 @@ interface Measured {
   writes: number;
 }
 
+/** The figures of a calls workload (CALL_METRICS) from one measurement. */
+function callFigures(m: Measured): Record<string, number> {
+  return {
+    calls_per_s: m.calls / m.seconds,
+    p50_us: m.p50Ns / 1e3,
+    p99_us: m.p99Ns / 1e3,
+    cpu_us_per_call: (m.serverCpuMs * 1e3) / m.calls,
+    peak_rss_mib: m.peakRssKiB / 1024,
+    loadgen_us_per_call: (m.loadgenCpuMs * 1e3) / m.calls,
+    reads_per_call: m.reads / m.calls,
+    writes_per_call: m.writes / m.calls,
+  };
+}
+
 /** Spawns the server, initializes it, drives `echo(text)` with `inFlight` calls outstanding, stops it by its pid. */
 async function measure(
   command: import('../load/stdio.js').ServerCommand,
@@ -124,16 +138,7 @@ export function stdioCalls(inFlight: number): Workload {
     applies: () => true,
     async run(impl, profile) {
       const m = await measure(impl.stdio, text, inFlight, profile.small, profile);
-      return {
-        calls_per_s: m.calls / m.seconds,
-        p50_us: m.p50Ns / 1e3,
-        p99_us: m.p99Ns / 1e3,
-        cpu_us_per_call: (m.serverCpuMs * 1e3) / m.calls,
-        peak_rss_mib: m.peakRssKiB / 1024,
-        loadgen_us_per_call: (m.loadgenCpuMs * 1e3) / m.calls,
-        reads_per_call: m.reads / m.calls,
-        writes_per_call: m.writes / m.calls,
-      };
+      return callFigures(m);
     },
   };
 }
@@ -156,16 +161,7 @@ export function stdioClosedLoop(clients: number): Workload {
       const m = await unpinned(() =>
         measure(impl.stdio, text, clients, profile.small, profile, 'continuation'),
       );
-      return {
-        calls_per_s: m.calls / m.seconds,
-        p50_us: m.p50Ns / 1e3,
-        p99_us: m.p99Ns / 1e3,
-        cpu_us_per_call: (m.serverCpuMs * 1e3) / m.calls,
-        peak_rss_mib: m.peakRssKiB / 1024,
-        loadgen_us_per_call: (m.loadgenCpuMs * 1e3) / m.calls,
-        reads_per_call: m.reads / m.calls,
-        writes_per_call: m.writes / m.calls,
-      };
+      return callFigures(m);
     },
   };
 }
