@@ -1,5 +1,5 @@
 import { ErrorCode, errorMessage, JsonRpcError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import { isJsonObject, type JsonObject } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { preloadJsonSchema } from '../schema/index.js';
 import { POLICIES, statefulPolicy } from '../spec/revision.js';
@@ -76,7 +76,7 @@ function initialize(host: StatefulHost, session: ServerSession, params: JsonObje
   const version = policy.version;
   const caps = params.capabilities;
   session.policy = policy;
-  session.clientCapabilities = typeof caps === 'object' && caps !== null ? (caps as JsonObject) : {};
+  session.clientCapabilities = isJsonObject(caps) ? caps : {};
   session.clientInfo = params.clientInfo as Implementation | undefined;
   session.initialized = true;
   session.serverCapabilities = host.capabilities;
