@@ -22,6 +22,7 @@ export const ENTRIES: readonly { specifier: string; file: string }[] = [
   { specifier: 'mcpkit/stdio', file: 'stdio.d.ts' },
   { specifier: 'mcpkit/node', file: 'node.d.ts' },
   { specifier: 'mcpkit/testing', file: 'testing.d.ts' },
+  { specifier: 'mcpkit/auth', file: 'auth.d.ts' },
 ];
 
 /** The command that regenerates the reports. */

@@ -34,6 +34,7 @@ export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './protocol/outg
 export type { MessageContext, SendOptions, Transport, TransportReceiver } from './protocol/transport.js';
 export type { InferArgs, SchemaArg } from './schema/index.js';
 export { preloadJsonSchema } from './schema/index.js';
+export type { AuthFailure, AuthInfo, TokenVerifier } from './server/auth.js';
 export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from './server/completion.js';
 export type { ReadReturn } from './server/content.js';
 export type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './server/context.js';

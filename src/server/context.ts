@@ -12,6 +12,7 @@ import type {
   Meta,
   Root,
 } from '../spec/types.js';
+import type { AuthInfo } from './auth.js';
 import type { MrtrState } from './modern/mrtr.js';
 
 /** What a handler knows about the session it serves. */
@@ -44,8 +45,11 @@ export interface RequestContext {
   readonly meta: Meta | undefined;
   /** The session the request arrived on. */
   readonly session: SessionInfo;
-  /** Authentication information from the transport (filled by the auth layer). */
-  readonly authInfo: unknown;
+  /**
+   * The verified principal (subject, client id, scopes, expiry, claims) when the transport authenticated the
+   * request (an `auth` option of the HTTP endpoints, or host middleware); undefined otherwise.
+   */
+  readonly authInfo: AuthInfo | undefined;
   /** Multi round-trip state: responses to earlier input requests and the handler's own carried state. */
   readonly mrtr: MrtrState;
   /** Reports progress; a no-op when the client asked for none. Values must increase. */

@@ -7,6 +7,7 @@ import type { InputRequest } from '../spec/modern.js';
 import { POLICIES, type RevisionPolicy } from '../spec/revision.js';
 import type { ClientCapabilities, Meta, ProgressToken } from '../spec/types.js';
 import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
+import type { AuthInfo } from './auth.js';
 import type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './context.js';
 import type { InputCollector, MrtrState } from './modern/mrtr.js';
 import { LOG_LEVELS, type ServerSession } from './session.js';
@@ -70,7 +71,7 @@ export function createRequestContext(
     requestId: id,
     meta,
     session: info,
-    authInfo: incoming.context?.authInfo,
+    authInfo: incoming.context?.authInfo as AuthInfo | undefined,
     mrtr: setup.mrtr,
     done() {
       finished = true;

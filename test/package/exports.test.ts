@@ -12,6 +12,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 test('the export map is exactly the documented subpaths', () => {
   assert.deepEqual(Object.keys(pkg.exports).sort(), [
     '.',
+    './auth',
     './node',
     './package.json',
     './stdio',

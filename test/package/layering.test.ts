@@ -82,6 +82,7 @@ test('src/README.md states the folder order, and every folder of src/ is in it',
     'server',
     'client',
     'transport',
+    'auth',
   ]);
   const folders = readdirSync(src, { withFileTypes: true })
     .filter((e) => e.isDirectory())

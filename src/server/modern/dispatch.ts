@@ -12,6 +12,7 @@ import {
 } from '../../spec/modern.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../spec/types.js';
+import { principalOf } from '../auth.js';
 import type { SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
 import { type Middleware, runChain } from '../middleware.js';
@@ -261,7 +262,5 @@ function mainParams(params: JsonObject): unknown {
 }
 
 function principal(incoming: IncomingRequest): string | undefined {
-  const auth = incoming.context?.authInfo as { sub?: unknown; clientId?: unknown } | undefined;
-  const id = auth?.sub ?? auth?.clientId;
-  return typeof id === 'string' ? id : undefined;
+  return principalOf(incoming.context?.authInfo);
 }

@@ -2,6 +2,7 @@ import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import { TASKS_EXTENSION } from '../../spec/modern.js';
 import type { ClientCapabilities } from '../../spec/types.js';
+import { principalOf as principalOfAuth } from '../auth.js';
 import type { RequestContext } from '../context.js';
 import type { MethodHandler } from '../methods.js';
 import { isTerminal, type TaskChanges, type TaskRecord, toDetailedTask } from './types.js';
@@ -37,9 +38,7 @@ export function missingTasksCapability(why: string): JsonRpcError {
 
 /** The authenticated principal of a request (token subject, else client id), if any. */
 export function principalOf(ctx: RequestContext): string | undefined {
-  const auth = ctx.authInfo as { sub?: unknown; clientId?: unknown } | null | undefined;
-  const id = auth?.sub ?? auth?.clientId;
-  return typeof id === 'string' ? id : undefined;
+  return principalOfAuth(ctx.authInfo);
 }
 
 function requireTasks(ctx: RequestContext, method: string): void {

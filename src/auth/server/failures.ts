@@ -1,0 +1,14 @@
+import type { AuthFailure } from '../../server/auth.js';
+
+/** A 401 `invalid_token` failure with a description that never quotes the token. */
+export function invalidToken(description: string): AuthFailure {
+  return { error: 'invalid_token', description };
+}
+
+/** A 503 failure: the authorization server could not be reached or answered nonsense (fail closed). */
+export function unavailable(description: string): AuthFailure {
+  return { error: 'unavailable', description };
+}
+
+/** Longest token accepted; longer ones are refused before any parsing. */
+export const MAX_TOKEN_LENGTH = 8192;

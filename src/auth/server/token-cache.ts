@@ -1,0 +1,54 @@
+import type { AuthInfo } from '../../server/auth.js';
+
+/**
+ * Verified tokens kept until they expire, so an ordinary request costs a map lookup instead of a signature check
+ * or a round trip to the authorization server. Bounded: the oldest entry goes when it is full. Concurrent checks
+ * of the same new token share one verification.
+ */
+export class TokenCache {
+  readonly #entries = new Map<string, { auth: AuthInfo; until: number }>();
+  readonly #pending = new Map<string, Promise<AuthInfo | undefined>>();
+  readonly #max: number;
+  readonly #maxAgeMs: number;
+
+  /** `maxAgeMs`: longest an entry is trusted even when the token lives longer (Infinity: until expiry). */
+  constructor(max: number, maxAgeMs = Number.POSITIVE_INFINITY) {
+    this.#max = Math.max(0, max);
+    this.#maxAgeMs = maxAgeMs;
+  }
+
+  /** The cached principal of `token`, when it is still valid at `now` (ms). */
+  get(token: string, now: number): AuthInfo | undefined {
+    const entry = this.#entries.get(token);
+    if (entry === undefined) return undefined;
+    if (entry.until > now) return entry.auth;
+    this.#entries.delete(token);
+    return undefined;
+  }
+
+  /** Keeps `auth` for `token` until its expiry (or the cache's longest age), when it has one. */
+  set(token: string, auth: AuthInfo, now: number): void {
+    if (this.#max === 0) return;
+    const expiry = auth.expiresAt === undefined ? Number.POSITIVE_INFINITY : auth.expiresAt * 1000;
+    const until = Math.min(expiry, now + this.#maxAgeMs);
+    if (!(until > now) || until === Number.POSITIVE_INFINITY) return;
+    if (this.#entries.size >= this.#max && !this.#entries.has(token)) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(token, { auth, until });
+  }
+
+  /** Runs `check` once for concurrent requests with the same token. */
+  shared<T extends AuthInfo | undefined>(token: string, check: () => Promise<T>): Promise<T> {
+    const running = this.#pending.get(token) as Promise<T> | undefined;
+    if (running) return running;
+    const started = check().finally(() => this.#pending.delete(token));
+    this.#pending.set(token, started);
+    return started;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What a resource server knows about the caller of a request once its access token is verified, and the
+ * interface token verifiers implement. The transports' auth gate (`transport/auth-gate.ts`) and the verifiers of
+ * `mcpkit/auth` use these; handlers read the result as `ctx.authInfo`.
+ */
+
+/** The verified principal behind a request (never the token itself: tokens are not passed on). */
+export interface AuthInfo {
+  /** The token's subject (`sub`): the user, or the client for client-credentials tokens. */
+  readonly subject?: string | undefined;
+  /** The OAuth client the token was issued to (`client_id`, else `azp`). */
+  readonly clientId?: string | undefined;
+  /** The granted scopes. */
+  readonly scopes: readonly string[];
+  /** Expiry, in seconds since the epoch (`exp`). */
+  readonly expiresAt?: number | undefined;
+  /** The authorization server that issued the token (`iss`). */
+  readonly issuer?: string | undefined;
+  /** Every claim of the token (JWT payload or introspection answer). */
+  readonly claims?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * Why a token was not accepted: `invalid_token` (401: missing, malformed, expired, wrong audience or issuer, bad
+ * signature) or `unavailable` (503: the authorization server's keys or introspection endpoint could not be
+ * reached in time; fail closed). The description is safe to send: it never contains the token.
+ */
+export interface AuthFailure {
+  readonly error: 'invalid_token' | 'unavailable';
+  readonly description: string;
+}
+
+/** Checks a bearer token. Must not throw: a failure is an {@link AuthFailure}. */
+export interface TokenVerifier {
+  verify(token: string): Promise<AuthInfo | AuthFailure>;
+}
+
+/** Whether a verification outcome is a failure. */
+export function isAuthFailure(outcome: AuthInfo | AuthFailure): outcome is AuthFailure {
+  return 'error' in outcome;
+}
+
+/**
+ * The principal a session, task or `requestState` belongs to: the subject, else the client id. `sub` is read too,
+ * for authentication objects of other shapes handed in by host middleware.
+ */
+export function principalOf(authInfo: unknown): string | undefined {
+  if (typeof authInfo !== 'object' || authInfo === null) return undefined;
+  const a = authInfo as { subject?: unknown; sub?: unknown; clientId?: unknown; issuer?: unknown };
+  const id = a.subject ?? a.sub ?? a.clientId;
+  if (typeof id !== 'string') return undefined;
+  return typeof a.issuer === 'string' ? `${a.issuer} ${id}` : id;
+}
+
+/** The scopes of `required` that `authInfo` lacks (empty when it has them all). */
+export function missingScopes(authInfo: AuthInfo | undefined, required: readonly string[]): string[] {
+  if (required.length === 0) return [];
+  const granted = authInfo?.scopes ?? [];
+  return required.filter((s) => !granted.includes(s));
+}
