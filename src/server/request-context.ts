@@ -49,7 +49,9 @@ export function createRequestContext(
   setup: ContextSetup,
 ): RequestContext & { done(): void } {
   const { request } = incoming;
-  const { session, info, asker } = setup;
+  // Notifications are fitted to the request's revision, not the session's: on a connection that holds a stateful
+  // session, a stateless request is still answered in its own revision.
+  const { session, info, asker, policy } = setup;
   const id = request.id;
   const meta = request.params?._meta as Meta | undefined;
   const token = meta?.progressToken as ProgressToken | undefined;
@@ -88,7 +90,7 @@ export function createRequestContext(
       const params: JsonObject = { progressToken: token, progress };
       if (total !== undefined) params.total = total;
       if (message !== undefined) params.message = message;
-      await session.notify('notifications/progress', params, id);
+      await session.notify('notifications/progress', params, id, policy);
     },
     async log(level, data, logger) {
       const threshold = setup.logThreshold();
@@ -102,7 +104,7 @@ export function createRequestContext(
         return;
       const params: JsonObject = { level, data };
       if (logger !== undefined) params.logger = logger;
-      await session.notify('notifications/message', params, id);
+      await session.notify('notifications/message', params, id, policy);
     },
     async elicitationComplete(elicitationId) {
       if (asker.era === 'stateless') {
@@ -111,16 +113,16 @@ export function createRequestContext(
           'The stateless revision has no notifications/elicitation/complete: the client retries with requestState',
         );
       }
-      if (!setup.policy.elicitationModes(info.clientCapabilities).url) {
+      if (!policy.elicitationModes(info.clientCapabilities).url) {
         throw new McpkitError(
           'CAPABILITY_MISSING',
           'The client did not declare the "elicitation.url" capability, so notifications/elicitation/complete cannot be sent',
         );
       }
-      await session.notify('notifications/elicitation/complete', { elicitationId });
+      await session.notify('notifications/elicitation/complete', { elicitationId }, undefined, policy);
     },
     async elicit(req, options) {
-      const params = elicitParams(info, setup.policy, asker.era, req);
+      const params = elicitParams(info, policy, asker.era, req);
       const answer = await ask('elicitation/create', params, options);
       const result = checkResult(elicitResult, answer, 'elicitation/create', 'client');
       if (params.mode !== 'url' && result.action === 'accept') {

@@ -108,27 +108,46 @@ export class ServerSession implements SessionInfo {
     return this.peer.transport.sessionId;
   }
 
-  /** Sends a request to the client (fitted to the session's revision), refusing methods the client has not declared a capability for. */
+  /**
+   * Sends a request to the client, fitted to the session's revision. Refused (a rejected McpkitError, nothing sent)
+   * when the client has not declared the capability it needs, or the revision cannot express it.
+   */
   request(
     method: string,
     params: JsonObject | undefined,
     options?: RequestOptions,
     related?: RequestId,
   ): Promise<JsonObject> {
-    const missing = this.#missingCapability(method);
+    const missing = this.#missingCapability(method, params);
     if (missing) return Promise.reject(missing);
     const fitting = this.policy?.fitting;
+    let fitted = params;
+    if (fitting && params) {
+      try {
+        fitted = fitting.params(method, params);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
     return this.peer.request(
       method,
-      fitting && params ? fitting.params(method, params) : params,
+      fitted,
       options,
       related === undefined ? undefined : { relatedRequestId: related },
     );
   }
 
-  /** Sends a notification to the client, fitted to the session's revision. */
-  notify(method: string, params?: JsonObject, related?: RequestId): Promise<void> {
-    const fitting = this.policy?.fitting;
+  /**
+   * Sends a notification to the client, fitted to `policy`: the revision of the request it belongs to (a stateless
+   * request on a connection that also holds a stateful session), by default the session's.
+   */
+  notify(
+    method: string,
+    params?: JsonObject,
+    related?: RequestId,
+    policy: RevisionPolicy | undefined = this.policy,
+  ): Promise<void> {
+    const fitting = policy?.fitting;
     return this.peer.notify(
       method,
       fitting && params ? fitting.params(method, params) : params,
@@ -154,16 +173,15 @@ export class ServerSession implements SessionInfo {
     return this.peer.close();
   }
 
-  #missingCapability(method: string): McpkitError | undefined {
+  #missingCapability(method: string, params: JsonObject | undefined): McpkitError | undefined {
     const caps = this.clientCapabilities;
-    const need =
-      method === 'sampling/createMessage'
-        ? caps.sampling
-        : method === 'elicitation/create'
-          ? caps.elicitation
-          : method === 'roots/list'
-            ? caps.roots
-            : true;
+    let need: unknown = true;
+    if (method === 'sampling/createMessage') need = caps.sampling;
+    else if (method === 'roots/list') need = caps.roots;
+    else if (method === 'elicitation/create') {
+      need = caps.elicitation;
+      if (need && this.policy) return elicitationRefusal(this.policy, caps, params?.mode === 'url');
+    }
     if (need) return undefined;
     const capability = method.split('/')[0];
     return new McpkitError(
@@ -171,4 +189,25 @@ export class ServerSession implements SessionInfo {
       `The client did not declare the "${capability}" capability, so ${method} cannot be sent`,
     );
   }
+}
+
+/** Why an elicitation of this mode cannot go to a client that declared `elicitation` (undefined: it can). */
+function elicitationRefusal(
+  policy: RevisionPolicy,
+  caps: ClientCapabilities,
+  url: boolean,
+): McpkitError | undefined {
+  if (url && !policy.elicitationModeField) {
+    return new McpkitError(
+      'CAPABILITY_MISSING',
+      `Protocol revision ${policy.version} has no URL-mode elicitation, so it cannot be sent`,
+    );
+  }
+  const modes = policy.elicitationModes(caps);
+  if (url ? modes.url : modes.form) return undefined;
+  const mode = url ? 'url' : 'form';
+  return new McpkitError(
+    'CAPABILITY_MISSING',
+    `The client did not declare the "elicitation.${mode}" capability, so ${mode}-mode elicitation cannot be sent`,
+  );
 }

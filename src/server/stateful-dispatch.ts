@@ -83,7 +83,8 @@ function initialize(host: StatefulHost, session: ServerSession, params: JsonObje
   warmUpValidation();
   const result: InitializeResult = {
     protocolVersion: version,
-    capabilities: session.serverCapabilities,
+    // Only what the revision defines (user-declared `extensions`, say, are not offered to an older client).
+    capabilities: policy.serverCapabilities(session.serverCapabilities),
     serverInfo: host.info,
   };
   if (host.instructions !== undefined) result.instructions = host.instructions;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { McpkitError } from '../jsonrpc/errors.js';
 import { encodeMessage, preEncode } from '../jsonrpc/parse.js';
 import { POLICIES, REVISIONS } from './revision.js';
 
@@ -105,16 +106,118 @@ test('sampling requests: audio to text before 2025-03-26, tools and message _met
   assert.equal((newer.messages as { content: { type: string } }[])[0]?.content.type, 'audio');
 });
 
-test('initialize: capabilities and serverInfo', () => {
+test('initialize: serverInfo fitted; capabilities are the policy’s (fitted once, at initialize)', () => {
   const result = {
     protocolVersion: 'x',
     capabilities: { tools: {}, completions: {}, tasks: { list: {} } },
     serverInfo: { name: 's', version: '1', title: 'S', description: 'd', websiteUrl: 'u', icons: [] },
   };
   const old = fitting('2024-11-05').result('initialize', result);
-  assert.deepEqual(old.capabilities, { tools: {} });
+  assert.equal(old.capabilities, result.capabilities);
   assert.deepEqual(old.serverInfo, { name: 's', version: '1' });
   const mid = fitting('2025-06-18').result('initialize', result);
-  assert.deepEqual(mid.capabilities, { tools: {}, completions: {} });
   assert.deepEqual(mid.serverInfo, { name: 's', version: '1', title: 'S' });
+  assert.deepEqual(POLICIES['2024-11-05'].serverCapabilities(result.capabilities), { tools: {} });
+  assert.deepEqual(POLICIES['2025-06-18'].serverCapabilities(result.capabilities), {
+    tools: {},
+    completions: {},
+  });
+});
+
+test('server capabilities: only what each revision defines, nested fields too; the same object when all fits', () => {
+  const caps = JSON.parse(
+    '{"tools":{"listChanged":true,"x":1},"resources":{"subscribe":true},"logging":{"any":1},' +
+      '"experimental":{"e":{"k":1}},"completions":{},"tasks":{"list":{},"requests":{"tools":{"call":{}},"x":{}}},' +
+      '"extensions":{"example.com/ext":{}},"x-custom":{},"__proto__":{"polluted":true}}',
+  );
+  const keys = (r: keyof typeof POLICIES) => Object.keys(POLICIES[r].serverCapabilities(caps)).sort();
+  assert.deepEqual(keys('2024-11-05'), ['experimental', 'logging', 'resources', 'tools']);
+  assert.deepEqual(keys('2025-03-26'), ['completions', 'experimental', 'logging', 'resources', 'tools']);
+  assert.deepEqual(keys('2025-11-25'), [
+    'completions',
+    'experimental',
+    'logging',
+    'resources',
+    'tasks',
+    'tools',
+  ]);
+  assert.deepEqual(keys('2026-07-28'), [
+    'completions',
+    'experimental',
+    'extensions',
+    'logging',
+    'resources',
+    'tools',
+  ]);
+  const fitted = POLICIES['2025-11-25'].serverCapabilities(caps);
+  assert.deepEqual(fitted.tools, { listChanged: true });
+  assert.deepEqual(fitted.tasks, { list: {}, requests: { tools: { call: {} } } });
+  assert.deepEqual(fitted.logging, { any: 1 }, 'open objects are kept as they are');
+  assert.equal(Object.getPrototypeOf(fitted), Object.prototype);
+  assert.equal(({} as { polluted?: unknown }).polluted, undefined);
+  const plain = Object.freeze({ tools: Object.freeze({ listChanged: true }), logging: {} });
+  for (const r of REVISIONS) assert.equal(POLICIES[r].serverCapabilities(plain), plain);
+  // A malformed value is passed on as it is, never a crash.
+  const odd = { tools: true, prompts: null } as unknown as Record<string, unknown>;
+  assert.equal(POLICIES['2024-11-05'].serverCapabilities(odd), odd);
+});
+
+test('elicitation requests: fitted before 2025-11-25, the same object when nothing changes', () => {
+  const plain = {
+    message: 'm',
+    requestedSchema: {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'boolean', default: true } },
+    },
+  };
+  for (const r of ['2024-11-05', '2025-03-26', '2025-06-18'] as const) {
+    assert.equal(fitting(r).params('elicitation/create', plain), plain);
+  }
+  const rich = {
+    mode: 'form',
+    message: 'm',
+    requestedSchema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {
+        n: { type: 'number', default: 1 },
+        c: { type: 'string', oneOf: [{ const: 'a', title: 'A' }], default: 'a', description: 'd' },
+        odd: 'not an object',
+        other: { type: 'object' },
+      },
+    },
+  };
+  assert.deepEqual(fitting('2025-06-18').params('elicitation/create', rich), {
+    message: 'm',
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        n: { type: 'number' },
+        c: { type: 'string', description: 'd', enum: ['a'], enumNames: ['A'] },
+        odd: 'not an object',
+        other: { type: 'object' },
+      },
+    },
+  });
+  assert.equal(rich.requestedSchema.properties.n.default, 1, 'the handler’s own schema is not touched');
+  const refused = (params: object, code: string, pattern: RegExp) =>
+    assert.throws(
+      () => fitting('2025-06-18').params('elicitation/create', params as Record<string, unknown>),
+      (e: unknown) => e instanceof McpkitError && e.code === code && pattern.test(e.message),
+    );
+  const schema = (field: unknown) => ({
+    message: 'm',
+    requestedSchema: { type: 'object', properties: { f: field } },
+  });
+  refused(
+    schema({ type: 'array', items: { type: 'string', enum: ['x'] } }),
+    'INVALID_SCHEMA',
+    /"f" is a multi-select/,
+  );
+  refused(schema({ type: 'string', oneOf: [{ const: 1 }] }), 'INVALID_SCHEMA', /no enum equivalent/);
+  refused(schema({ type: 'string', oneOf: [] }), 'INVALID_SCHEMA', /no enum equivalent/);
+  refused({ mode: 'url', message: 'm', url: 'u', elicitationId: 'e' }, 'CAPABILITY_MISSING', /URL-mode/);
+  // Malformed params are passed on (the client refuses them), never a crash.
+  const junk = { message: 'm', requestedSchema: 'nope' };
+  assert.equal(fitting('2025-06-18').params('elicitation/create', junk), junk);
 });

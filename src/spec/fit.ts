@@ -1,4 +1,5 @@
 import { isJsonObject } from '../jsonrpc/types.js';
+import { fitElicitationParams } from './fit-elicitation.js';
 import type { Fitting } from './revision.js';
 
 type Obj = { [key: string]: unknown };
@@ -10,7 +11,8 @@ type Obj = { [key: string]: unknown };
  *   prompt arguments, Implementation), `_meta` on list entries, content blocks and resource contents,
  *   `Annotations.lastModified`;
  * - 2025-11-25: `icons`, `Implementation.description`/`websiteUrl`, `Tool.execution`, the `tasks` capability,
- *   sampling `tools`/`toolChoice` and `SamplingMessage._meta`.
+ *   sampling `tools`/`toolChoice` and `SamplingMessage._meta`, elicitation modes and the richer form fields
+ *   (`fit-elicitation.ts`).
  */
 export interface FitRules {
   /** 2025-03-26 and later. */
@@ -67,6 +69,8 @@ export class RevisionFitting implements Fitting {
         }
         return out;
       }
+      case 'elicitation/create':
+        return r.v2025_11_25 ? params : fitElicitationParams(params, this.#revision);
       default:
         return params;
     }
@@ -95,20 +99,12 @@ export class RevisionFitting implements Fitting {
     }
   }
 
+  /** Capabilities are fitted by the policy when the session initializes (`RevisionPolicy.serverCapabilities`). */
   #initialize(result: Obj): Obj {
-    const r = this.#rules;
-    let out = result;
-    const caps = result.capabilities;
-    if (isJsonObject(caps)) {
-      const fitted = omit(caps, r.v2025_03_26 ? (r.v2025_11_25 ? NONE : TASKS) : COMPLETIONS_TASKS);
-      if (fitted !== caps) out = { ...out, capabilities: fitted };
-    }
     const info = result.serverInfo;
-    if (isJsonObject(info)) {
-      const fitted = this.#implementation(info);
-      if (fitted !== info) out = { ...out, serverInfo: fitted };
-    }
-    return out;
+    if (!isJsonObject(info)) return result;
+    const fitted = this.#implementation(info);
+    return fitted === info ? result : { ...result, serverInfo: fitted };
   }
 
   #implementation(info: Obj): Obj {
@@ -210,14 +206,11 @@ export class RevisionFitting implements Fitting {
   }
 }
 
-const NONE: readonly string[] = [];
 const META = ['_meta'];
 const TITLE = ['title'];
 const ICONS = ['icons'];
 const LAST_MODIFIED = ['lastModified'];
 const STRUCTURED = ['structuredContent'];
-const TASKS = ['tasks'];
-const COMPLETIONS_TASKS = ['completions', 'tasks'];
 const IMPLEMENTATION_2025_11_25 = ['description', 'icons', 'websiteUrl'];
 const IMPLEMENTATION_2025_06_18 = ['title', ...IMPLEMENTATION_2025_11_25];
 const TOOL_2025_11_25 = ['icons', 'execution'];

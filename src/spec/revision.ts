@@ -1,7 +1,15 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import { preEncode } from '../jsonrpc/parse.js';
 import { type FitRules, RevisionFitting } from './fit.js';
-import type { ClientCapabilities } from './types.js';
+import {
+  type CapabilityShape,
+  fitCapabilities,
+  SERVER_CAPABILITIES_2024_11_05,
+  SERVER_CAPABILITIES_2025_03_26,
+  SERVER_CAPABILITIES_2025_11_25,
+  SERVER_CAPABILITIES_2026_07_28,
+} from './fit-capabilities.js';
+import type { ClientCapabilities, ServerCapabilities } from './types.js';
 
 /** Every protocol revision mcpkit speaks, oldest first; a revision's place in this list is its order. */
 export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
@@ -22,7 +30,11 @@ export interface ElicitationModes {
 export interface Fitting {
   /** A result of `method`, fitted (the same object when nothing had to change). */
   result(method: string, result: { [key: string]: unknown }): { [key: string]: unknown };
-  /** The params of a notification or request the server sends, fitted. */
+  /**
+   * The params of a notification or request the server sends, fitted. Throws McpkitError for what the revision has
+   * no equivalent of (a multi-select elicitation field, URL-mode elicitation before 2025-11-25), before anything is
+   * sent.
+   */
   params(method: string, params: { [key: string]: unknown }): { [key: string]: unknown };
 }
 
@@ -89,6 +101,7 @@ interface Facts {
   elicitation: boolean;
   elicitationModes: boolean;
   resourceNotFoundCode: number;
+  serverCapabilities: CapabilityShape;
   fitting?: Fitting | undefined;
 }
 
@@ -122,6 +135,7 @@ export class RevisionPolicy {
   /** How what the server sends is fitted to this revision; undefined when it needs no fitting. */
   readonly fitting: Fitting | undefined;
   readonly #methods: ReadonlySet<string>;
+  readonly #serverCapabilities: CapabilityShape;
 
   /** @internal Policies are made once, in this module. */
   constructor(version: Revision, facts: Facts) {
@@ -137,6 +151,7 @@ export class RevisionPolicy {
     this.resourceNotFoundCode = facts.resourceNotFoundCode;
     this.fitting = facts.fitting;
     this.#methods = new Set(facts.methods);
+    this.#serverCapabilities = facts.serverCapabilities;
     Object.freeze(this);
   }
 
@@ -148,6 +163,15 @@ export class RevisionPolicy {
   /** True when `method` (a request or notification, either direction) exists in this revision. */
   hasMethod(method: string): boolean {
     return this.#methods.has(method);
+  }
+
+  /**
+   * The server's capabilities as this revision defines them (once per session, at initialize or discovery): a
+   * capability or field the revision lacks, user-declared ones included (`extensions` before 2026-07-28), is
+   * dropped. The same object when nothing had to go.
+   */
+  serverCapabilities(capabilities: ServerCapabilities): ServerCapabilities {
+    return fitCapabilities(capabilities, this.#serverCapabilities);
   }
 
   /** The error for a resource URI that does not exist, with the URI in `data`. */
@@ -186,6 +210,7 @@ const stateful = (over: Partial<Facts>): Facts => ({
   elicitation: false,
   elicitationModes: false,
   resourceNotFoundCode: ErrorCode.ResourceNotFound,
+  serverCapabilities: SERVER_CAPABILITIES_2025_03_26,
   ...over,
 });
 const METHODS_2025_11_25 = [...BASE_METHODS, ...ELICITATION, ...TASKS_2025_11_25];
@@ -199,6 +224,7 @@ export const POLICIES: { readonly [R in Revision]: RevisionPolicy } = {
     '2024-11-05',
     stateful({
       completionsCapability: false,
+      serverCapabilities: SERVER_CAPABILITIES_2024_11_05,
       fitting: fitting('2024-11-05', { v2025_03_26: false, v2025_06_18: false, v2025_11_25: false }),
     }),
   ),
@@ -219,7 +245,13 @@ export const POLICIES: { readonly [R in Revision]: RevisionPolicy } = {
   ),
   '2025-11-25': new RevisionPolicy(
     '2025-11-25',
-    stateful({ methods: METHODS_2025_11_25, elicitation: true, elicitationModes: true, ssePriming: true }),
+    stateful({
+      methods: METHODS_2025_11_25,
+      elicitation: true,
+      elicitationModes: true,
+      ssePriming: true,
+      serverCapabilities: SERVER_CAPABILITIES_2025_11_25,
+    }),
   ),
   '2026-07-28': new RevisionPolicy('2026-07-28', {
     era: 'stateless',
@@ -230,6 +262,7 @@ export const POLICIES: { readonly [R in Revision]: RevisionPolicy } = {
     elicitation: true,
     elicitationModes: true,
     resourceNotFoundCode: ErrorCode.InvalidParams,
+    serverCapabilities: SERVER_CAPABILITIES_2026_07_28,
   }),
 };
 

@@ -309,8 +309,13 @@ test('the client refuses a mode it did not declare with -32602', async () => {
     elicitation: answering({ action: 'accept' }, seen),
   });
   const urlParams = { mode: 'url', message: 'm', url: 'https://example.com', elicitationId: 'x' };
+  // The session itself refuses it locally; a rogue server going around it to the peer meets the client's refusal.
   await assert.rejects(
     () => session.request('elicitation/create', urlParams),
+    (error: unknown) => error instanceof McpkitError && error.code === 'CAPABILITY_MISSING',
+  );
+  await assert.rejects(
+    () => session.peer.request('elicitation/create', urlParams),
     (error: unknown) => error instanceof JsonRpcError && error.code === -32602,
   );
   assert.equal(seen.length, 0);

@@ -3,10 +3,11 @@
 // strict (test/revisions/spec-schema.ts), with what has an older equivalent converted.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { McpServer } from '../../src/index.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../src/jsonrpc/types.js';
-import { createLinkedTransports } from '../../src/transport/memory.js';
-import { RawPeer } from '../protocol/helpers.js';
+import { META } from '../../src/spec/modern.js';
 import { everythingServer } from './everything-server.js';
+import { rawSession } from './raw-session.js';
 import { SpecSchema } from './spec-schema.js';
 
 const STATEFUL = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
@@ -34,24 +35,17 @@ const RESULTS: [method: string, params: JsonObject | undefined, definition: stri
 const servers: { close(): Promise<void> }[] = [];
 after(() => Promise.all(servers.map((s) => s.close())));
 
-async function connect(revision: string) {
-  const server = everythingServer();
+async function connect(revision: string, server = everythingServer()) {
   servers.push(server);
-  // Serialized like a wire, so pre-encoded cached pages are what the client reads.
-  const [clientSide, serverSide] = createLinkedTransports({ serialize: true });
-  await server.connect(serverSide);
-  const raw = new RawPeer(clientSide);
-  raw.answer = (request: JsonRpcRequest) =>
-    request.method === 'sampling/createMessage'
-      ? { result: { role: 'assistant', content: { type: 'text', text: 'heard' }, model: 'm' } }
-      : { result: {} };
-  await raw.start();
-  const init = await raw.request('initialize', {
-    protocolVersion: revision,
-    capabilities: { sampling: {}, roots: { listChanged: true } },
-    clientInfo: { name: 'raw', version: '0' },
-  });
-  await raw.notify('notifications/initialized');
+  const { raw, init } = await rawSession(
+    server,
+    revision,
+    { sampling: {}, roots: { listChanged: true } },
+    (request: JsonRpcRequest) =>
+      request.method === 'sampling/createMessage'
+        ? { result: { role: 'assistant', content: { type: 'text', text: 'heard' }, model: 'm' } }
+        : { result: {} },
+  );
   return { server, raw, init };
 }
 
@@ -96,6 +90,25 @@ for (const revision of STATEFUL) {
         assert.equal(k in info, !older('2025-11-25'), k);
       assert.equal('completions' in caps, !older('2025-03-26'));
       assert.equal(result.instructions, 'Use every tool.');
+    });
+
+    test('initialize: user-declared capabilities the revision lacks are dropped, the rest kept', async () => {
+      const { init } = await connect(revision, declaringServer());
+      const result = resultOf(init);
+      assert.deepEqual(schema.problems('InitializeResult', result), []);
+      const caps = result.capabilities as Json;
+      assert.deepEqual(Object.keys(caps).sort(), [
+        ...(older('2025-03-26') ? [] : ['completions']),
+        'experimental',
+        'logging',
+        'prompts',
+        'resources',
+        ...(older('2025-11-25') ? [] : ['tasks']),
+        'tools',
+      ]);
+      assert.deepEqual(caps.tools, { listChanged: true });
+      assert.deepEqual(caps.experimental, { 'example.com/x': { on: true } });
+      if (!older('2025-11-25')) assert.deepEqual(caps.tasks, { list: {}, requests: { tools: { call: {} } } });
     });
 
     test('every result is valid for the revision and holds only what it defines', async () => {
@@ -218,4 +231,67 @@ test('the strict schema check can fail: an unfitted 2025-11-25 tool list is not 
     problems.some((p) => p.includes('additionalProperty')),
     problems.join('\n'),
   );
+});
+
+/** A server declaring, besides the usual, capabilities and fields no stateful revision defines. */
+function declaringServer(): McpServer {
+  return new McpServer(
+    { name: 'declaring', version: '1.0.0' },
+    {
+      capabilities: {
+        tools: { listChanged: true, 'x-unknown': true } as { listChanged: boolean },
+        prompts: {},
+        resources: { subscribe: true },
+        logging: {},
+        completions: {},
+        experimental: { 'example.com/x': { on: true } },
+        tasks: { list: {}, requests: { tools: { call: {} } }, 'x-unknown': {} },
+        extensions: { 'example.com/ext': { version: 1 } },
+        'x-custom': { on: true },
+      },
+    },
+  );
+}
+
+test('the stateless revision is offered what it defines: extensions kept, tasks and unknown capabilities not', async () => {
+  const { raw } = await connect('2025-11-25', declaringServer());
+  const discovered = resultOf(await raw.request('server/discover', { _meta: modernMeta() }));
+  assert.deepEqual(new SpecSchema('2026-07-28').problems('DiscoverResult', discovered), []);
+  const caps = discovered.capabilities as Json;
+  assert.deepEqual(caps.extensions, { 'example.com/ext': { version: 1 } });
+  assert.equal('tasks' in caps, false);
+  assert.equal('x-custom' in caps, false);
+});
+
+function modernMeta(extra: Json = {}): JsonObject {
+  return {
+    [META.protocolVersion]: '2026-07-28',
+    [META.clientCapabilities]: {},
+    [META.clientInfo]: { name: 'raw', version: '0' },
+    ...extra,
+  } as JsonObject;
+}
+
+test('notifications during a stateless request on a connection holding an older stateful session fit the request’s revision', async () => {
+  const { raw } = await connect('2024-11-05');
+  const seen = raw.messages.length;
+  const done = await raw.request('tools/call', {
+    name: 'progress',
+    arguments: {},
+    _meta: modernMeta({ progressToken: 'p2', [META.logLevel]: 'info' }),
+  });
+  assert.equal((resultOf(done).content as Json[])[0]?.text, 'done');
+  const progress = raw.messages
+    .slice(seen)
+    .find((m) => 'method' in m && m.method === 'notifications/progress');
+  assert.ok(progress, 'progress arrived');
+  const modern = new SpecSchema('2026-07-28');
+  assert.deepEqual(modern.messageProblems('ProgressNotification', progress), []);
+  // 2024-11-05 has no progress message; the stateless revision does, and this request was made in it.
+  assert.equal((progress as { params: Json }).params.message, 'half way');
+  // The session itself still speaks 2024-11-05.
+  const again = raw.messages.length;
+  await raw.request('tools/call', { name: 'progress', arguments: {}, _meta: { progressToken: 'p3' } });
+  const old = raw.messages.slice(again).find((m) => 'method' in m && m.method === 'notifications/progress');
+  assert.equal('message' in ((old as { params: Json }).params ?? {}), false);
 });

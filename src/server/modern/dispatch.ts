@@ -76,8 +76,8 @@ export async function dispatchModern(
     clientCapabilities: envelope.clientCapabilities,
     clientInfo: envelope.clientInfo,
   };
-  if (method === 'server/discover') return finish(host, method, params, discover(host));
   const { policy } = envelope;
+  if (method === 'server/discover') return finish(host, method, params, discover(host, policy));
   // Extension methods (tasks) first; the revision's own methods only if it still has them.
   const entry = host.tasks?.method(method) ?? (policy.hasMethod(method) ? host.method(method) : undefined);
   if (method !== 'subscriptions/listen' && (!entry || (entry.gate && !host.declared(entry.gate)))) {
@@ -108,6 +108,7 @@ export async function dispatchModern(
             params,
             incoming.request.id,
             session,
+            policy,
             host.capabilities,
             incoming.signal,
             tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
@@ -160,8 +161,8 @@ function checkInputCapabilities(
   }
 }
 
-function discover(host: ModernHost): JsonObject {
-  let capabilities = host.capabilities;
+function discover(host: ModernHost, policy: RevisionPolicy): JsonObject {
+  let capabilities = policy.serverCapabilities(host.capabilities);
   if (host.tasks) {
     const extensions = { ...(capabilities.extensions as JsonObject | undefined), [TASKS_EXTENSION]: {} };
     capabilities = { ...capabilities, extensions };

@@ -1,6 +1,7 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import { META, type SubscriptionFilter } from '../../spec/modern.js';
+import type { RevisionPolicy } from '../../spec/revision.js';
 import type { ServerCapabilities } from '../../spec/types.js';
 import type { ServerSession } from '../session.js';
 
@@ -10,6 +11,8 @@ export const DEFAULT_MAX_SUBSCRIPTIONS = 1024;
 interface Subscription {
   id: RequestId;
   session: ServerSession;
+  /** The revision the subscription was opened in (its notifications are fitted to it, not to the session's). */
+  policy: RevisionPolicy;
   filter: SubscriptionFilter;
   close: () => void;
 }
@@ -48,6 +51,7 @@ export class Subscriptions {
     params: JsonObject,
     id: RequestId,
     session: ServerSession,
+    policy: RevisionPolicy,
     caps: ServerCapabilities,
     signal: AbortSignal,
     acceptTaskIds?: (ids: unknown) => Promise<string[]>,
@@ -66,11 +70,13 @@ export class Subscriptions {
       'notifications/subscriptions/acknowledged',
       { notifications: filter as JsonObject, _meta: meta },
       id,
+      policy,
     );
     return new Promise<JsonObject>((resolve) => {
       const sub: Subscription = {
         id,
         session,
+        policy,
         filter,
         close: () => {
           this.#subs.delete(sub);
@@ -89,7 +95,12 @@ export class Subscriptions {
     for (const sub of this.#subs) {
       if (!sub.filter[key]) continue;
       sub.session
-        .notify(`notifications/${kind}/list_changed`, { _meta: { [META.subscriptionId]: sub.id } }, sub.id)
+        .notify(
+          `notifications/${kind}/list_changed`,
+          { _meta: { [META.subscriptionId]: sub.id } },
+          sub.id,
+          sub.policy,
+        )
         .catch(report);
     }
   }
@@ -100,7 +111,12 @@ export class Subscriptions {
       const list = sub.filter.resourceSubscriptions;
       if (!list?.some((s) => s === uri || (s.endsWith('/') && uri.startsWith(s)))) continue;
       sub.session
-        .notify('notifications/resources/updated', { uri, _meta: { [META.subscriptionId]: sub.id } }, sub.id)
+        .notify(
+          'notifications/resources/updated',
+          { uri, _meta: { [META.subscriptionId]: sub.id } },
+          sub.id,
+          sub.policy,
+        )
         .catch(report);
     }
   }
@@ -110,7 +126,7 @@ export class Subscriptions {
     for (const sub of this.#subs) {
       if (!sub.filter.taskIds?.includes(task.taskId)) continue;
       const params = { ...task, _meta: { [META.subscriptionId]: sub.id } } as JsonObject;
-      sub.session.notify('notifications/tasks', params, sub.id).catch(report);
+      sub.session.notify('notifications/tasks', params, sub.id, sub.policy).catch(report);
     }
   }
 
