@@ -89,6 +89,7 @@ export {
   STATEFUL_REVISIONS,
   type StatefulRevision,
 } from './spec/versions.js';
+export { PRM_PREFIX, type ResourceAuthOptions } from './transport/auth-gate.js';
 export type { FetchLike, HeadersOption, ReconnectOptions } from './transport/http-client/shared.js';
 export { HttpStatusError } from './transport/http-client/shared.js';
 export {

@@ -58,3 +58,21 @@ export function missingScopes(authInfo: AuthInfo | undefined, required: readonly
   const granted = authInfo?.scopes ?? [];
   return required.filter((s) => !granted.includes(s));
 }
+
+/** Something registered with `requiredScopes` (a tool, resource, template or prompt definition). */
+export interface Scoped {
+  readonly config: { readonly requiredScopes?: readonly string[] | undefined };
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The scopes a definition needs (none when it names none). */
+export function scopesOf(def: Scoped | undefined): readonly string[] {
+  return def?.config.requiredScopes ?? NONE;
+}
+
+/** Whether `granted` holds every scope of `required`. */
+export function grants(granted: readonly string[], required: readonly string[]): boolean {
+  for (const s of required) if (!granted.includes(s)) return false;
+  return true;
+}

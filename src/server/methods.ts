@@ -2,6 +2,7 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { RevisionPolicy } from '../spec/revision.js';
 import type { CompletionReference } from '../spec/types.js';
+import { grants, type Scoped, scopesOf } from './auth.js';
 import { complete } from './completion.js';
 import type { RequestContext } from './context.js';
 import { getPrompt } from './prompts.js';
@@ -30,6 +31,29 @@ export type CapabilityGate =
 
 const EMPTY: JsonObject = Object.freeze({}) as JsonObject;
 
+/** The granted scopes of an authenticated request (undefined when it was not authenticated: nothing is hidden). */
+function granted(ctx: RequestContext): readonly string[] | undefined {
+  return ctx.authInfo?.scopes;
+}
+
+/**
+ * Refuses a use of `def` by an authenticated caller without its required scopes. Over HTTP the endpoint's gate
+ * answers 403 before dispatch (`McpServer.scopesNeeded`); this holds for every other way in.
+ */
+function requireScopes(def: Scoped, ctx: RequestContext, what: string): void {
+  const auth = ctx.authInfo;
+  if (auth === undefined) return;
+  const needed = scopesOf(def);
+  if (needed.length === 0 || grants(auth.scopes, needed)) return;
+  throw new JsonRpcError(
+    ErrorCode.InvalidRequest,
+    `Forbidden: ${what} needs the scopes ${needed.join(' ')}`,
+    {
+      requiredScopes: [...needed],
+    },
+  );
+}
+
 function str(params: JsonObject, key: string): string {
   const v = params[key];
   if (typeof v !== 'string')
@@ -43,7 +67,7 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
   { gate?: CapabilityGate; run: MethodHandler }
 >([
   ['ping', { run: () => EMPTY }],
-  ['tools/list', { gate: 'tools', run: (d, p) => d.tools.page(p.cursor) }],
+  ['tools/list', { gate: 'tools', run: (d, p, ctx) => d.tools.page(p.cursor, granted(ctx)) }],
   [
     'tools/call',
     {
@@ -52,11 +76,12 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         const name = str(p, 'name');
         const tool = d.tools.get(name);
         if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+        requireScopes(tool.def, ctx, `the tool ${name}`);
         return callTool(tool.def, p.arguments, ctx);
       },
     },
   ],
-  ['prompts/list', { gate: 'prompts', run: (d, p) => d.prompts.page(p.cursor) }],
+  ['prompts/list', { gate: 'prompts', run: (d, p, ctx) => d.prompts.page(p.cursor, granted(ctx)) }],
   [
     'prompts/get',
     {
@@ -65,12 +90,16 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         const name = str(p, 'name');
         const prompt = d.prompts.get(name);
         if (!prompt) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+        requireScopes(prompt.def, ctx, `the prompt ${name}`);
         return getPrompt(prompt.def, p.arguments, ctx);
       },
     },
   ],
   ['resources/list', { gate: 'resources', run: (d, p, ctx) => d.listResources(p.cursor, ctx) }],
-  ['resources/templates/list', { gate: 'resources', run: (d, p) => d.templates.page(p.cursor) }],
+  [
+    'resources/templates/list',
+    { gate: 'resources', run: (d, p, ctx) => d.templates.page(p.cursor, granted(ctx)) },
+  ],
   [
     'resources/read',
     {
@@ -78,10 +107,16 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
       run: (d, p, ctx, _session, policy) => {
         const uri = str(p, 'uri');
         const fixed = d.resources.get(uri);
-        if (fixed) return readResource(fixed.def, ctx);
+        if (fixed) {
+          requireScopes(fixed.def, ctx, `the resource ${uri}`);
+          return readResource(fixed.def, ctx);
+        }
         for (const entry of d.templates.enabled()) {
           const variables = entry.def.template.match(uri);
-          if (variables) return readTemplated(entry.def, uri, variables, ctx);
+          if (variables) {
+            requireScopes(entry.def, ctx, `the resource ${uri}`);
+            return readTemplated(entry.def, uri, variables, ctx);
+          }
         }
         throw policy.resourceNotFound(uri);
       },

@@ -21,6 +21,12 @@ export interface PromptConfig<A extends string = string> {
   arguments?: Record<A, PromptArgumentConfig>;
   icons?: Icon[];
   _meta?: Meta;
+  /**
+   * OAuth scopes a caller needs to use this: an authenticated request without them is refused (over HTTP, 403
+   * \`insufficient_scope\` naming them, so the client steps up) and does not see it listed. Requests that were not
+   * authenticated (no \`auth\` on the endpoint, stdio) are not checked.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /** What a prompt handler may return: a full result, a list of messages, or one user text. */

@@ -1,6 +1,7 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import { preEncode } from '../jsonrpc/parse.js';
 import type { JsonObject } from '../jsonrpc/types.js';
+import { grants, type Scoped, scopesOf } from './auth.js';
 import { decodeCursor, slicePage } from './pagination.js';
 
 /** A handle to one registered tool, resource, template or prompt. */
@@ -26,9 +27,10 @@ export interface Entry<TDef> {
 
 /**
  * An ordered, keyed registry with handles, change notification and cached paginated list results.
- * The list pages are built once per change, so listing costs a lookup.
+ * The list pages are built once per change, so listing costs a lookup. When some entry needs OAuth scopes, the
+ * pages an authenticated caller sees are built once per set of granted scopes (bounded) and cached the same way.
  */
-export class Registry<TDef, TUpdate> {
+export class Registry<TDef extends Scoped, TUpdate> {
   readonly #entries = new Map<string, Entry<TDef>>();
   readonly #kind: string;
   readonly #listKey: string;
@@ -37,6 +39,10 @@ export class Registry<TDef, TUpdate> {
   readonly #onchange: () => void;
   #pageSize: number;
   #pages: JsonObject[] | undefined;
+  /** Whether an enabled entry needs scopes; undefined until asked after a change. */
+  #scoped: boolean | undefined;
+  /** Pages per set of granted scopes (space-joined), while some entry needs scopes. */
+  readonly #filtered = new Map<string, JsonObject[]>();
 
   constructor(options: {
     kind: string;
@@ -84,9 +90,27 @@ export class Registry<TDef, TUpdate> {
     for (const e of this.#entries.values()) if (e.enabled) yield e;
   }
 
-  /** One page of the list result (cached until the registry changes). */
-  page(cursor: unknown): JsonObject {
-    const pages = this.#pages ?? this.#build();
+  /** Whether some enabled entry needs scopes (then what a caller sees depends on its scopes). */
+  get scoped(): boolean {
+    if (this.#scoped === undefined) {
+      this.#scoped = false;
+      for (const e of this.enabled()) {
+        if (scopesOf(e.def).length > 0) {
+          this.#scoped = true;
+          break;
+        }
+      }
+    }
+    return this.#scoped;
+  }
+
+  /**
+   * One page of the list result (cached until the registry changes). `granted`: the scopes of an authenticated
+   * caller, who sees only the entries it may use; undefined for an unauthenticated one, who sees them all.
+   */
+  page(cursor: unknown, granted?: readonly string[]): JsonObject {
+    const pages =
+      granted === undefined || !this.scoped ? (this.#pages ?? this.#build()) : this.#pagesFor(granted);
     const offset = decodeCursor(cursor);
     const index = offset / this.#pageSize;
     const page = Number.isInteger(index) ? pages[index] : undefined;
@@ -94,18 +118,41 @@ export class Registry<TDef, TUpdate> {
     return page;
   }
 
+  /** Whether a caller with `granted` scopes (undefined: not authenticated) may see and use `def`. */
+  allows(def: TDef, granted: readonly string[] | undefined): boolean {
+    return granted === undefined || grants(granted, scopesOf(def));
+  }
+
+  #pagesFor(granted: readonly string[]): JsonObject[] {
+    const key = granted.join(' ');
+    let pages = this.#filtered.get(key);
+    if (pages === undefined) {
+      if (this.#filtered.size >= 256) this.#filtered.clear();
+      pages = this.#paginate([...this.enabled()].filter((e) => grants(granted, scopesOf(e.def))));
+      this.#filtered.set(key, pages);
+    }
+    return pages;
+  }
+
   #build(): JsonObject[] {
-    const items = [...this.enabled()].map((e) => this.#describe(e.def));
+    const pages = this.#paginate([...this.enabled()]);
+    this.#pages = pages;
+    return pages;
+  }
+
+  #paginate(entries: Entry<TDef>[]): JsonObject[] {
+    const items = entries.map((e) => this.#describe(e.def));
     const pages: JsonObject[] = [];
     for (let i = 0; i === 0 || i < items.length; i += this.#pageSize) {
       pages.push(preEncode(slicePage(items, i, this.#pageSize, this.#listKey)));
     }
-    this.#pages = pages;
     return pages;
   }
 
   #changed(): void {
     this.#pages = undefined;
+    this.#scoped = undefined;
+    this.#filtered.clear();
     this.#onchange();
   }
 

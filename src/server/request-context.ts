@@ -73,6 +73,7 @@ export function createRequestContext(
     requestId: id,
     meta,
     session: info,
+    // What the transport's auth gate (or host middleware) established; protocol/ cannot name the type.
     authInfo: incoming.context?.authInfo as AuthInfo | undefined,
     mrtr: setup.mrtr,
     done() {

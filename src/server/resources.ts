@@ -22,6 +22,12 @@ export interface ResourceConfig {
   _meta?: Meta;
   /** Cache hint of this resource's stateless `resources/read` results. */
   cache?: CacheHint;
+  /**
+   * OAuth scopes a caller needs to use this: an authenticated request without them is refused (over HTTP, 403
+   * \`insufficient_scope\` naming them, so the client steps up) and does not see it listed. Requests that were not
+   * authenticated (no \`auth\` on the endpoint, stdio) are not checked.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /** Reads a fixed resource. */
@@ -155,9 +161,14 @@ export async function listResources(
   ctx: RequestContext,
   pageSize: number,
 ): Promise<JsonObject> {
-  const listing = [...templates.enabled()].filter((t) => t.def.config.list !== undefined);
-  if (listing.length === 0) return resources.page(cursor);
-  const all: unknown[] = [...resources.enabled()].map((e) => describeResource(e.def));
+  const granted = ctx.authInfo?.scopes;
+  const listing = [...templates.enabled()].filter(
+    (t) => t.def.config.list !== undefined && templates.allows(t.def, granted),
+  );
+  if (listing.length === 0) return resources.page(cursor, granted);
+  const all: unknown[] = [...resources.enabled()]
+    .filter((e) => resources.allows(e.def, granted))
+    .map((e) => describeResource(e.def));
   for (const t of listing) {
     const list = t.def.config.list;
     if (list) all.push(...((await list(ctx)) as Resource[]));

@@ -1,11 +1,12 @@
 import { McpkitError, toError } from '../jsonrpc/errors.js';
-import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import type { Transport } from '../protocol/transport.js';
 import type { SchemaArg } from '../schema/index.js';
 import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
+import { type Scoped, scopesOf } from './auth.js';
 import { Broadcaster } from './broadcast.js';
 import { cacheHintOf } from './cache-hints.js';
 import { DeclaredCapabilities, declares } from './capabilities.js';
@@ -60,6 +61,8 @@ import {
 
 export type { CacheableMethod, ServerOptions } from './options.js';
 
+const NO_SCOPES: readonly string[] = Object.freeze([]);
+
 /**
  * A server definition: tools, resources, templates and prompts registered once and shared by every
  * session. `connect(transport)` serves one client; many may be connected at once.
@@ -108,7 +111,7 @@ export class McpServer {
       () => this.capabilities,
       (e, session) => this.error(toError(e), session),
     );
-    const registry = <D, U>(
+    const registry = <D extends Scoped, U>(
       kind: ListKind,
       what: string,
       listKey: string,
@@ -226,6 +229,37 @@ export class McpServer {
     this.subscriptions.closeAll();
     await this.#tasks?.close();
     await this.#sessions.closeAll();
+  }
+
+  /**
+   * @internal The OAuth scopes a request needs by what it names (a tool, prompt, resource or template registered
+   * with `requiredScopes`): the HTTP endpoints' gate answers 403 `insufficient_scope` before dispatch without them.
+   */
+  scopesNeeded(message: JsonRpcMessage): readonly string[] {
+    if (!('method' in message) || !('id' in message)) return NO_SCOPES;
+    const params = message.params;
+    switch (message.method) {
+      case 'tools/call':
+        return this.tools.scoped && typeof params?.name === 'string'
+          ? scopesOf(this.tools.get(params.name)?.def)
+          : NO_SCOPES;
+      case 'prompts/get':
+        return this.prompts.scoped && typeof params?.name === 'string'
+          ? scopesOf(this.prompts.get(params.name)?.def)
+          : NO_SCOPES;
+      case 'resources/read':
+      case 'resources/subscribe': {
+        const uri = params?.uri;
+        if (typeof uri !== 'string' || !(this.resources.scoped || this.templates.scoped)) return NO_SCOPES;
+        const fixed = this.resources.get(uri);
+        if (fixed) return scopesOf(fixed.def);
+        for (const entry of this.templates.enabled())
+          if (entry.def.template.match(uri)) return scopesOf(entry.def);
+        return NO_SCOPES;
+      }
+      default:
+        return NO_SCOPES;
+    }
   }
 
   /** @internal Answers one request of a session, in the era the request itself selects. */

@@ -43,6 +43,12 @@ export interface ToolConfig<
    * options. On stateful sessions the tool simply runs.
    */
   task?: ToolTaskConfig;
+  /**
+   * OAuth scopes a caller needs to use this: an authenticated request without them is refused (over HTTP, 403
+   * \`insufficient_scope\` naming them, so the client steps up) and does not see it listed. Requests that were not
+   * authenticated (no \`auth\` on the endpoint, stdio) are not checked.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /** The arguments a tool handler receives. */

@@ -25,11 +25,16 @@ export interface NodeListenerOptions {
  * A request for an unrouted path goes to `next` when given, else gets 404.
  */
 export function createNodeListener(routes: NodeRoutes, options: NodeListenerOptions = {}): NodeListener {
+  // The extra paths of each endpoint (OAuth Protected Resource Metadata), once; explicit routes win.
+  const table: NodeRoutes = {};
+  for (const handler of Object.values(routes))
+    for (const extra of handler.extraPaths ?? []) table[extra] ??= handler;
+  Object.assign(table, routes);
   return (req, res, next) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const handler = routes[path];
+    const handler = table[path];
     if (!handler) {
       if (next) next();
       else writeReply(res, httpError(404, `Not Found: ${path}`));
@@ -62,7 +67,7 @@ function toRequestLike(
 class NodeRequest implements HttpRequestLike {
   readonly method: string;
   readonly path: string;
-  readonly authInfo: unknown;
+  authInfo: unknown;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   readonly #query: string;

@@ -3,7 +3,9 @@ import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import { encodeMessage, parseMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { MessageContext, Transport, TransportReceiver } from '../protocol/transport.js';
+import { principalOf } from '../server/auth.js';
 import type { McpServer } from '../server/server.js';
+import { AuthGate, type ResourceAuthOptions } from './auth-gate.js';
 import { httpError, SESSION_NOT_FOUND } from './streamable-http/errors.js';
 import {
   type HttpReply,
@@ -16,6 +18,8 @@ import { newSessionId } from './streamable-http/stateful-post.js';
 
 /** Options of the legacy HTTP+SSE endpoint. */
 export interface SseLegacyOptions extends SecurityOptions {
+  /** Protect the endpoints as an OAuth 2.1 resource server (as the Streamable HTTP endpoint's `auth`). */
+  auth?: ResourceAuthOptions;
   /** Path clients POST messages to (announced in the `endpoint` event). Default '/messages'. */
   messagesPath?: string;
   /** Most concurrent SSE connections. Default 1000. */
@@ -31,11 +35,15 @@ export interface SseLegacyHandler {
   handle(req: HttpRequestLike): Promise<HttpReply>;
   readonly sessionCount: number;
   close(): Promise<void>;
+  /** The paths of the Protected Resource Metadata when `auth` is set. */
+  readonly extraPaths: readonly string[];
 }
 
 /** One legacy connection: every server message is an SSE `message` event on its one stream. */
 class LegacySseTransport implements Transport {
   readonly sessionId: string;
+  /** The principal that opened the stream; only it may post to the session. */
+  owner: string | undefined;
   #receiver: TransportReceiver | undefined;
   #sink: SseSink | undefined;
   #backlog: string[] = [];
@@ -90,10 +98,13 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const sessions = new Map<string, LegacySseTransport>();
 
-  async function open(): Promise<HttpReply> {
+  const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
+
+  async function open(req: HttpRequestLike): Promise<HttpReply> {
     if (sessions.size >= maxSessions) return httpError(503, 'Service Unavailable: too many SSE connections');
     const id = newSessionId();
     const transport = new LegacySseTransport(id);
+    transport.owner = principalOf(req.authInfo);
     transport.onclosed = () => sessions.delete(id);
     sessions.set(id, transport);
     await server.connect(transport);
@@ -112,7 +123,9 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
   async function post(req: HttpRequestLike): Promise<HttpReply> {
     const id = req.query.get('sessionId');
     const transport = id === null ? undefined : sessions.get(id);
-    if (!transport) return httpError(404, 'Session not found', SESSION_NOT_FOUND);
+    // Another principal's session answers exactly like an unknown one.
+    if (!transport || transport.owner !== principalOf(req.authInfo))
+      return httpError(404, 'Session not found', SESSION_NOT_FOUND);
     const text = await req.text(maxBody);
     if (text === undefined) return httpError(413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
     const parsed = parseMessage(text);
@@ -123,6 +136,10 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
           : { code: ErrorCode.InvalidRequest, message: 'Invalid Request: batches are not supported' };
       return httpError(400, error.message, error.code);
     }
+    if (gate) {
+      const forbidden = gate.refuseScopes(req, [parsed.message], (m) => server.scopesNeeded(m));
+      if (forbidden) return forbidden;
+    }
     const context: MessageContext = { sessionId: transport.sessionId };
     if (req.authInfo !== undefined) context.authInfo = req.authInfo;
     transport.deliver(parsed.message, context);
@@ -131,15 +148,21 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
 
   return {
     async handle(req) {
+      if (gate?.isMetadataPath(req.path)) return gate.metadata(req);
       const refused = checkRequestOrigin(req, options);
       if (refused) return httpError(refused.status, refused.message);
-      if (req.method === 'GET' && req.path !== messagesPath) return open();
+      if (gate) {
+        const unauthorized = await gate.authenticate(req);
+        if (unauthorized) return unauthorized;
+      }
+      if (req.method === 'GET' && req.path !== messagesPath) return open(req);
       if (req.method === 'POST' && req.path === messagesPath) return post(req);
       return httpError(405, `Method Not Allowed: ${req.method}`);
     },
     get sessionCount() {
       return sessions.size;
     },
+    extraPaths: gate?.metadataPaths ?? [],
     async close() {
       await Promise.all([...sessions.values()].map((t) => t.close()));
     },

@@ -15,8 +15,11 @@ export interface HttpRequestLike {
   header(name: string): string | undefined;
   /** Reads the body as text, refusing more than `limit` bytes (resolves `undefined` when over). */
   text(limit: number): Promise<string | undefined>;
-  /** Transport-level authentication information (filled by an auth layer). */
-  readonly authInfo?: unknown;
+  /**
+   * Transport-level authentication information: set by the endpoint's `auth` gate once the bearer token is
+   * verified (an `AuthInfo`), or handed in by host middleware (`req.auth` on node:http, `toFetchHandler`'s argument).
+   */
+  authInfo?: unknown;
   /** Aborted when the client goes away before the reply is complete. */
   readonly signal?: AbortSignal;
   /**

@@ -1,7 +1,10 @@
 import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { principalOf } from '../../server/auth.js';
 import type { McpServer } from '../../server/server.js';
 import { isModernRevision } from '../../spec/modern.js';
 import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
+import { AuthGate, type ResourceAuthOptions } from '../auth-gate.js';
 import { contextOf } from './connect.js';
 import {
   modernRequest,
@@ -22,6 +25,12 @@ import { postStateless, postToSession } from './stateful-post.js';
 
 /** Options of a Streamable HTTP endpoint. */
 export interface StreamableHttpOptions extends SecurityOptions {
+  /**
+   * Protect the endpoint as an OAuth 2.1 resource server: Protected Resource Metadata at the well-known URIs, a
+   * verified bearer token on every request (its principal is `ctx.authInfo`), 401/403 challenges, sessions bound to
+   * the principal that opened them. Verifiers: `mcpkit/auth`. Costs nothing when absent.
+   */
+  auth?: ResourceAuthOptions;
   /** Stateful sessions with `Mcp-Session-Id` (default), or stateless: every POST stands alone. */
   sessions?: boolean;
   /** JSON, SSE, or JSON unless the handler streams something first ('auto', the default). */
@@ -52,6 +61,8 @@ export interface StreamableHttpHandler {
   readonly sessionCount: number;
   /** Ends every session. */
   close(): Promise<void>;
+  /** The paths of the Protected Resource Metadata when `auth` is set (route them to this handler too). */
+  readonly extraPaths: readonly string[];
 }
 
 /** Creates the Streamable HTTP core for `server`: POST, GET and DELETE on one endpoint. */
@@ -86,6 +97,8 @@ export function createStreamableHttpHandler(
     .join(', ');
   const notAllowed = (what: string) =>
     httpError(405, `Method Not Allowed: ${what}`, ErrorCode.InvalidRequest, null, { allow });
+  const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
+  const scopesNeeded = (message: JsonRpcMessage) => server.scopesNeeded(message);
   const table = new SessionTable({
     maxSessions: options.maxSessions ?? 10_000,
     idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
@@ -99,6 +112,10 @@ export function createStreamableHttpHandler(
     if (text === undefined) return payloadTooLarge(maxBody);
     const body = parseBody(text);
     if (isReply(body)) return body;
+    if (gate) {
+      const forbidden = gate.refuseScopes(req, body.messages, scopesNeeded);
+      if (forbidden) return forbidden;
+    }
     const modernMessage = modernRequest(body);
     if (modernMessage)
       return body.batch ? refuseModernBatch() : postModern(server, modern, req, modernMessage);
@@ -123,7 +140,8 @@ export function createStreamableHttpHandler(
     const sessionId = req.header('mcp-session-id');
     if (sessionId === undefined) return missingSessionId();
     const transport = table.get(sessionId);
-    if (!transport) return sessionNotFound();
+    // Another principal's session answers exactly like an unknown one.
+    if (!transport || transport.owner !== principalOf(req.authInfo)) return sessionNotFound();
     return transport.get(req.header('last-event-id'));
   }
 
@@ -136,7 +154,7 @@ export function createStreamableHttpHandler(
     const sessionId = req.header('mcp-session-id');
     if (sessionId === undefined) return missingSessionId();
     const transport = table.get(sessionId);
-    if (!transport) return sessionNotFound();
+    if (!transport || transport.owner !== principalOf(req.authInfo)) return sessionNotFound();
     table.delete(sessionId);
     await transport.close();
     return { status: 200, headers: {} };
@@ -144,8 +162,13 @@ export function createStreamableHttpHandler(
 
   return {
     async handle(req) {
+      if (gate?.isMetadataPath(req.path)) return gate.metadata(req);
       const refused = checkRequestOrigin(req, options);
       if (refused) return httpError(refused.status, refused.message);
+      if (gate) {
+        const unauthorized = await gate.authenticate(req);
+        if (unauthorized) return unauthorized;
+      }
       switch (req.method) {
         case 'POST':
           return post(req);
@@ -160,6 +183,7 @@ export function createStreamableHttpHandler(
     get sessionCount() {
       return table.size;
     },
+    extraPaths: gate?.metadataPaths ?? [],
     close: () => table.closeAll(),
   };
 }

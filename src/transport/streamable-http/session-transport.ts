@@ -54,6 +54,8 @@ export class HttpSessionTransport implements Transport {
   negotiated: { readonly policy: RevisionPolicy | undefined } | undefined;
   /** Called when the transport closes (the handler forgets the session). */
   onclosed: (() => void) | undefined;
+  /** The principal that opened the session (`principalOf` its auth info); only it may use the session. */
+  owner: string | undefined;
   /** Called when the last POST stream has its answer (stateless requests close then). */
   onidle: (() => void) | undefined;
 

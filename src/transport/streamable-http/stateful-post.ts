@@ -1,5 +1,6 @@
 import { randomBase64url } from '../../framing/base64url.js';
 import type { MessageContext } from '../../protocol/transport.js';
+import { principalOf } from '../../server/auth.js';
 import type { McpServer } from '../../server/server.js';
 import { POLICIES, statefulPolicy } from '../../spec/revision.js';
 import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
@@ -30,7 +31,8 @@ export async function postToSession(
     return openSession(server, settings, table, body, context);
   }
   if (sessionId === undefined) return missingSessionId();
-  if (!transport) return sessionNotFound();
+  // Another principal's session answers exactly like an unknown one (no session hijack with one's own token).
+  if (!transport || transport.owner !== principalOf(context.authInfo)) return sessionNotFound();
   if (body.batch && transport.negotiated?.policy?.batching !== true) {
     return httpError(
       400,
@@ -56,6 +58,7 @@ async function openSession(
     return httpError(503, 'Service Unavailable: too many active sessions');
   }
   transport.onclosed = () => table.delete(id);
+  transport.owner = principalOf(context.authInfo);
   context.sessionId = id;
   const reply = await transport.post(body.messages, false, context);
   if (!session.initialized) {

@@ -6,6 +6,11 @@ export const MAX_SSE_BACKLOG_BYTES = 8 * 1024 * 1024;
 /** Something that answers HTTP exchanges (a Streamable HTTP or legacy SSE endpoint). */
 export interface ExchangeHandler {
   handle(req: HttpRequestLike): Promise<HttpReply>;
+  /**
+   * Other paths this handler answers besides the one it is mounted at (the OAuth Protected Resource Metadata of an
+   * endpoint with `auth`): `createNodeListener` and `serve()` route them to it.
+   */
+  readonly extraPaths?: readonly string[];
 }
 
 /** Wraps a web-standard Request as the core's request shape. */
