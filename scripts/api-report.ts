@@ -23,6 +23,7 @@ export const ENTRIES: readonly { specifier: string; file: string }[] = [
   { specifier: 'mcpkit/node', file: 'node.d.ts' },
   { specifier: 'mcpkit/testing', file: 'testing.d.ts' },
   { specifier: 'mcpkit/auth', file: 'auth.d.ts' },
+  { specifier: 'mcpkit/host', file: 'host.d.ts' },
 ];
 
 /** The command that regenerates the reports. */

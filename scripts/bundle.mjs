@@ -1,10 +1,10 @@
-// Bundles the compiled entry points (dist/src/{index,stdio,node,testing,auth}.js) into dist/pkg with shared
+// Bundles the compiled entry points (dist/src/{index,stdio,node,testing,auth,host}.js) into dist/pkg with shared
 // chunks: the package then loads a handful of files instead of ~70 modules, which is most of its
 // start-up time. Types stay in dist/src (*.d.ts). ajv stays external: it is loaded lazily anyway; so do jose and
 // oauth4webapi (dependencies of `mcpkit/auth` only).
 import { build } from 'esbuild';
 
-const entries = ['index', 'stdio', 'node', 'testing', 'auth'].map((name) => `dist/src/${name}.js`);
+const entries = ['index', 'stdio', 'node', 'testing', 'auth', 'host'].map((name) => `dist/src/${name}.js`);
 await build({
   entryPoints: entries,
   outdir: 'dist/pkg',

@@ -68,7 +68,9 @@ export type McpkitErrorCode =
   | 'PROCESS_EXITED'
   | 'SPAWN_FAILED'
   | 'PAGE_LIMIT'
-  | 'PROGRESS_NOT_INCREASING';
+  | 'PROGRESS_NOT_INCREASING'
+  | 'CONFIG_INVALID'
+  | 'NOT_FOUND';
 
 /**
  * A local error: something went wrong on this side (timeout, closed connection, bad definition).

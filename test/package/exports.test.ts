@@ -13,6 +13,7 @@ test('the export map is exactly the documented subpaths', () => {
   assert.deepEqual(Object.keys(pkg.exports).sort(), [
     '.',
     './auth',
+    './host',
     './node',
     './package.json',
     './stdio',

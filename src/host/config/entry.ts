@@ -1,0 +1,146 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { isJsonObject } from '../../jsonrpc/types.js';
+import { ConfigError } from './config-error.js';
+import { parseEnvFile } from './env-file.js';
+import { expandString, type VariableResolver } from './expand.js';
+import { FieldReader, kind } from './fields.js';
+import type { ApprovalMode, ApprovalPolicy, ConfigFormat, ServerConfig } from './types.js';
+
+/** What differs between the formats when one server entry is read. */
+export interface EntryRules {
+  format: ConfigFormat;
+  file: string;
+  /** The fields a server entry may have. */
+  fields: readonly string[];
+  /** The `type` values and what they mean. */
+  types: Readonly<Record<string, 'stdio' | 'http' | 'sse'>>;
+  resolver: VariableResolver;
+  /** Relative `envFile` and `cwd` paths are resolved against this folder. */
+  baseDir: string;
+}
+
+const APPROVAL_MODES: readonly ApprovalMode[] = ['allow', 'deny', 'ask'];
+
+/** Reads the map of server entries under `key` (e.g. `mcpServers`) of a parsed file. */
+export async function readEntries(
+  root: Record<string, unknown>,
+  key: string,
+  rules: EntryRules,
+): Promise<ServerConfig[]> {
+  const map = root[key];
+  if (map === undefined) return [];
+  if (!isJsonObject(map))
+    throw new ConfigError({ file: rules.file, field: key }, `must be an object of servers, got ${kind(map)}`);
+  const out: ServerConfig[] = [];
+  for (const [name, raw] of Object.entries(map)) {
+    if (name.trim() === '') throw new ConfigError({ file: rules.file, field: key }, 'a server name is empty');
+    out.push(await readEntry(name, raw, rules));
+  }
+  return out;
+}
+
+/** Reads one server entry: its transport (expanded), and the mcpkit fields when the format has them. */
+export async function readEntry(name: string, raw: unknown, rules: EntryRules): Promise<ServerConfig> {
+  const r = new FieldReader(raw, { file: rules.file, server: name });
+  r.rejectUnknown(rules.fields);
+  const expand = async (value: string, field: string): Promise<string> => {
+    try {
+      return await expandString(value, rules.resolver);
+    } catch (cause) {
+      if (cause instanceof ConfigError) throw cause;
+      throw r.error(cause instanceof Error ? cause.message : String(cause), field);
+    }
+  };
+  const typeName = r.oneOf('type', Object.keys(rules.types));
+  const type = typeName === undefined ? (r.has('url') ? 'http' : 'stdio') : (rules.types[typeName] as string);
+  const config: ServerConfig = {
+    name,
+    transport: { type: 'stdio', command: '', args: [], env: {}, namedEnv: [] },
+    disabled: r.boolean('disabled') ?? false,
+    trusted: r.boolean('trusted') ?? false,
+    source: { file: rules.file, format: rules.format },
+  };
+  if (type === 'stdio') {
+    if (r.has('url'))
+      throw r.error(`a ${typeName ?? 'stdio'} server has no url (set "type" for a remote server)`, 'url');
+    const command = await expand(
+      r.requiredString('command', 'a stdio server needs the command to run'),
+      'command',
+    );
+    const args: string[] = [];
+    const rawArgs = r.stringArray('args') ?? [];
+    for (let i = 0; i < rawArgs.length; i++) args.push(await expand(rawArgs[i] as string, `args[${i}]`));
+    const env: Record<string, string> = {};
+    const envFile = r.string('envFile');
+    if (envFile !== undefined)
+      Object.assign(env, await readEnvFile(await expand(envFile, 'envFile'), rules, r));
+    const given = r.stringRecord('env') ?? {};
+    for (const [key, value] of Object.entries(given)) env[key] = await expand(value, `env.${key}`);
+    const cwd = r.string('cwd');
+    config.transport = { type: 'stdio', command, args, env, namedEnv: Object.keys(given) };
+    if (cwd !== undefined) config.transport.cwd = resolve(rules.baseDir, await expand(cwd, 'cwd'));
+  } else {
+    if (r.has('command')) throw r.error(`a ${typeName ?? type} server has no command`, 'command');
+    const url = await expand(r.requiredString('url', `an ${type} server needs its url`), 'url');
+    try {
+      new URL(url);
+    } catch {
+      throw r.error(`not a valid URL: ${JSON.stringify(url)}`, 'url');
+    }
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(r.stringRecord('headers') ?? {}))
+      headers[key] = await expand(value, `headers.${key}`);
+    config.transport = { type: type === 'sse' ? 'sse' : 'http', url, headers };
+  }
+  readGovernance(r, config);
+  return config;
+}
+
+/** The mcpkit fields: approval, tool filters, timeouts (absent from the other formats' field lists). */
+function readGovernance(r: FieldReader, config: ServerConfig): void {
+  const approval = readApproval(r);
+  if (approval) config.approval = approval;
+  const allowed = r.stringArray('allowedTools');
+  if (allowed) config.allowedTools = allowed;
+  const disabled = r.stringArray('disabledTools');
+  if (disabled) config.disabledTools = disabled;
+  const connect = r.positiveNumber('connectTimeoutMs');
+  if (connect !== undefined) config.connectTimeoutMs = connect;
+  const request = r.positiveNumber('requestTimeoutMs');
+  if (request !== undefined) config.requestTimeoutMs = request;
+}
+
+function readApproval(r: FieldReader): ApprovalPolicy | undefined {
+  if (!r.has('approval')) return undefined;
+  if (typeof r.object.approval === 'string')
+    return { default: r.oneOf('approval', APPROVAL_MODES) as ApprovalMode };
+  const a = r.nested('approval') as FieldReader;
+  a.rejectUnknown(['default', 'tools']);
+  const policy: ApprovalPolicy = {};
+  const mode = a.oneOf('default', APPROVAL_MODES);
+  if (mode) policy.default = mode;
+  const tools = a.nested('tools');
+  if (tools) {
+    policy.tools = {};
+    for (const tool of Object.keys(tools.object))
+      policy.tools[tool] = tools.oneOf(tool, APPROVAL_MODES) as ApprovalMode;
+  }
+  return policy;
+}
+
+async function readEnvFile(path: string, rules: EntryRules, r: FieldReader): Promise<Record<string, string>> {
+  const full = isAbsolute(path) ? path : resolve(rules.baseDir, path);
+  let text: string;
+  try {
+    text = await readFile(full, 'utf8');
+  } catch (cause) {
+    throw r.error(
+      `cannot read ${full}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      'envFile',
+    );
+  }
+  const { env, badLines } = parseEnvFile(text);
+  if (badLines.length > 0) throw r.error(`${full}: not KEY=value on line ${badLines.join(', ')}`, 'envFile');
+  return env;
+}

@@ -1,0 +1,199 @@
+import { dirname } from 'node:path';
+import { isJsonObject } from '../../jsonrpc/types.js';
+import { ConfigError } from './config-error.js';
+import { type EntryRules, readEntries } from './entry.js';
+import {
+  claudeCodeResolver,
+  cursorResolver,
+  type ExpansionContext,
+  mcpkitResolver,
+  type VariableResolver,
+  vscodeResolver,
+} from './expand.js';
+import { FieldReader, kind } from './fields.js';
+import { parseConfigText } from './jsonc.js';
+import type { ApprovalMode, ConfigFormat, HostSettings, LoadedConfig } from './types.js';
+
+/** A VS Code input (`inputs[]`), as the input callback receives it. */
+export interface ConfigInput {
+  id: string;
+  type: 'promptString' | 'pickString';
+  description?: string;
+  password?: boolean;
+  default?: string;
+  options?: string[];
+  /** The file that declared it. */
+  file: string;
+}
+
+/** How variables are expanded when a file is read. */
+export interface ParseOptions {
+  /** The environment for `${VAR}` / `${env:NAME}`. Default: this process's. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** `${userHome}`. Default: the OS home directory. */
+  userHome: string;
+  /** `${workspaceFolder}`, and the project whose entries `~/.claude.json` adds. */
+  workspaceFolder?: string | undefined;
+  /** Asks for a VS Code `${input:id}`; each id is asked once per file. */
+  input?: ((input: ConfigInput) => Promise<string>) | undefined;
+}
+
+const STDIO_HTTP_SSE = { stdio: 'stdio', http: 'http', sse: 'sse' } as const;
+const TRANSPORT_FIELDS = ['command', 'args', 'env', 'url', 'headers'];
+const MCPKIT_FIELDS = [
+  'type',
+  ...TRANSPORT_FIELDS,
+  'cwd',
+  'envFile',
+  'disabled',
+  'trusted',
+  'approval',
+  'allowedTools',
+  'disabledTools',
+  'connectTimeoutMs',
+  'requestTimeoutMs',
+];
+
+/** Parses the text of a config file of `format`, expanding its variables. */
+export async function parseConfig(
+  text: string,
+  file: string,
+  format: ConfigFormat,
+  options: ParseOptions,
+): Promise<LoadedConfig> {
+  const root = parseConfigText(text, file, format === 'vscode');
+  if (!isJsonObject(root))
+    throw new ConfigError({ file }, `the file must hold a JSON object, got ${kind(root)}`);
+  const ctx: ExpansionContext = {
+    env: options.env ?? process.env,
+    userHome: options.userHome,
+    workspaceFolder: options.workspaceFolder,
+  };
+  const base = { file, baseDir: options.workspaceFolder ?? dirname(file) };
+  const settings: HostSettings = {};
+  switch (format) {
+    case 'claude-desktop': {
+      // Claude Desktop expands nothing: values are passed as written.
+      const rules = { ...base, format, fields: TRANSPORT_FIELDS.slice(0, 3), types: {}, resolver: literal };
+      return { servers: await readEntries(root, 'mcpServers', rules), settings, files: [file] };
+    }
+    case 'claude-code': {
+      const rules: EntryRules = {
+        ...base,
+        format,
+        fields: ['type', ...TRANSPORT_FIELDS],
+        types: STDIO_HTTP_SSE,
+        resolver: claudeCodeResolver(ctx),
+      };
+      const servers = await readEntries(root, 'mcpServers', rules);
+      // ~/.claude.json: the project's (local scope) entries override the user's.
+      const project =
+        options.workspaceFolder === undefined ? undefined : projectEntry(root, options.workspaceFolder);
+      if (project) mergeInto(servers, await readEntries(project, 'mcpServers', rules));
+      return { servers, settings, files: [file] };
+    }
+    case 'vscode': {
+      const inputs = readInputs(root, file);
+      const answers = new Map<string, Promise<string>>();
+      ctx.input = (id) => {
+        const input = inputs.get(id);
+        if (!input) return Promise.reject(new Error(`\${input:${id}} is not declared in "inputs"`));
+        if (!options.input)
+          return Promise.reject(new Error(`\${input:${id}} needs a value but no input callback was given`));
+        const known = answers.get(id);
+        if (known) return known;
+        const answer = options.input(input);
+        answers.set(id, answer);
+        return answer;
+      };
+      const fields = ['type', ...TRANSPORT_FIELDS, 'envFile', 'cwd', 'dev'];
+      const rules: EntryRules = {
+        ...base,
+        format,
+        fields,
+        types: STDIO_HTTP_SSE,
+        resolver: vscodeResolver(ctx),
+      };
+      // VS Code also reads the portable `mcpServers` key.
+      const servers = await readEntries(root, 'servers', rules);
+      mergeInto(servers, await readEntries(root, 'mcpServers', rules));
+      return { servers, settings, files: [file] };
+    }
+    case 'cursor': {
+      const fields = ['type', ...TRANSPORT_FIELDS, 'envFile', 'auth'];
+      const types = { ...STDIO_HTTP_SSE, streamableHttp: 'http' } as const;
+      const rules: EntryRules = { ...base, format, fields, types, resolver: cursorResolver(ctx) };
+      return { servers: await readEntries(root, 'mcpServers', rules), settings, files: [file] };
+    }
+    case 'mcpkit': {
+      const top = new FieldReader(root, { file });
+      top.rejectUnknown(['$schema', 'servers', 'host']);
+      const host = top.nested('host');
+      if (host) {
+        host.rejectUnknown(['separator', 'defaultApproval']);
+        const separator = host.string('separator');
+        if (separator !== undefined) {
+          if (!/^[a-zA-Z0-9_-]{1,8}$/.test(separator))
+            throw host.error('must be 1 to 8 of the characters a-z A-Z 0-9 _ -', 'separator');
+          settings.separator = separator;
+        }
+        const mode = host.oneOf<ApprovalMode>('defaultApproval', ['allow', 'deny', 'ask']);
+        if (mode) settings.defaultApproval = mode;
+      }
+      const rules: EntryRules = {
+        ...base,
+        format,
+        fields: MCPKIT_FIELDS,
+        types: STDIO_HTTP_SSE,
+        resolver: mcpkitResolver(ctx),
+      };
+      return { servers: await readEntries(root, 'servers', rules), settings, files: [file] };
+    }
+  }
+}
+
+/** Replaces or appends `later` entries in `servers` by name (the later file or scope wins). */
+export function mergeInto<T extends { name: string }>(servers: T[], later: readonly T[]): void {
+  for (const entry of later) {
+    const at = servers.findIndex((s) => s.name === entry.name);
+    if (at >= 0) servers[at] = entry;
+    else servers.push(entry);
+  }
+}
+
+const literal: VariableResolver = (expression) => `\${${expression}}`;
+
+function projectEntry(root: Record<string, unknown>, folder: string): Record<string, unknown> | undefined {
+  const projects = root.projects;
+  if (!isJsonObject(projects)) return undefined;
+  const entry = projects[folder];
+  return isJsonObject(entry) ? entry : undefined;
+}
+
+function readInputs(root: Record<string, unknown>, file: string): Map<string, ConfigInput> {
+  const inputs = new Map<string, ConfigInput>();
+  const list = root.inputs;
+  if (list === undefined) return inputs;
+  if (!Array.isArray(list))
+    throw new ConfigError({ file, field: 'inputs' }, `must be an array, got ${kind(list)}`);
+  list.forEach((raw, i) => {
+    const r = new FieldReader(raw, { file, field: `inputs[${i}]` }, `inputs[${i}].`);
+    r.rejectUnknown(['type', 'id', 'description', 'password', 'default', 'options']);
+    const id = r.requiredString('id', 'an input needs its id');
+    const input: ConfigInput = {
+      id,
+      type: r.oneOf('type', ['promptString', 'pickString']) ?? 'promptString',
+      file,
+    };
+    const description = r.string('description');
+    if (description !== undefined) input.description = description;
+    const password = r.boolean('password');
+    if (password !== undefined) input.password = password;
+    const fallback = r.string('default');
+    if (fallback !== undefined) input.default = fallback;
+    const options = r.stringArray('options');
+    if (options) input.options = options;
+    inputs.set(id, input);
+  });
+  return inputs;
+}

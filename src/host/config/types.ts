@@ -1,0 +1,63 @@
+/** The config file formats the host reads. */
+export type ConfigFormat = 'claude-desktop' | 'claude-code' | 'vscode' | 'cursor' | 'mcpkit';
+
+/** What the host does before a tool runs: run it, refuse it, or ask the person. */
+export type ApprovalMode = 'allow' | 'deny' | 'ask';
+
+/** How to reach a server: spawn it (stdio), or its URL (Streamable HTTP with legacy fallback, or legacy SSE). */
+export type ServerTransportConfig =
+  | {
+      type: 'stdio';
+      command: string;
+      args: string[];
+      /** Variables the config gives (after expansion and `envFile`), on top of the inherited allow-list. */
+      env: Record<string, string>;
+      /** The names the config asked for explicitly (its `env` object): they pass even when on the deny-list. */
+      namedEnv: string[];
+      cwd?: string;
+    }
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string> };
+
+/** A server's approval policy: a default for its tools and overrides per tool (by the server's own name). */
+export interface ApprovalPolicy {
+  default?: ApprovalMode;
+  tools?: Record<string, ApprovalMode>;
+}
+
+/** One server, whatever file it came from: what the host needs to start and govern it. */
+export interface ServerConfig {
+  /** The name given in the file (unique within the loaded set). */
+  name: string;
+  transport: ServerTransportConfig;
+  /** Configured but not to be started. */
+  disabled: boolean;
+  /** Whether the server's tool annotations (`readOnlyHint`, …) may decide approvals. */
+  trusted: boolean;
+  approval?: ApprovalPolicy;
+  /** Only these tools (the server's own names) are offered, when given. */
+  allowedTools?: string[];
+  /** These tools are never offered. */
+  disabledTools?: string[];
+  /** How long connecting (spawn or reach, and the handshake) may take, in ms. */
+  connectTimeoutMs?: number;
+  /** Default timeout of each request to this server, in ms. */
+  requestTimeoutMs?: number;
+  /** Where the entry came from. */
+  source: { file: string; format: ConfigFormat };
+}
+
+/** Host-wide settings an mcpkit config file may carry. */
+export interface HostSettings {
+  /** Separator between server and tool in qualified names. */
+  separator?: string;
+  /** Approval mode for tools no policy names. */
+  defaultApproval?: ApprovalMode;
+}
+
+/** The servers read from one or more files. */
+export interface LoadedConfig {
+  servers: ServerConfig[];
+  settings: HostSettings;
+  /** The files read, in order. */
+  files: string[];
+}
