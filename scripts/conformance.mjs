@@ -4,7 +4,8 @@
 // 1. Installs node@22 and @modelcontextprotocol/conformance@0.1.16 once into .conformance/tools (git-ignored).
 // 2. Server: starts dist/examples/everything/server.js on 127.0.0.1 (free port), runs `conformance server
 //    --suite all` against it, stops it by pid.
-// 3. Client: runs each client scenario with dist/examples/conformance/client.js, inside a loopback-only
+// 3. Client: runs every client scenario the suite lists (all of them: draft and extension ones too), each on
+//    its own with dist/examples/conformance/client.js, inside a loopback-only
 //    network namespace when `unshare -n` is permitted (the suite's mock servers listen on all interfaces).
 // Fails on any failure, any WARNING check, a missing scenario, a scenario without a SUCCESS check, or a
 // step that overran its time limit. Expected failures live in conformance/baseline.yml.
@@ -27,7 +28,6 @@ import { parseArgs } from 'node:util';
 
 const SUITE_VERSION = '0.1.16';
 const NODE_MAJOR = 22;
-const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, '.conformance');
@@ -322,19 +322,20 @@ async function startServer(logFile) {
   return { child, url: local.href };
 }
 
-async function listServerScenarios(node, suite) {
-  const result = await run(node, [suite, 'list', '--server'], {
+/** The scenarios of one mode, as the suite lists them (`--server` or `--client`: every suite, draft and extensions too). */
+async function listScenarios(node, suite, mode) {
+  const result = await run(node, [suite, 'list', `--${mode}`], {
     timeoutMs: LIMITS.list,
-    logFile: join(RESULTS, 'list-server.log'),
+    logFile: join(RESULTS, `list-${mode}.log`),
   });
   const names = [...result.output.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
   if (result.code !== 0 || names.length === 0)
-    throw new StepError(`conformance list --server failed (${result.code}):\n${tail(result.output)}`);
+    throw new StepError(`conformance list --${mode} failed (${result.code}):\n${tail(result.output)}`);
   return names;
 }
 
 async function serverStep(node, suite, baseline) {
-  const expected = await listServerScenarios(node, suite);
+  const expected = await listScenarios(node, suite, 'server');
   const out = join(RESULTS, 'server');
   const { child, url } = await startServer(join(RESULTS, 'everything-server.log'));
   say(`server: the example server is at ${url} (pid ${child.pid}); running ${expected.length} scenarios …`);
@@ -383,9 +384,11 @@ async function clientStep(node, suite, baseline) {
   // The suite splits the command on spaces and runs it through a shell: use this Node when its path is plain.
   const clientNode = /^[\w./-]+$/.test(process.execPath) ? process.execPath : 'node';
   const command = `${clientNode} ${rel(CLIENT_MAIN)}`;
+  const expected = await listScenarios(node, suite, 'client');
+  say(`client: running ${expected.length} scenarios …`);
   const problems = [];
   let ms = 0;
-  for (const scenario of CLIENT_SCENARIOS) {
+  for (const scenario of expected) {
     const args = [suite, 'client', '--command', command, '--scenario', scenario];
     args.push('--expected-failures', BASELINE, '-o', out);
     const [cmd, argv] = netns.wrap ? netns.wrap(node, args) : [node, args];
@@ -399,7 +402,7 @@ async function clientStep(node, suite, baseline) {
     else if (result.code !== 0)
       problems.push(`client ${scenario}: the suite exited with ${result.code} (${rel(logFile)})`);
   }
-  const judged = judge('client', CLIENT_SCENARIOS, readResults(out, /^$/), baseline.client);
+  const judged = judge('client', expected, readResults(out, /^$/), baseline.client);
   return { rows: judged.rows, problems: [...problems, ...judged.problems], ms };
 }
 

@@ -1,6 +1,25 @@
 // `mcpkit/auth`: OAuth 2.1 for MCP. The resource-server side: token verifiers for the `auth` option of the HTTP
 // endpoints (`serve()`, `createStreamableHttpHandler`, `createSseLegacyHandler`). Runtime-neutral (fetch, Web Crypto).
 
+// The client side: an OAuthClient for the `auth` option of the HTTP client transports (its Node-only helpers,
+// FileTokenStore and LoopbackReceiver, are in mcpkit/node).
+export { OAuthClient } from './auth/client/oauth-client.js';
+export type {
+  AuthorizationCodeGrant,
+  AuthorizeUser,
+  ClientCredentials,
+  ClientCredentialsGrant,
+  EnterpriseGrant,
+  OAuthClientOptions,
+  OAuthGrant,
+  TokenEndpointAuthMethod,
+} from './auth/client/options.js';
+export {
+  MemoryTokenStore,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+} from './auth/client/store.js';
 export { authInfoFromClaims } from './auth/server/claims.js';
 export { type CustomVerifierOptions, customVerifier, type VerifyFunction } from './auth/server/custom.js';
 export type { ReachOptions } from './auth/server/discovery.js';

@@ -90,6 +90,7 @@ export {
   type StatefulRevision,
 } from './spec/versions.js';
 export { PRM_PREFIX, type ResourceAuthOptions } from './transport/auth-gate.js';
+export type { AuthChallenge, HttpAuthorizer } from './transport/http-client/auth-hook.js';
 export type { FetchLike, HeadersOption, ReconnectOptions } from './transport/http-client/shared.js';
 export { HttpStatusError } from './transport/http-client/shared.js';
 export {

@@ -1,5 +1,6 @@
 // `mcpkit/node`: serving MCP over HTTP from node:http (Streamable HTTP, with the legacy HTTP+SSE
-// transport beside it), and the adapter that mounts the endpoints in Express/Connect-style apps.
+// transport beside it), the adapter that mounts the endpoints in Express/Connect-style apps, and the Node-only
+// helpers of the OAuth client (a token file, the loopback redirect receiver).
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,9 @@ import {
 } from './transport/streamable-http/handler.js';
 import { isLoopback, loopbackHosts } from './transport/streamable-http/security.js';
 
+// The Node-only parts of the OAuth client (mcpkit/auth): a token file and the loopback redirect receiver.
+export { FileTokenStore } from './auth/client/file-store.js';
+export { LoopbackReceiver, type LoopbackReceiverOptions } from './auth/client/loopback.js';
 export {
   createNodeListener,
   type NodeListener,

@@ -5,10 +5,11 @@
 // Usage by hand: MCP_CONFORMANCE_SCENARIO=initialize npm run --silent conformance:client -- <url>
 // Exit 0 when the scenario's flow completed, 1 otherwise (unknown scenario, bad input, failed flow).
 import process from 'node:process';
+import { authScenario } from './auth-scenarios.js';
 import { SCENARIOS } from './scenarios.js';
 
 const USAGE = `usage: MCP_CONFORMANCE_SCENARIO=<scenario> node dist/examples/conformance/client.js <server url>
-scenarios: ${Object.keys(SCENARIOS).join(', ')}`;
+scenarios: ${Object.keys(SCENARIOS).join(', ')}, auth/*`;
 
 const log = (line: string) => console.error(`[conformance client] ${line}`);
 
@@ -37,7 +38,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     console.error(`not a URL: ${JSON.stringify(url)}\n${USAGE}`);
     return 1;
   }
-  const scenario = Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined;
+  // Every auth/* scenario runs the same OAuth client, configured from the suite's context.
+  const scenario = name.startsWith('auth/')
+    ? (run: Parameters<(typeof SCENARIOS)[string]>[0]) => authScenario(name, run)
+    : Object.hasOwn(SCENARIOS, name)
+      ? SCENARIOS[name]
+      : undefined;
   if (scenario === undefined) {
     console.error(`unknown scenario ${JSON.stringify(name)}\n${USAGE}`);
     return 1;

@@ -70,7 +70,17 @@ export type McpkitErrorCode =
   | 'PAGE_LIMIT'
   | 'PROGRESS_NOT_INCREASING'
   | 'CONFIG_INVALID'
-  | 'NOT_FOUND';
+  | 'NOT_FOUND'
+  // OAuth client (mcpkit/auth): discovery, registration, the authorization response, the token endpoint,
+  // an endpoint that is not HTTPS (off loopback) or on another origin, a resource that is not this server's.
+  | 'AUTH_DISCOVERY_FAILED'
+  | 'AUTH_REGISTRATION_FAILED'
+  | 'AUTH_AUTHORIZATION_FAILED'
+  | 'AUTH_TOKEN_FAILED'
+  | 'AUTH_INSECURE_ENDPOINT'
+  | 'AUTH_RESOURCE_MISMATCH'
+  | 'AUTH_UNSUPPORTED'
+  | 'AUTH_STORE_FAILED';
 
 /**
  * A local error: something went wrong on this side (timeout, closed connection, bad definition).

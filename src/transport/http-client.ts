@@ -116,6 +116,7 @@ export class HttpClientTransport implements Transport {
     const legacy = new SseLegacyClientTransport(this.#url, {
       ...(this.#options.headers === undefined ? {} : { headers: this.#options.headers }),
       ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }),
+      ...(this.#options.auth === undefined ? {} : { auth: this.#options.auth }),
       ...(this.#options.endpointTimeoutMs === undefined
         ? {}
         : { endpointTimeoutMs: this.#options.endpointTimeoutMs }),

@@ -3,6 +3,7 @@ import { errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
 import { encodeMessage, errorResponse } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Transport, TransportReceiver } from '../protocol/transport.js';
+import { authorizedFetch, type HttpAuthorizer } from './http-client/auth-hook.js';
 import {
   buildHeaders,
   DEFAULT_MAX_MESSAGE_CHARS,
@@ -25,6 +26,8 @@ export interface SseLegacyClientTransportOptions {
   headers?: HeadersOption;
   /** The fetch to use instead of the global one. */
   fetch?: FetchLike;
+  /** Authorization for the GET and every POST (e.g. `mcpkit/auth`'s `OAuthClient`): a 401 or 403 runs its flow and the request goes again. */
+  auth?: HttpAuthorizer;
   /** How long `start()` waits for the server's `endpoint` event, in ms. Default 10 000. */
   endpointTimeoutMs?: number;
   /** Longest accepted SSE event, in characters. Default 16 Mi. */
@@ -57,7 +60,8 @@ export class SseLegacyClientTransport implements Transport {
   constructor(url: string | URL, options: SseLegacyClientTransportOptions = {}) {
     this.#url = new URL(url);
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = options.auth === undefined ? base : authorizedFetch(base, options.auth);
   }
 
   /** The URL messages are POSTed to, once the server named it. */

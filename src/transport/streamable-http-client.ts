@@ -10,6 +10,7 @@ import type {
 } from '../jsonrpc/types.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../protocol/transport.js';
 import { MODERN_ERROR_CODES } from '../spec/modern.js';
+import { authorizedFetch, type HttpAuthorizer } from './http-client/auth-hook.js';
 import { encodeParamHeaders, isModernMessage, ModernExchanges } from './http-client/modern.js';
 import { EVENT_STREAM, StreamResumer } from './http-client/resumer.js';
 import {
@@ -37,6 +38,11 @@ export interface StreamableHttpClientTransportOptions {
   headers?: HeadersOption;
   /** The fetch to use instead of the global one (proxies, tests, custom agents). */
   fetch?: FetchLike;
+  /**
+   * Authorization for every request (POST, GET, DELETE), e.g. `mcpkit/auth`'s `OAuthClient`: a 401 or 403
+   * runs its flow and the request goes again; a stream resumed after a 401 carries the fresh token.
+   */
+  auth?: HttpAuthorizer;
   /** A session id to use from the start (resuming a session known from earlier). */
   sessionId?: string;
   /** How lost SSE streams are re-opened when the server sent no `retry` field. */
@@ -95,7 +101,8 @@ export class StreamableHttpClientTransport implements Transport {
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = options.auth === undefined ? base : authorizedFetch(base, options.auth);
     this.#maxChars = options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS;
     this.#sessionId = options.sessionId;
     this.#streams = new StreamResumer(

@@ -1,0 +1,103 @@
+import * as oauth from 'oauth4webapi';
+import { errorMessage, McpkitError, type McpkitErrorCode } from '../../jsonrpc/errors.js';
+import type { FetchLike } from '../../transport/http-client/shared.js';
+import { isLoopback, requireSecure } from './urls.js';
+
+/** How the OAuth client reaches the network: the app's fetch and the caller's abort signal. */
+export interface AuthHttp {
+  readonly fetch: FetchLike;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Redirects a metadata fetch follows, each on the same origin (another origin is refused). */
+const MAX_REDIRECTS = 3;
+
+/**
+ * The options every oauth4webapi request gets: the app's fetch, the signal, and plain HTTP allowed only
+ * for a loopback endpoint (oauth4webapi refuses it everywhere else).
+ */
+export function oauthOptions(http: AuthHttp, endpoint: URL | string | undefined) {
+  const url = typeof endpoint === 'string' && URL.canParse(endpoint) ? new URL(endpoint) : endpoint;
+  return {
+    [oauth.customFetch]: (input: string, init: oauth.CustomFetchOptions<string, unknown>) =>
+      http.fetch(new URL(input), init as RequestInit),
+    [oauth.allowInsecureRequests]: url instanceof URL && isLoopback(url),
+    ...(http.signal === undefined ? {} : { signal: http.signal }),
+  };
+}
+
+/**
+ * GETs a metadata document: resolves the 200 response, or undefined when the server has none there (any
+ * other status). Follows a few same-origin redirects; a redirect to another origin is an error.
+ */
+export async function getMetadata(http: AuthHttp, start: URL, what: string): Promise<Response | undefined> {
+  let url = requireSecure(start, what);
+  for (let hop = 0; ; hop++) {
+    let response: Response;
+    try {
+      response = await http.fetch(url, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        redirect: 'manual',
+        ...(http.signal === undefined ? {} : { signal: http.signal }),
+      });
+    } catch (e) {
+      throw new McpkitError(
+        'AUTH_DISCOVERY_FAILED',
+        `Fetching the ${what} at ${url.href} failed: ${errorMessage(e)}`,
+      );
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
+      await response.body?.cancel().catch(() => undefined);
+      const next = URL.canParse(response.headers.get('location') ?? '', url.href)
+        ? new URL(response.headers.get('location') ?? '', url)
+        : undefined;
+      if (next === undefined || next.origin !== url.origin || hop >= MAX_REDIRECTS) {
+        throw new McpkitError(
+          'AUTH_DISCOVERY_FAILED',
+          `The ${what} at ${url.href} redirected ${next === undefined ? 'nowhere valid' : `to ${next.origin}`}: only a few redirects on the same origin are followed`,
+        );
+      }
+      url = next;
+      continue;
+    }
+    if (response.status === 200) return response;
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+}
+
+/**
+ * Runs one OAuth step and turns whatever it throws into an {@link McpkitError} with `code`. The message
+ * keeps the server's `error`/`error_description` and oauth4webapi's reason, never the response body (a
+ * token response could carry tokens), and no cause is attached for the same reason.
+ */
+export async function step<T>(code: McpkitErrorCode, what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof McpkitError) throw e;
+    throw new McpkitError(code, `${what} failed: ${describeOAuthError(e)}`);
+  }
+}
+
+/** What a server says about an error, cut short (it is untrusted text). */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+function describeOAuthError(e: unknown): string {
+  if (e instanceof oauth.ResponseBodyError) {
+    return `${clip(e.error)}${e.error_description ? ` (${clip(e.error_description)})` : ''} [HTTP ${e.status}]`;
+  }
+  if (e instanceof oauth.AuthorizationResponseError) {
+    return `${clip(e.error)}${e.error_description ? ` (${clip(e.error_description)})` : ''}`;
+  }
+  if (e instanceof oauth.WWWAuthenticateChallengeError)
+    return `HTTP ${e.status} with an authentication challenge`;
+  if (e instanceof oauth.OperationProcessingError) {
+    const status = e.cause instanceof Response ? ` [HTTP ${e.cause.status}]` : '';
+    return `${e.message}${status}`;
+  }
+  return errorMessage(e);
+}

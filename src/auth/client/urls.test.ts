@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { McpkitError } from '../../jsonrpc/errors.js';
+import {
+  authorizationServerMetadataUrls,
+  canonicalResource,
+  isLoopback,
+  requireSecure,
+  resourceCovers,
+  resourceMetadataUrls,
+} from './urls.js';
+
+const paths = (urls: URL[]) => urls.map((u) => u.href);
+
+test('protected-resource metadata: path-inserted, then root', () => {
+  assert.deepEqual(paths(resourceMetadataUrls(new URL('https://a.example/mcp'))), [
+    'https://a.example/.well-known/oauth-protected-resource/mcp',
+    'https://a.example/.well-known/oauth-protected-resource',
+  ]);
+  assert.deepEqual(paths(resourceMetadataUrls(new URL('https://a.example/'))), [
+    'https://a.example/.well-known/oauth-protected-resource',
+  ]);
+});
+
+test('authorization server metadata in the order of the MCP specification', () => {
+  assert.deepEqual(paths(authorizationServerMetadataUrls(new URL('https://as.example'))), [
+    'https://as.example/.well-known/oauth-authorization-server',
+    'https://as.example/.well-known/openid-configuration',
+  ]);
+  assert.deepEqual(paths(authorizationServerMetadataUrls(new URL('https://as.example/tenant1'))), [
+    'https://as.example/.well-known/oauth-authorization-server/tenant1',
+    'https://as.example/.well-known/openid-configuration/tenant1',
+    'https://as.example/tenant1/.well-known/openid-configuration',
+  ]);
+});
+
+test('a resource covers the server at it or below it on the same origin, nothing else', () => {
+  const server = new URL('https://a.example/mcp');
+  assert.ok(resourceCovers(new URL('https://a.example/mcp'), server));
+  assert.ok(resourceCovers(new URL('https://a.example/'), server));
+  assert.ok(resourceCovers(new URL('https://a.example'), server));
+  assert.ok(!resourceCovers(new URL('https://evil.example.com/mcp'), server));
+  assert.ok(!resourceCovers(new URL('https://a.example/mc'), server));
+  assert.ok(!resourceCovers(new URL('https://a.example/mcp/x'), server));
+  assert.ok(!resourceCovers(new URL('http://a.example/mcp'), server));
+  assert.ok(!resourceCovers(new URL('https://a.example:8443/mcp'), server));
+});
+
+test('the canonical resource drops fragment, query and a trailing slash', () => {
+  assert.equal(canonicalResource(new URL('HTTPS://A.example/mcp/?x=1#f')).href, 'https://a.example/mcp');
+  assert.equal(canonicalResource(new URL('https://a.example')).href, 'https://a.example/');
+});
+
+test('plain HTTP only on loopback', () => {
+  for (const ok of [
+    'https://as.example/t',
+    'http://127.0.0.1:9/t',
+    'http://localhost/t',
+    'http://[::1]:8/t',
+  ]) {
+    assert.equal(requireSecure(new URL(ok), 'x').href, new URL(ok).href);
+  }
+  for (const bad of [
+    'http://as.example/t',
+    'http://10.0.0.1/t',
+    'ftp://as.example/t',
+    'http://127.0.0.1.evil.example/t',
+  ]) {
+    assert.throws(
+      () => requireSecure(new URL(bad), 'token endpoint'),
+      (e) => e instanceof McpkitError && e.code === 'AUTH_INSECURE_ENDPOINT',
+      bad,
+    );
+  }
+  assert.ok(isLoopback(new URL('http://app.localhost:3000')));
+});
