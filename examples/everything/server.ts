@@ -1,25 +1,90 @@
-// The "everything" example server. Usage: node dist/examples/everything/server.js [--http PORT]
+// The "everything" example server. Usage:
+//   node dist/examples/everything/server.js [--http PORT [--auth-issuer URL] [--auth-introspect URL]]
 // Over stdio (the default) nothing but protocol messages goes to stdout; diagnostics go to stderr.
+// Over HTTP it can protect itself as an OAuth 2.1 resource server (audience http://127.0.0.1:PORT/mcp):
+//   --auth-issuer URL      JWT access tokens checked with that issuer's keys (jwks_uri of its metadata); the
+//                          Protected Resource Metadata names that issuer.
+//   --auth-introspect URL  opaque tokens checked at that RFC 7662 introspection endpoint, authenticating with the
+//                          client credentials in MCPKIT_INTROSPECTION_CLIENT_ID and MCPKIT_INTROSPECTION_CLIENT_SECRET
+//                          (client_secret_basic). The metadata names --auth-issuer when given (then `iss` is
+//                          checked too), else the endpoint's origin.
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import type { McpServer } from '../../src/index.js';
+import { introspectionVerifier, jwtVerifier } from '../../src/auth.js';
+import type { McpServer, ResourceAuthOptions } from '../../src/index.js';
 import { serve } from '../../src/node.js';
 import { StdioServerTransport } from '../../src/stdio.js';
 import { createEverythingServer } from './everything.js';
 
-const USAGE = 'usage: server.js [--http PORT]';
+const USAGE = 'usage: server.js [--http PORT [--auth-issuer URL] [--auth-introspect URL]]';
 
 /** How to serve, as read from the command line. */
-type Mode = { transport: 'stdio' } | { transport: 'http'; port: number };
+type Mode =
+  | { transport: 'stdio' }
+  | { transport: 'http'; port: number; issuer: string | undefined; introspect: string | undefined };
 
 /** Reads the command line; throws a message for the user on bad input. */
 function parseMode(argv: string[]): Mode {
-  const { values } = parseArgs({ args: argv, options: { http: { type: 'string' } }, strict: true });
-  if (values.http === undefined) return { transport: 'stdio' };
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      http: { type: 'string' },
+      'auth-issuer': { type: 'string' },
+      'auth-introspect': { type: 'string' },
+    },
+    strict: true,
+  });
+  const issuer = values['auth-issuer'];
+  const introspect = values['auth-introspect'];
+  if (values.http === undefined) {
+    if (issuer !== undefined || introspect !== undefined)
+      throw new Error('--auth-* options need --http PORT');
+    return { transport: 'stdio' };
+  }
   const port = Number(values.http);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--http needs a port number, got "${values.http}"`);
-  return { transport: 'http', port };
+  if ((issuer !== undefined || introspect !== undefined) && port === 0)
+    throw new Error('--auth-* options need a fixed port: the audience is http://127.0.0.1:PORT/mcp');
+  for (const [flag, url] of [
+    ['--auth-issuer', issuer],
+    ['--auth-introspect', introspect],
+  ] as const) {
+    if (url !== undefined && !URL.canParse(url)) throw new Error(`${flag} needs a URL, got "${url}"`);
+  }
+  return { transport: 'http', port, issuer, introspect };
+}
+
+/** The `auth` option for the flags, or undefined when the server is not protected. */
+function authFor(mode: Extract<Mode, { transport: 'http' }>): ResourceAuthOptions | undefined {
+  const resource = `http://127.0.0.1:${mode.port}/mcp`;
+  if (mode.introspect !== undefined) {
+    const clientId = process.env.MCPKIT_INTROSPECTION_CLIENT_ID;
+    const clientSecret = process.env.MCPKIT_INTROSPECTION_CLIENT_SECRET;
+    if (!clientId || !clientSecret) {
+      throw new Error(
+        '--auth-introspect needs MCPKIT_INTROSPECTION_CLIENT_ID and MCPKIT_INTROSPECTION_CLIENT_SECRET in the environment',
+      );
+    }
+    const verifier = introspectionVerifier({
+      endpoint: mode.introspect,
+      ...(mode.issuer === undefined ? {} : { issuer: mode.issuer }),
+      audience: resource,
+      clientId,
+      clientSecret,
+    });
+    return {
+      verifier,
+      resource,
+      authorizationServers: [mode.issuer ?? new URL(mode.introspect).origin],
+    };
+  }
+  if (mode.issuer === undefined) return undefined;
+  return {
+    verifier: jwtVerifier({ issuer: mode.issuer, audience: resource }),
+    resource,
+    authorizationServers: [mode.issuer],
+  };
 }
 
 async function serveStdio(server: McpServer): Promise<void> {
@@ -34,15 +99,27 @@ async function main(): Promise<number | undefined> {
     console.error(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
     return 2;
   }
+  let auth: ResourceAuthOptions | undefined;
+  try {
+    auth = mode.transport === 'http' ? authFor(mode) : undefined;
+  } catch (e) {
+    console.error(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+    return 2;
+  }
   const server = createEverythingServer();
   switch (mode.transport) {
     case 'stdio':
       await serveStdio(server);
       return undefined;
     case 'http': {
-      const running = await serve(server, { port: mode.port, host: '127.0.0.1' });
+      const running = await serve(server, {
+        port: mode.port,
+        host: '127.0.0.1',
+        ...(auth === undefined ? {} : { auth }),
+      });
       console.error(
-        `mcpkit everything server: Streamable HTTP at ${running.url}, legacy HTTP+SSE at ${running.sseUrl}`,
+        `mcpkit everything server: Streamable HTTP at ${running.url}, legacy HTTP+SSE at ${running.sseUrl}` +
+          (auth === undefined ? '' : `, protected (tokens from ${auth.authorizationServers.join(', ')})`),
       );
       const stop = () => {
         running.close().then(
