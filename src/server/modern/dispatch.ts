@@ -20,7 +20,7 @@ import { createRequestContext } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
 import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
-import { readEnvelope, SUPPORTED_VERSIONS } from './envelope.js';
+import { type ModernEnvelope, readEnvelope, SUPPORTED_VERSIONS } from './envelope.js';
 import type { Subscriptions } from './listen.js';
 import { InputCollector, InputRequiredSignal, isInputRequired } from './mrtr.js';
 import { type RequestStateCodec, requestDigest, type StatePayload } from './request-state.js';
@@ -60,22 +60,17 @@ function serverInfoMeta(info: Implementation): JsonObject {
 /**
  * Answers one stateless (2026-07-28) request: checks the `_meta` envelope, runs the same handlers as
  * the stateful era (with `ctx.elicit()` and friends turned into `input_required` rounds), and adds
- * `resultType`, `serverInfo` and cache hints to the result.
+ * `resultType`, `serverInfo` and cache hints to the result. A handler that answers synchronously is answered
+ * synchronously (no promise turn), as in the stateful era.
  */
-export async function dispatchModern(
+export function dispatchModern(
   host: ModernHost,
   session: ServerSession,
   incoming: IncomingRequest,
-): Promise<JsonObject> {
+): Promise<JsonObject> | JsonObject {
   const { method } = incoming.request;
   const params = incoming.request.params ?? {};
   const envelope = readEnvelope(params);
-  const info: SessionInfo = {
-    id: undefined,
-    protocolVersion: envelope.protocolVersion,
-    clientCapabilities: envelope.clientCapabilities,
-    clientInfo: envelope.clientInfo,
-  };
   const { policy } = envelope;
   if (method === 'server/discover') return finish(host, method, params, discover(host, policy));
   // Extension methods (tasks) first; the revision's own methods only if it still has them.
@@ -84,55 +79,95 @@ export async function dispatchModern(
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
   const mrtr = MRTR_METHODS.has(method);
+  const run = { host, session, incoming, envelope, entry, method, params, mrtr };
   // Most requests carry no requestState: no promise turn for them.
-  const state =
-    mrtr && params.requestState !== undefined ? await openState(host, method, params, incoming) : undefined;
-  const answers: Record<string, unknown> = {
-    ...state?.answers,
-    ...askedOnly(responsesOf(params), state?.asked),
-  };
+  if (mrtr && params.requestState !== undefined) {
+    return openState(host, method, params, incoming).then((state) => answer(run, state));
+  }
+  return answer(run, undefined);
+}
+
+/** One stateless request, its envelope read and its method found. */
+interface ModernRun {
+  readonly host: ModernHost;
+  readonly session: ServerSession;
+  readonly incoming: IncomingRequest;
+  readonly envelope: ModernEnvelope;
+  readonly entry: { run: MethodHandler } | undefined;
+  readonly method: string;
+  readonly params: JsonObject;
+  /** Whether the method may answer `input_required`. */
+  readonly mrtr: boolean;
+}
+
+/** Runs the handler through the middleware chain and decorates its result (synchronously when it answers so). */
+function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObject> | JsonObject {
+  const { host, session, incoming, envelope, method, params } = r;
+  // Only answers to the inputs asked for last round count (and without requestState nothing was asked).
+  const answers: Record<string, unknown> =
+    state === undefined ? {} : { ...state.answers, ...askedOnly(responsesOf(params), state.asked) };
   const collector = new InputCollector(answers);
+  const info: SessionInfo = {
+    id: undefined,
+    protocolVersion: envelope.protocolVersion,
+    clientCapabilities: envelope.clientCapabilities,
+    clientInfo: envelope.clientInfo,
+  };
   const ctx = createRequestContext(incoming, {
     session,
     info,
-    policy,
+    policy: envelope.policy,
     asker: { era: 'stateless', collector },
     logThreshold: () => (host.capabilities.logging ? envelope.logLevel : undefined),
     mrtr: { inputResponses: answers, state: state?.app },
   });
+  const tasks = host.tasks;
+  const run = () =>
+    method === 'subscriptions/listen'
+      ? host.subscriptions.listen(
+          params,
+          incoming.request.id,
+          session,
+          envelope.policy,
+          host.capabilities,
+          incoming.signal,
+          tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
+        )
+      : (tasks?.intercept(host, method, params, ctx, session) ??
+        (r.entry as { run: MethodHandler }).run(host, params, ctx, session, envelope.policy));
+  const failed = (e: unknown): Promise<JsonObject> => {
+    if (r.mrtr && (e instanceof InputRequiredSignal || collector.hasMissing)) {
+      return inputRequiredResult(host, method, params, incoming, answers, collector.missing, undefined);
+    }
+    throw e;
+  };
+  const settle = (result: JsonObject): Promise<JsonObject> | JsonObject => {
+    if (!isInputRequired(result)) return finish(host, method, params, result);
+    if (!r.mrtr) throw new JsonRpcError(ErrorCode.InternalError, `${method} cannot ask for input`);
+    checkInputCapabilities(result.inputRequests, envelope.clientCapabilities, envelope.policy);
+    return inputRequiredResult(host, method, params, incoming, answers, result.inputRequests, result.state);
+  };
+  let result: Promise<JsonObject> | JsonObject;
   try {
-    const tasks = host.tasks;
-    const run = () =>
-      method === 'subscriptions/listen'
-        ? host.subscriptions.listen(
-            params,
-            incoming.request.id,
-            session,
-            policy,
-            host.capabilities,
-            incoming.signal,
-            tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
-          )
-        : (tasks?.intercept(host, method, params, ctx, session) ??
-          (entry as { run: MethodHandler }).run(host, params, ctx, session, policy));
-    let result: JsonObject;
-    try {
-      result = await runChain(host.middleware, { method, params, ctx }, run);
-    } catch (e) {
-      if (mrtr && (e instanceof InputRequiredSignal || collector.hasMissing)) {
-        return inputRequiredResult(host, method, params, incoming, answers, collector.missing, undefined);
-      }
-      throw e;
-    }
-    if (isInputRequired(result)) {
-      if (!mrtr) throw new JsonRpcError(ErrorCode.InternalError, `${method} cannot ask for input`);
-      checkInputCapabilities(result.inputRequests, envelope.clientCapabilities, policy);
-      return inputRequiredResult(host, method, params, incoming, answers, result.inputRequests, result.state);
-    }
-    return finish(host, method, params, result);
-  } finally {
+    result = runChain(host.middleware, { method, params, ctx }, run);
+  } catch (e) {
     ctx.done();
+    return failed(e);
   }
+  if (!(result instanceof Promise)) {
+    ctx.done();
+    return settle(result);
+  }
+  return result.then(
+    (value) => {
+      ctx.done();
+      return settle(value);
+    },
+    (e: unknown) => {
+      ctx.done();
+      return failed(e);
+    },
+  );
 }
 
 /** Input requests of kinds the client did not declare are refused with -32021 (as `ctx.elicit()` does). */

@@ -45,6 +45,7 @@ export async function postModern(
     throw e;
   }
   const reply = await transport.post([message], false, context, req);
-  if (!('sse' in reply)) await transport.close();
+  // A JSON reply has usually closed its transport already (it went idle with its answer).
+  if (!('sse' in reply) && !transport.closed) await transport.close();
   return reply;
 }

@@ -133,7 +133,8 @@ export class HttpSessionTransport implements Transport {
       receiver.onmessage(m, ctx);
       if ('method' in m && m.method === 'notifications/cancelled') this.#cancelled(m.params?.requestId);
     }
-    if (exchange) {
+    // Answered already (a handler that answers synchronously): nothing is left for a disconnect to cancel.
+    if (exchange && stream.pending.size > 0) {
       whenGone(exchange, () => {
         for (const id of [...stream.pending]) {
           const params = { requestId: id, reason: 'client disconnected' };
