@@ -1,5 +1,5 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { checkElicitationSchema, validateElicitationContent } from '../schema/index.js';
 import { checkResult, createMessageResult, elicitResult, listRootsResult } from '../spec/checks.js';
@@ -19,28 +19,34 @@ export type Asker =
 
 /** What differs between a stateful and a stateless request's context. */
 export interface ContextSetup {
-  session: ServerSession;
-  info: SessionInfo;
+  readonly session: ServerSession;
+  readonly info: SessionInfo;
   /** The revision the request is served in. */
-  policy: RevisionPolicy;
-  asker: Asker;
+  readonly policy: RevisionPolicy;
+  readonly asker: Asker;
   /** The log threshold (index in LOG_LEVELS); read on every log call since `logging/setLevel` may change it. */
-  logThreshold: () => number | undefined;
-  mrtr: MrtrState;
+  readonly logThreshold: () => number | undefined;
+  readonly mrtr: MrtrState;
 }
 
 const NO_MRTR: MrtrState = Object.freeze({ inputResponses: Object.freeze({}), state: undefined });
 
 /** The setup of a request on a stateful session (a `ping` before initialize is served as the newest revision). */
 export function statefulSetup(session: ServerSession): ContextSetup {
-  return {
+  const policy = session.policy ?? POLICIES[LATEST_STATEFUL_REVISION];
+  // Made once per session and revision (the revision only changes at initialize), not once per request.
+  const cached = session.contextSetup;
+  if (cached?.policy === policy) return cached;
+  const setup: ContextSetup = {
     session,
     info: session,
-    policy: session.policy ?? POLICIES[LATEST_STATEFUL_REVISION],
+    policy,
     asker: { era: 'stateful', session },
     logThreshold: () => (session.serverCapabilities.logging ? session.logLevel : undefined),
     mrtr: NO_MRTR,
   };
+  session.contextSetup = setup;
+  return setup;
 }
 
 /** Builds the context a handler receives for one request. */
@@ -48,56 +54,84 @@ export function createRequestContext(
   incoming: IncomingRequest,
   setup: ContextSetup,
 ): RequestContext & { done(): void } {
-  const { request } = incoming;
-  // Notifications are fitted to the request's revision, not the session's: on a connection that holds a stateful
-  // session, a stateless request is still answered in its own revision.
-  const { session, info, asker, policy } = setup;
-  const id = request.id;
-  const meta = request.params?._meta as Meta | undefined;
-  const token = meta?.progressToken as ProgressToken | undefined;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  let finished = false;
+  return new HandlerContext(incoming, setup);
+}
 
-  // Answers are unknown until checked: a stateless client's inputResponses may hold anything.
-  const ask = (
-    method: InputRequest['method'],
-    params: JsonObject | undefined,
-    options: { signal?: AbortSignal } | undefined,
-  ): Promise<unknown> => {
-    if (asker.era === 'stateless')
-      return asker.collector.ask(params === undefined ? { method } : { method, params });
-    return asker.session.request(method, params, withSignal(options, incoming.signal), id);
-  };
+type Method<K extends keyof RequestContext> = RequestContext[K];
 
-  const methods: Omit<RequestContext, 'signal'> & { done(): void } = {
-    requestId: id,
-    meta,
-    session: info,
+/**
+ * The context of one request: one object, whose methods are made on first use and then kept (most handlers use
+ * none of them; before, every request built a dozen closures). Each is a function of its own, so it also works
+ * taken off the context (`async (args, { log }) => …`). A class, so every context shares one shape and the
+ * getters live on the prototype (getters on a literal would put every context in dictionary mode).
+ */
+class HandlerContext implements RequestContext {
+  readonly requestId: RequestId;
+  readonly meta: Meta | undefined;
+  readonly session: SessionInfo;
+  readonly authInfo: AuthInfo | undefined;
+  readonly mrtr: MrtrState;
+  readonly #incoming: IncomingRequest;
+  readonly #setup: ContextSetup;
+  #lastProgress = Number.NEGATIVE_INFINITY;
+  #finished = false;
+  #progress: Method<'progress'> | undefined;
+  #log: Method<'log'> | undefined;
+  #elicitationComplete: Method<'elicitationComplete'> | undefined;
+  #elicit: Method<'elicit'> | undefined;
+  #sample: Method<'sample'> | undefined;
+  #listRoots: Method<'listRoots'> | undefined;
+  #closeStream: Method<'closeStream'> | undefined;
+
+  constructor(incoming: IncomingRequest, setup: ContextSetup) {
+    this.#incoming = incoming;
+    this.#setup = setup;
+    this.requestId = incoming.request.id;
+    this.meta = incoming.request.params?._meta as Meta | undefined;
+    this.session = setup.info;
     // What the transport's auth gate (or host middleware) established; protocol/ cannot name the type.
-    authInfo: incoming.context?.authInfo as AuthInfo | undefined,
-    mrtr: setup.mrtr,
-    done() {
-      finished = true;
-    },
-    async progress(progress, total, message) {
-      if (token === undefined || finished || incoming.finished) return;
-      if (!(progress > lastProgress)) {
+    this.authInfo = incoming.context?.authInfo as AuthInfo | undefined;
+    this.mrtr = setup.mrtr;
+  }
+
+  /** The request's signal, read lazily: the AbortController exists only once someone looks at it. */
+  get signal(): AbortSignal {
+    return this.#incoming.signal;
+  }
+
+  /** The request has been answered: progress and log messages are dropped from now on. */
+  done(): void {
+    this.#finished = true;
+  }
+
+  get progress(): Method<'progress'> {
+    this.#progress ??= async (progress, total, message) => {
+      const token = this.meta?.progressToken as ProgressToken | undefined;
+      if (token === undefined || this.#finished || this.#incoming.finished) return;
+      if (!(progress > this.#lastProgress)) {
         throw new McpkitError(
           'PROGRESS_NOT_INCREASING',
-          `Progress must increase: ${progress} follows ${lastProgress}`,
+          `Progress must increase: ${progress} follows ${this.#lastProgress}`,
         );
       }
-      lastProgress = progress;
+      this.#lastProgress = progress;
       const params: JsonObject = { progressToken: token, progress };
       if (total !== undefined) params.total = total;
       if (message !== undefined) params.message = message;
-      await session.notify('notifications/progress', params, id, policy);
-    },
-    async log(level, data, logger) {
-      const threshold = setup.logThreshold();
+      // Fitted to the request's revision, not the session's: on a connection that holds a stateful session, a
+      // stateless request is still answered in its own revision.
+      await this.#setup.session.notify('notifications/progress', params, this.requestId, this.#setup.policy);
+    };
+    return this.#progress;
+  }
+
+  get log(): Method<'log'> {
+    this.#log ??= async (level, data, logger) => {
+      const { session } = this.#setup;
+      const threshold = this.#setup.logThreshold();
       if (
-        finished ||
-        incoming.finished ||
+        this.#finished ||
+        this.#incoming.finished ||
         threshold === undefined ||
         LOG_LEVELS.indexOf(level) < threshold ||
         session.peer.closed
@@ -105,26 +139,41 @@ export function createRequestContext(
         return;
       const params: JsonObject = { level, data };
       if (logger !== undefined) params.logger = logger;
-      await session.notify('notifications/message', params, id, policy);
-    },
-    async elicitationComplete(elicitationId) {
-      if (asker.era === 'stateless') {
+      await session.notify('notifications/message', params, this.requestId, this.#setup.policy);
+    };
+    return this.#log;
+  }
+
+  get elicitationComplete(): Method<'elicitationComplete'> {
+    this.#elicitationComplete ??= async (elicitationId) => {
+      const setup = this.#setup;
+      if (setup.asker.era === 'stateless') {
         throw new McpkitError(
           'CAPABILITY_MISSING',
           'The stateless revision has no notifications/elicitation/complete: the client retries with requestState',
         );
       }
-      if (!policy.elicitationModes(info.clientCapabilities).url) {
+      if (!setup.policy.elicitationModes(setup.info.clientCapabilities).url) {
         throw new McpkitError(
           'CAPABILITY_MISSING',
           'The client did not declare the "elicitation.url" capability, so notifications/elicitation/complete cannot be sent',
         );
       }
-      await session.notify('notifications/elicitation/complete', { elicitationId }, undefined, policy);
-    },
-    async elicit(req, options) {
-      const params = elicitParams(info, policy, asker.era, req);
-      const answer = await ask('elicitation/create', params, options);
+      await setup.session.notify(
+        'notifications/elicitation/complete',
+        { elicitationId },
+        undefined,
+        setup.policy,
+      );
+    };
+    return this.#elicitationComplete;
+  }
+
+  get elicit(): Method<'elicit'> {
+    this.#elicit ??= async (req, options) => {
+      const setup = this.#setup;
+      const params = elicitParams(setup.info, setup.policy, setup.asker.era, req);
+      const answer = await this.#ask('elicitation/create', params, options);
       const result = checkResult(elicitResult, answer, 'elicitation/create', 'client');
       if (params.mode !== 'url' && result.action === 'accept') {
         const checked = await validateElicitationContent(
@@ -139,48 +188,53 @@ export function createRequestContext(
         }
       }
       return result;
-    },
-    async sample(params, options) {
-      const sampling = info.clientCapabilities.sampling;
-      if (!sampling) missing(asker.era, { sampling: {} }, 'sampling');
-      if ((params.tools !== undefined || params.toolChoice !== undefined) && !sampling.tools) {
-        missing(asker.era, { sampling: { tools: {} } }, 'sampling.tools', 'so tools cannot be offered');
-      }
-      if (params.includeContext && params.includeContext !== 'none' && !sampling.context) {
-        missing(
-          asker.era,
-          { sampling: { context: {} } },
-          'sampling.context',
-          'so includeContext must be "none"',
-        );
-      }
-      const answer = await ask('sampling/createMessage', params, options);
-      return checkResult(createMessageResult, answer, 'sampling/createMessage', 'client');
-    },
-    async listRoots(options) {
-      if (!info.clientCapabilities.roots) missing(asker.era, { roots: {} }, 'roots');
-      const answer = await ask('roots/list', undefined, options);
-      return checkResult(listRootsResult, answer, 'roots/list', 'client').roots;
-    },
-    closeStream() {
-      incoming.context?.closeStream?.();
-    },
-  };
-  // The signal getter lives on a prototype (read lazily: the AbortController exists only once someone
-  // looks at it); a getter on the literal itself would put every context in dictionary mode.
-  return Object.assign(new LazySignal(incoming), methods) as RequestContext & { done(): void };
-}
-
-/** Carries the request's signal as a prototype getter. */
-class LazySignal {
-  readonly #incoming: IncomingRequest;
-
-  constructor(incoming: IncomingRequest) {
-    this.#incoming = incoming;
+    };
+    return this.#elicit;
   }
 
-  get signal(): AbortSignal {
-    return this.#incoming.signal;
+  get sample(): Method<'sample'> {
+    this.#sample ??= async (params, options) => {
+      const era = this.#setup.asker.era;
+      const sampling = this.#setup.info.clientCapabilities.sampling;
+      if (!sampling) missing(era, { sampling: {} }, 'sampling');
+      if ((params.tools !== undefined || params.toolChoice !== undefined) && !sampling.tools) {
+        missing(era, { sampling: { tools: {} } }, 'sampling.tools', 'so tools cannot be offered');
+      }
+      if (params.includeContext && params.includeContext !== 'none' && !sampling.context) {
+        missing(era, { sampling: { context: {} } }, 'sampling.context', 'so includeContext must be "none"');
+      }
+      const answer = await this.#ask('sampling/createMessage', params, options);
+      return checkResult(createMessageResult, answer, 'sampling/createMessage', 'client');
+    };
+    return this.#sample;
+  }
+
+  get listRoots(): Method<'listRoots'> {
+    this.#listRoots ??= async (options) => {
+      if (!this.#setup.info.clientCapabilities.roots) missing(this.#setup.asker.era, { roots: {} }, 'roots');
+      const answer = await this.#ask('roots/list', undefined, options);
+      return checkResult(listRootsResult, answer, 'roots/list', 'client').roots;
+    };
+    return this.#listRoots;
+  }
+
+  get closeStream(): Method<'closeStream'> {
+    this.#closeStream ??= () => {
+      this.#incoming.context?.closeStream?.();
+    };
+    return this.#closeStream;
+  }
+
+  // Answers are unknown until checked: a stateless client's inputResponses may hold anything.
+  #ask(
+    method: InputRequest['method'],
+    params: JsonObject | undefined,
+    options: { signal?: AbortSignal } | undefined,
+  ): Promise<unknown> {
+    const asker = this.#setup.asker;
+    if (asker.era === 'stateless')
+      return asker.collector.ask(params === undefined ? { method } : { method, params });
+    return asker.session.request(method, params, withSignal(options, this.#incoming.signal), this.requestId);
   }
 }
 

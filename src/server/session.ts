@@ -6,6 +6,7 @@ import type { Transport } from '../protocol/transport.js';
 import type { RevisionPolicy } from '../spec/revision.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../spec/types.js';
 import type { SessionInfo } from './context.js';
+import type { ContextSetup } from './request-context.js';
 
 /** Severity order of logging levels. */
 export const LOG_LEVELS: readonly LoggingLevel[] = [
@@ -92,6 +93,8 @@ export class ServerSession implements SessionInfo {
   logLevel: number;
   /** Subscribed resource URIs; made on the first subscription (most sessions never subscribe). */
   subscriptions: Set<string> | undefined;
+  /** @internal What every request's context shares on this session (made by `statefulSetup`, per revision). */
+  contextSetup: ContextSetup | undefined;
 
   constructor(transport: Transport, host: SessionHost, defaultLogLevel: LoggingLevel) {
     this.logLevel = LOG_LEVELS.indexOf(defaultLogLevel);
