@@ -10,7 +10,13 @@ import type {
 } from '../jsonrpc/types.js';
 import type { ProgressParams } from '../spec/types.js';
 import { OutgoingRequests, type RequestOptions } from './outgoing.js';
-import type { MessageContext, SendOptions, Transport, TransportReceiver } from './transport.js';
+import {
+  type MessageContext,
+  SENT,
+  type SendOptions,
+  type Transport,
+  type TransportReceiver,
+} from './transport.js';
 
 /** What a request handler gets besides the request itself. */
 export interface IncomingRequest {
@@ -315,7 +321,8 @@ export class Peer {
   #send(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
     if (this.#closed) return;
     const options = relatedRequestId === undefined ? undefined : { relatedRequestId };
-    this.transport.send(message, options).catch((e: unknown) => this.#report(e));
+    const sent = this.transport.send(message, options);
+    if (sent !== SENT) sent.catch((e: unknown) => this.#report(e));
   }
 
   #onclose(error: Error | undefined): void {

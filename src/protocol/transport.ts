@@ -43,6 +43,13 @@ export interface TransportReceiver {
 }
 
 /**
+ * What a transport's `send` may return when it handed the message over synchronously and nothing can fail it any
+ * more: one settled promise shared by every such send. The peer recognises it and attaches no handler (a reaction
+ * job and a promise per response otherwise).
+ */
+export const SENT: Promise<void> = Promise.resolve();
+
+/**
  * Moves JSON-RPC messages between two peers. One transport per file in `src/transport/`;
  * framing lives in `src/framing/`, protocol logic in `src/protocol/`.
  */

@@ -83,7 +83,14 @@ export class StdioServerTransport implements Transport {
   }
 
   #onData = (chunk: Uint8Array | string): void => {
-    this.#reader?.push(chunk);
+    // The answers the chunk's requests get at once go out together when it is done (see QueuedWriter.hold).
+    const writer = this.#writer;
+    writer.hold();
+    try {
+      this.#reader?.push(chunk);
+    } finally {
+      writer.release();
+    }
   };
 
   #onEnd = (): void => {

@@ -42,6 +42,36 @@ test('writes of one event-loop turn are handed over as one write, in order', asy
   assert.deepEqual(writes, ['a\nb\nc\n']);
 });
 
+test('writes made while held go out together at release, synchronously; later ones wait for the turn', async () => {
+  const { stream, writes } = recorder();
+  const writer = new QueuedWriter(stream);
+  writer.hold();
+  void writer.write('a\n');
+  writer.hold(); // nested: only the outermost release hands over
+  void writer.write('b\n');
+  writer.release();
+  assert.deepEqual(writes, []);
+  writer.release();
+  assert.deepEqual(writes, ['a\nb\n']);
+  void writer.write('c\n');
+  void writer.write('d\n');
+  assert.deepEqual(writes, ['a\nb\n']);
+  await writer.idle();
+  assert.deepEqual(writes, ['a\nb\n', 'c\nd\n']);
+});
+
+test('a batch already waiting for its tick is handed over, in order, by a release', async () => {
+  const { stream, writes } = recorder();
+  const writer = new QueuedWriter(stream);
+  void writer.write('a\n');
+  writer.hold();
+  void writer.write('b\n');
+  writer.release();
+  assert.deepEqual(writes, ['a\nb\n']);
+  await turn();
+  assert.deepEqual(writes, ['a\nb\n']);
+});
+
 test('bytes and parts go out as one corked write, adjacent texts joined, order kept', async () => {
   const { stream, writes } = recorder();
   const writer = new QueuedWriter(stream);

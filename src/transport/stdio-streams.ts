@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { NdjsonDecoder } from '../framing/ndjson.js';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import { errorResponse, parseMessage } from '../jsonrpc/parse.js';
-import type { TransportReceiver } from '../protocol/transport.js';
+import { SENT, type TransportReceiver } from '../protocol/transport.js';
 
 const utf8 = new TextEncoder();
 
@@ -64,9 +64,6 @@ export class NdjsonLineReader {
   }
 }
 
-/** Settled once and shared: what {@link QueuedWriter.write} returns for every write that was not queued. */
-const RESOLVED: Promise<void> = Promise.resolve();
-
 /** What a {@link QueuedWriter} writes: text, bytes, or a message's parts in order (see `EncodedParts`). */
 export type WriteData = string | Uint8Array | readonly (string | Uint8Array)[];
 
@@ -87,6 +84,8 @@ export class QueuedWriter {
   /** What was written in this turn of the event loop, handed over together at its end. */
   #batch: (string | Uint8Array)[] = [];
   #batchHasBytes = false;
+  /** Depth of {@link hold}: while held, the batch waits for {@link release} instead of a `process.nextTick`. */
+  #held = 0;
 
   constructor(stream: Writable) {
     this.#stream = stream;
@@ -101,7 +100,8 @@ export class QueuedWriter {
    * Hands `data` to the stream, or queues it until the stream has drained. What is written in one callback of the
    * event loop and the promise jobs it sets off goes out together, so the responses to a chunk of requests cost one
    * system call: the batch is handed over from `process.nextTick`, which runs once the microtask queue is empty
-   * (before the loop polls again, so a lone response goes out as soon as it is ready).
+   * (before the loop polls again, so a lone response goes out as soon as it is ready), or at the end of a
+   * {@link hold}, whichever comes first.
    */
   write(data: WriteData): Promise<void> {
     if (this.#waiting) {
@@ -109,7 +109,7 @@ export class QueuedWriter {
         this.#queue.push({ data, resolve, reject });
       });
     }
-    if (this.#batch.length === 0) process.nextTick(this.#flushBatch);
+    if (this.#batch.length === 0 && this.#held === 0) process.nextTick(this.#flushBatch);
     if (typeof data === 'string') this.#batch.push(data);
     else if (data instanceof Uint8Array) {
       this.#batch.push(data);
@@ -120,7 +120,23 @@ export class QueuedWriter {
         if (typeof part !== 'string') this.#batchHasBytes = true;
       }
     }
-    return RESOLVED;
+    // Handed over (in this turn's batch): the shared settled promise, on which the peer waits for nothing.
+    return SENT;
+  }
+
+  /**
+   * Holds this turn's batch while the messages of one chunk are handled; {@link release} hands it over. Responses
+   * given synchronously then leave together as the chunk is done, without the `process.nextTick` a batch otherwise
+   * waits for (one per read, which is per message when requests arrive one per chunk); responses given later are
+   * batched per turn as before.
+   */
+  hold(): void {
+    this.#held++;
+  }
+
+  /** Ends a {@link hold}; the outermost one hands what was written meanwhile to the stream. */
+  release(): void {
+    if (--this.#held === 0) this.#flushBatch();
   }
 
   #flushBatch = (): void => {
