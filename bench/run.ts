@@ -19,7 +19,7 @@ import { type Results, record, targetsTable, workloadTable } from './lib/report.
 import { cvPercent, median, summarize } from './lib/stats.js';
 import type { ServerCommand } from './load/stdio.js';
 import { coldStart } from './workloads/cold-start.js';
-import { HTTP_CLIENTS, httpCalls, httpMemory } from './workloads/http.js';
+import { HTTP_CLIENTS, httpAuthCalls, httpCalls, httpMemory } from './workloads/http.js';
 import { clientList, construction, serverList } from './workloads/inproc.js';
 import { stdioCalls, stdioClosedLoop, stdioPayload } from './workloads/stdio.js';
 import { appliesTo, type Workload } from './workloads/types.js';
@@ -37,6 +37,7 @@ const WORKLOADS: readonly Workload[] = [
   ...(['stateless', 'json', 'sse', 'modern'] as const).flatMap((mode) =>
     HTTP_CLIENTS.map((clients) => httpCalls(mode, clients)),
   ),
+  httpAuthCalls(8),
   httpMemory,
 ];
 

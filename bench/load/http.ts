@@ -99,6 +99,14 @@ export class HttpServerProcess {
     return `http://127.0.0.1:${Number(line.slice('listening '.length))}`;
   }
 
+  /**
+   * The rest of the first line starting with `prefix` (e.g. the bearer token an auth-mode server prints before its
+   * ready line). Call it before awaiting `ready`: lines printed before a waiter exists are not kept.
+   */
+  line(prefix: string, timeoutMs: number): Promise<string> {
+    return this.#next(prefix, timeoutMs).then((line) => line.slice(prefix.length));
+  }
+
   /** The server's memory after forced collections (it must run with --expose-gc). */
   async memory(timeoutMs: number): Promise<ServerMemory> {
     const waiting = this.#next('memory ', timeoutMs);
@@ -191,15 +199,19 @@ export class HttpLoad implements CallTarget {
   #rest = '';
   #text = '';
 
-  constructor(origin: string, style: HttpStyle) {
+  readonly #extra: Record<string, string>;
+
+  /** `extraHeaders` go on every request (an `authorization` bearer token in the auth workload). */
+  constructor(origin: string, style: HttpStyle, extraHeaders: Record<string, string> = {}) {
     this.#origin = origin;
     this.#style = style;
+    this.#extra = extraHeaders;
   }
 
   /** Opens `clients` connections; in session style each performs initialize + notifications/initialized. */
   async connect(clients: number): Promise<void> {
     const opened = await Promise.all(
-      Array.from({ length: clients }, () => openConn(this.#origin, this.#style)),
+      Array.from({ length: clients }, () => openConn(this.#origin, this.#style, this.#extra)),
     );
     this.#conns.push(...opened);
     this.#idle.push(...opened);
@@ -255,9 +267,9 @@ async function post(
 }
 
 /** One connection; in session style, with an initialized session whose id its headers carry. */
-async function openConn(origin: string, style: HttpStyle): Promise<Conn> {
+async function openConn(origin: string, style: HttpStyle, extra: Record<string, string> = {}): Promise<Conn> {
   const client = new Client(origin, { pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 });
-  const base: Record<string, string> = { 'content-type': 'application/json', accept: ACCEPT };
+  const base: Record<string, string> = { 'content-type': 'application/json', accept: ACCEPT, ...extra };
   if (style === 'modern') {
     return {
       client,

@@ -1,10 +1,16 @@
 // mcpkit under test over Streamable HTTP: the same `echo` tool as mcpkit-stdio.ts, served with `serve()` from
 // 'mcpkit/node' on 127.0.0.1. Modes: stateless (sessions off, JSON replies), json (sessions, JSON replies), sse
 // (sessions, SSE replies), default (serve() defaults: sessions, 'auto' replies; the same endpoint also answers the
-// stateless 2026-07-28 revision, which the 'modern' workload sends).
+// stateless 2026-07-28 revision, which the 'modern' workload sends), stateless-auth (stateless with a JWT bearer
+// token checked on every request, for the auth workload).
+
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { McpServer } from 'mcpkit';
+import { jwtVerifier } from 'mcpkit/auth';
 import { type ServeOptions, serve } from 'mcpkit/node';
 import { z } from 'zod';
+import { startBenchIssuer } from './auth-issuer.js';
 import { announce, httpArgs } from './http-common.js';
 
 const { port, mode } = httpArgs();
@@ -18,12 +24,37 @@ server.tool(
 );
 
 const options: ServeOptions =
-  mode === 'stateless'
+  mode === 'stateless' || mode === 'stateless-auth'
     ? { sessions: false, responseMode: 'json' }
     : mode === 'json'
       ? { responseMode: 'json' }
       : mode === 'sse'
         ? { responseMode: 'sse' }
         : {};
-const running = await serve(server, { ...options, port, legacySse: false });
-announce(running.httpServer);
+if (mode === 'stateless-auth') {
+  // The same stateless server as a protected resource: a JWT bearer token on every request, checked against the
+  // keys of an issuer started in this process. The audience names the port, so the port is chosen first.
+  const chosen = port === 0 ? await freePort() : port;
+  const resource = `http://127.0.0.1:${chosen}/mcp`;
+  const { issuer, token } = await startBenchIssuer(resource);
+  const auth = {
+    verifier: jwtVerifier({ issuer, audience: resource }),
+    resource,
+    authorizationServers: [issuer],
+  };
+  const running = await serve(server, { ...options, port: chosen, legacySse: false, auth });
+  process.stdout.write(`token ${token}\n`);
+  announce(running.httpServer);
+} else {
+  const running = await serve(server, { ...options, port, legacySse: false });
+  announce(running.httpServer);
+}
+
+/** A port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const chosen = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return chosen;
+}

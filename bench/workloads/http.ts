@@ -192,3 +192,123 @@ export const httpMemory: Workload = {
       };
     }),
 };
+
+/** Measured phases per setup in one run of the auth workload, alternating (plain, auth, plain, auth, ...). */
+const AUTH_PHASES = 3;
+
+/**
+ * Issue 9's figure: stateless `tools/call echo` from `clients` keep-alive clients with a JWT bearer token on every
+ * request (checked by `jwtVerifier` against an issuer's JWKS; the verified token is cached), beside the same server
+ * without auth, in one run: both servers run side by side and their measured phases alternate, so machine noise
+ * hits both alike. mcpkit only; the ratio is auth / plain throughput (target >= 0.8).
+ */
+export function httpAuthCalls(clients: number): Workload {
+  return {
+    id: `http-stateless-auth-${clients}`,
+    group: 'http',
+    title: `Streamable HTTP tools/call, 11 B, stateless, ${clients} clients: JWT bearer auth on every request vs none`,
+    metrics: [
+      {
+        key: 'auth_calls_per_s',
+        label: 'calls/s with JWT auth',
+        unit: 'calls/s',
+        better: 'higher',
+        digits: 0,
+        ratios: false,
+      },
+      {
+        key: 'plain_calls_per_s',
+        label: 'calls/s without auth',
+        unit: 'calls/s',
+        better: 'higher',
+        digits: 0,
+        ratios: false,
+      },
+      {
+        key: 'auth_ratio',
+        label: 'auth / no auth throughput',
+        unit: '×',
+        better: 'higher',
+        digits: 3,
+        ratios: false,
+      },
+      {
+        key: 'auth_cpu_us_per_call',
+        label: 'server CPU per call with auth',
+        unit: 'µs',
+        better: 'lower',
+        digits: 1,
+        ratios: false,
+      },
+      {
+        key: 'plain_cpu_us_per_call',
+        label: 'server CPU per call without auth',
+        unit: 'µs',
+        better: 'lower',
+        digits: 1,
+        ratios: false,
+      },
+    ],
+    rounds: (profile) => profile.httpRounds,
+    applies: (impl) => impl.name === 'mcpkit',
+    run: async (impl, profile) => {
+      const http = impl.http;
+      if (!http) throw new Error(`${impl.name} has no HTTP server`);
+      const command = onCpus(http.command, 'server');
+      const plainServer = new HttpServerProcess(command, 'stateless');
+      const authServer = new HttpServerProcess(command, 'stateless-auth');
+      const token = authServer.line('token ', READY_TIMEOUT_MS);
+      token.catch(() => {}); // a server that fails first is reported by ready() below
+      const loads: HttpLoad[] = [];
+      try {
+        const plain = new HttpLoad(await plainServer.ready(READY_TIMEOUT_MS), 'stateless');
+        loads.push(plain);
+        const authOrigin = await authServer.ready(READY_TIMEOUT_MS);
+        const auth = new HttpLoad(authOrigin, 'stateless', { authorization: `Bearer ${await token}` });
+        loads.push(auth);
+        const totals = { plain: { calls: 0, ns: 0, cpuMs: 0 }, auth: { calls: 0, ns: 0, cpuMs: 0 } };
+        for (const load of loads) {
+          await load.connect(clients);
+          load.prepareEcho(TEXT);
+        }
+        for (let phase = 0; phase < AUTH_PHASES * 2; phase++) {
+          const key = phase % 2 === 0 ? 'plain' : 'auth';
+          const load = key === 'plain' ? plain : auth;
+          const server = key === 'plain' ? plainServer : authServer;
+          let cpu0 = 0;
+          let cpu1 = 0;
+          const result = await drive(load, {
+            inFlight: clients,
+            warmup: profile.http.warmup,
+            measure: profile.http.measure,
+            stallMs: profile.stallMs,
+            firstId: phase * 1_000_000 + 1,
+            beforeMeasure: () => {
+              cpu0 = server.cpuMs();
+            },
+            afterMeasure: () => {
+              cpu1 = server.cpuMs();
+            },
+          });
+          totals[key].calls += result.calls;
+          totals[key].ns += result.elapsedNs;
+          totals[key].cpuMs += cpu1 - cpu0;
+        }
+        const rate = (t: { calls: number; ns: number }) => t.calls / (t.ns / 1e9);
+        return {
+          auth_calls_per_s: rate(totals.auth),
+          plain_calls_per_s: rate(totals.plain),
+          auth_ratio: rate(totals.auth) / rate(totals.plain),
+          auth_cpu_us_per_call: (totals.auth.cpuMs * 1e3) / totals.auth.calls,
+          plain_cpu_us_per_call: (totals.plain.cpuMs * 1e3) / totals.plain.calls,
+        };
+      } catch (error) {
+        const stderr = `${plainServer.stderr.trim()} ${authServer.stderr.trim()}`.trim();
+        throw stderr === '' ? error : new Error(`${(error as Error).message}; server stderr: ${stderr}`);
+      } finally {
+        await Promise.all(loads.map((l) => l.close()));
+        await Promise.all([plainServer.stop(), authServer.stop()]);
+      }
+    },
+  };
+}
