@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { introspectionVerifier, jwtVerifier, OAuthClient, type OAuthClientOptions } from '../../src/auth.js';
-import { Client, HttpClientTransport } from '../../src/index.js';
+import { Client, HttpClientTransport, SseLegacyClientTransport } from '../../src/index.js';
 import { FileTokenStore, LoopbackReceiver, type RunningServer, serve } from '../../src/node.js';
 import { type OidcFixture, type OidcProviderOptions, startOidcProvider } from '../fixtures/oidc.js';
 import { authOptions, freePort, protectedServer } from './helpers.js';
@@ -185,3 +185,31 @@ describe(
     });
   },
 );
+
+describe('the legacy HTTP+SSE transport carries the token too (GET stream and every POST)', TIMEOUT, () => {
+  test('our OAuth client over SseLegacyClientTransport against our protected legacy endpoint', async () => {
+    const port = await freePort();
+    // One resource for the whole origin, so it covers both /mcp and the legacy /sse.
+    const resource = `http://127.0.0.1:${port}/`;
+    const as = await startOidcProvider({ resource });
+    const running = await serve(protectedServer(), {
+      port,
+      auth: authOptions(resource, as.issuer, jwtVerifier({ issuer: as.issuer, audience: resource })),
+    });
+    const receiver = await LoopbackReceiver.start({ timeoutMs: 20_000 });
+    const s: Setup = { as, running, resource, receiver, counter: { authorizations: 0, scopes: [] } };
+    try {
+      assert.ok(running.sseUrl);
+      const client = new Client({ name: 'e2e', version: '1.0.0' }, { era: 'stateful' });
+      await client.connect(new SseLegacyClientTransport(running.sseUrl, { auth: oauth(s) }));
+      try {
+        assert.equal((await whoami(client)).subject, as.accountId);
+        assert.equal(s.counter.authorizations, 1);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await teardown(s);
+    }
+  });
+});
