@@ -175,6 +175,13 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         const context = {
           arguments: ((p.context as JsonObject | undefined)?.arguments ?? {}) as Record<string, string>,
         };
+        const named =
+          ref?.type === 'ref/prompt'
+            ? d.prompts.get(ref.name)?.def
+            : ref?.type === 'ref/resource'
+              ? d.templates.get(ref.uri)?.def
+              : undefined;
+        if (named) requireScopes(named, ctx, 'completing its arguments');
         const completer = d.completerFor(ref, argument.name);
         return complete(completer, argument.value, context, ctx);
       },

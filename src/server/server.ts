@@ -257,6 +257,14 @@ export class McpServer {
           if (entry.def.template.match(uri)) return scopesOf(entry.def);
         return NO_SCOPES;
       }
+      case 'completion/complete': {
+        const ref = params?.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+        if (ref?.type === 'ref/prompt' && typeof ref.name === 'string' && this.prompts.scoped)
+          return scopesOf(this.prompts.get(ref.name)?.def);
+        if (ref?.type === 'ref/resource' && typeof ref.uri === 'string' && this.templates.scoped)
+          return scopesOf(this.templates.get(ref.uri)?.def);
+        return NO_SCOPES;
+      }
       default:
         return NO_SCOPES;
     }

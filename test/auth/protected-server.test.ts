@@ -144,6 +144,10 @@ describe('a protected server with JWT access tokens from oidc-provider', TIMEOUT
       ['resources/read', { uri: 'secret://admin' }],
       ['resources/read', { uri: 'vault://7' }],
       ['prompts/get', { name: 'briefing' }],
+      [
+        'completion/complete',
+        { ref: { type: 'ref/resource', uri: 'vault://{id}' }, argument: { name: 'id', value: '' } },
+      ],
     ];
     for (const [method, params] of calls) {
       const { message, headers } = modern(method, params);
