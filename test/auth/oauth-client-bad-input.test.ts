@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { OAuthClient, type OAuthClientOptions } from '../../src/auth.js';
 import type { AuthChallenge } from '../../src/index.js';
-import { McpkitError } from '../../src/index.js';
+import { Client, HttpClientTransport, McpkitError } from '../../src/index.js';
 
 const RS = 'https://rs.example';
 const AS = 'https://as.example';
@@ -270,5 +270,21 @@ describe('the OAuth client refuses bad input', () => {
     await auth.authorization(SERVER);
     assert.equal(await auth.unauthorized(challenge('Bearer ,,,="'), undefined), true);
     assert.equal(await auth.authorization(SERVER), `Bearer ${TOKEN}`);
+  });
+
+  test('through a transport, the refusal reaches the app with its own code', async () => {
+    const w = world({
+      [`${RS}/.well-known/oauth-protected-resource/mcp`]: prm({ resource: 'https://evil.example/mcp' }),
+      [`${RS}/mcp`]: () => new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } }),
+    });
+    const u = user();
+    const mcp = new Client({ name: 't', version: '1' }, { era: 'stateful' });
+    await assert.rejects(
+      mcp.connect(
+        new HttpClientTransport(SERVER, { auth: client(w, u), fetch: w.fetch, legacyFallback: false }),
+      ),
+      (e) => e instanceof McpkitError && e.code === 'AUTH_RESOURCE_MISMATCH',
+    );
+    assert.equal(u.calls.length, 0);
   });
 });

@@ -36,6 +36,8 @@ export class OAuthClient implements HttpAuthorizer {
   #key: string | undefined;
   #loaded: Promise<void> | undefined;
   #tokens: StoredTokens | undefined;
+  /** `Bearer <access token>`, built once per token. */
+  #bearer: string | undefined;
   #discovery: Discovery | undefined;
   #client: ResolvedClient | undefined;
   /** The scopes of the last authorization: a step-up asks for these and the challenge's. */
@@ -107,12 +109,20 @@ export class OAuthClient implements HttpAuthorizer {
 
   /** Forgets the tokens of this server (here and in the store). */
   async clear(): Promise<void> {
-    this.#tokens = undefined;
+    this.#setTokens(undefined);
     if (this.#key !== undefined) await this.#store.saveTokens(this.#key, undefined);
   }
 
   #header(): string | undefined {
-    return this.#tokens === undefined ? undefined : `Bearer ${this.#tokens.accessToken}`;
+    const tokens = this.#tokens;
+    if (tokens === undefined) return undefined;
+    this.#bearer ??= `Bearer ${tokens.accessToken}`;
+    return this.#bearer;
+  }
+
+  #setTokens(tokens: StoredTokens | undefined): void {
+    this.#tokens = tokens;
+    this.#bearer = undefined;
   }
 
   #load(url: URL): Promise<void> {
@@ -121,7 +131,7 @@ export class OAuthClient implements HttpAuthorizer {
       this.#key = this.#server.href;
       const key = this.#key;
       this.#loaded = this.#store.loadTokens(key).then((tokens) => {
-        this.#tokens ??= tokens;
+        if (this.#tokens === undefined) this.#setTokens(tokens);
         if (tokens?.scope !== undefined) this.#scope = tokens.scope;
       });
     }
@@ -254,7 +264,7 @@ export class OAuthClient implements HttpAuthorizer {
       ...(response.expires_in === undefined ? {} : { expiresAt: Date.now() + response.expires_in * 1000 }),
       ...(scope === '' ? {} : { scope }),
     };
-    this.#tokens = tokens;
+    this.#setTokens(tokens);
     if (this.#key !== undefined) await this.#store.saveTokens(this.#key, tokens);
   }
 }

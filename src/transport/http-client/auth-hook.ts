@@ -37,7 +37,8 @@ export const MAX_AUTH_RETRIES = 3;
 export function authorizedFetch(fetch: FetchLike, auth: HttpAuthorizer): FetchLike {
   return async (url, init) => {
     for (let attempt = 0; ; attempt++) {
-      const headers = new Headers(init.headers);
+      // Transports build a fresh Headers per request: it can take the header in place.
+      const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
       const authorization = await auth.authorization(url);
       if (authorization === undefined) headers.delete('authorization');
       else headers.set('authorization', authorization);

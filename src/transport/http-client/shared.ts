@@ -164,8 +164,12 @@ function jsonRpcError(text: string): JsonRpcErrorObject | undefined {
   return result;
 }
 
-/** Wraps a failure to reach the server (DNS, refused connection, reset) as a local transport error. */
+/**
+ * Wraps a failure to reach the server (DNS, refused connection, reset) as a local transport error. An
+ * authorization failure (an `AUTH_*` error of the transport's `auth`) passes through with its own code.
+ */
 export function networkError(what: string, cause: unknown): McpkitError {
+  if (cause instanceof McpkitError && cause.code.startsWith('AUTH_')) return cause;
   const detail = cause instanceof Error ? describeCause(cause) : errorMessage(cause);
   return new McpkitError('TRANSPORT_ERROR', `${what} failed: ${detail}`, { cause });
 }
