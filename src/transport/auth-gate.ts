@@ -29,6 +29,7 @@ export interface ResourceAuthOptions {
 export const PRM_PREFIX = '/.well-known/oauth-protected-resource';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const BEARER_PREFIX = /^Bearer /i;
 
 /**
  * The resource server's gate in front of an HTTP endpoint: it serves the Protected Resource Metadata, checks the
@@ -43,6 +44,7 @@ export class AuthGate {
   /** The paths the metadata is served at: path-inserted, then root. */
   readonly metadataPaths: readonly string[];
   readonly #verifier: TokenVerifier;
+  readonly #cached: ((token: string) => AuthInfo | undefined) | undefined;
   readonly #required: readonly string[];
   readonly #metadata: HttpReply;
   readonly #unauthorized: HttpReply;
@@ -55,6 +57,8 @@ export class AuthGate {
     if (options.authorizationServers.length === 0)
       throw new TypeError('auth.authorizationServers must name at least one authorization server');
     this.#verifier = options.verifier;
+    const verifier = options.verifier;
+    this.#cached = verifier.cached === undefined ? undefined : (token) => verifier.cached?.(token);
     this.#required = options.requiredScopes ?? [];
     const inserted = url.pathname === '/' ? PRM_PREFIX : `${PRM_PREFIX}${url.pathname}`;
     this.metadataPaths = inserted === PRM_PREFIX ? [PRM_PREFIX] : [inserted, PRM_PREFIX];
@@ -115,12 +119,29 @@ export class AuthGate {
   }
 
   /**
-   * The caller's principal, or the reply refusing the request. Sets `req.authInfo` on success, so what the
-   * endpoint builds from the request carries it to every handler.
+   * Undefined when the request carries a valid token (then `req.authInfo` is its principal, which what the endpoint
+   * builds from the request carries to every handler), else the reply refusing it. A token the verifier already
+   * trusts is answered synchronously (the common case: no promise, no header parsing); others are verified.
    */
-  async authenticate(req: HttpRequestLike): Promise<HttpReply | undefined> {
+  authenticate(req: HttpRequestLike): HttpReply | undefined | Promise<HttpReply | undefined> {
     const header = req.header('authorization');
     if (header === undefined) return this.#unauthorized;
+    // "Bearer " and a token seen before: it passed the syntax check below when it was first verified.
+    if (this.#cached !== undefined && header.length > 7 && BEARER_PREFIX.test(header)) {
+      const known = this.#cached(header.slice(7));
+      if (known !== undefined) {
+        if (this.#required.length > 0) {
+          const refused = this.insufficientScope(known, this.#required);
+          if (refused) return refused;
+        }
+        req.authInfo = known;
+        return undefined;
+      }
+    }
+    return this.#verify(req, header);
+  }
+
+  async #verify(req: HttpRequestLike, header: string): Promise<HttpReply | undefined> {
     const match = BEARER.exec(header);
     if (match === null)
       return this.#refuse(400, 'invalid_request', 'The Authorization header must be one Bearer token');

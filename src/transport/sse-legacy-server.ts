@@ -152,8 +152,11 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
       const refused = checkRequestOrigin(req, options);
       if (refused) return httpError(refused.status, refused.message);
       if (gate) {
-        const unauthorized = await gate.authenticate(req);
-        if (unauthorized) return unauthorized;
+        const checked = gate.authenticate(req);
+        if (checked !== undefined) {
+          const unauthorized = 'then' in checked ? await checked : checked;
+          if (unauthorized) return unauthorized;
+        }
       }
       if (req.method === 'GET' && req.path !== messagesPath) return open(req);
       if (req.method === 'POST' && req.path === messagesPath) return post(req);

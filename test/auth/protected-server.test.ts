@@ -292,4 +292,30 @@ describe('the web-standard fetch handler with the same gate', TIMEOUT, () => {
     assert.equal((who.structuredContent as { subject: string }).subject, as.client.clientId);
     await handler.close();
   });
+
+  test('scopes every request needs: 403 on the first (verified) and the next (cached) request alike', async () => {
+    const handler = createStreamableHttpHandler(protectedServer(), {
+      sessions: false,
+      auth: {
+        ...authOptions(resource, as.issuer, jwtVerifier({ issuer: as.issuer, audience: resource })),
+        requiredScopes: ['mcp:write'],
+      },
+    });
+    const fetcher = toFetchHandler(handler);
+    const { message, headers } = modern('tools/list');
+    const read = (await as.clientCredentialsToken({ scope: 'mcp:read' })).access_token;
+    for (let i = 0; i < 2; i++) {
+      const x = await post(resource, read, message, headers, fetcher);
+      assert.equal(x.status, 403);
+      assert.match(
+        x.headers.get('www-authenticate') ?? '',
+        /error="insufficient_scope", scope="mcp:write mcp:read"/,
+      );
+    }
+    const write = (await as.clientCredentialsToken({ scope: 'mcp:read mcp:write' })).access_token;
+    for (let i = 0; i < 2; i++) result(await post(resource, write, message, headers, fetcher));
+    const unauthenticated = await post(resource, undefined, message, headers, fetcher);
+    assert.match(unauthenticated.headers.get('www-authenticate') ?? '', /scope="mcp:write"/);
+    await handler.close();
+  });
 });

@@ -27,6 +27,7 @@ export function customVerifier(check: VerifyFunction, options: CustomVerifierOpt
     }
   };
   return {
+    cached: (token) => cache.get(token, Date.now()),
     async verify(token) {
       const now = Date.now();
       const hit = cache.get(token, now);

@@ -107,6 +107,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   }
 
   return {
+    cached: (token) => cache.get(token, Date.now()),
     async verify(token) {
       const now = Date.now();
       const hit = cache.get(token, now);

@@ -105,6 +105,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   }
 
   return {
+    cached: (token) => cache.get(token, Date.now()),
     async verify(token) {
       const now = Date.now();
       const hit = cache.get(token, now);

@@ -166,8 +166,11 @@ export function createStreamableHttpHandler(
       const refused = checkRequestOrigin(req, options);
       if (refused) return httpError(refused.status, refused.message);
       if (gate) {
-        const unauthorized = await gate.authenticate(req);
-        if (unauthorized) return unauthorized;
+        const checked = gate.authenticate(req);
+        if (checked !== undefined) {
+          const unauthorized = 'then' in checked ? await checked : checked;
+          if (unauthorized) return unauthorized;
+        }
       }
       switch (req.method) {
         case 'POST':
