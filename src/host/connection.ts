@@ -1,0 +1,236 @@
+import { Client } from '../client/client.js';
+import type { ClientHandlers } from '../client/handlers.js';
+import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
+import type { Transport } from '../protocol/transport.js';
+import type { Implementation, LoggingMessageParams } from '../spec/types.js';
+import type { FetchLike } from '../transport/http-client/shared.js';
+import { HttpClientTransport } from '../transport/http-client.js';
+import { SseLegacyClientTransport } from '../transport/sse-legacy-client.js';
+import { StdioClientTransport } from '../transport/stdio-client.js';
+import type { ServerConfig } from './config/types.js';
+import { serverEnvironment } from './environment.js';
+
+/** Where a server stands. */
+export type ServerState = 'starting' | 'ready' | 'failed' | 'restarting' | 'disabled' | 'stopped';
+
+/** A server's visible state. */
+export interface ServerStatus {
+  name: string;
+  state: ServerState;
+  /** Why it failed or is restarting. */
+  reason?: string;
+  /** The last of its stderr (stdio servers), when it failed or is restarting. */
+  stderrTail?: string;
+  /** Restarts since it was last stably up. */
+  restarts: number;
+  /** When the state was entered (ms since the epoch). */
+  since: number;
+}
+
+/** How crashed stdio servers are restarted: exponential backoff with jitter, bounded. */
+export interface RestartOptions {
+  /** Restarts before the server counts as failed. Default 5. */
+  maxRestarts?: number;
+  /** The first delay, in ms; doubled each time. Default 500. */
+  baseDelayMs?: number;
+  /** The longest delay, in ms. Default 30 000. */
+  maxDelayMs?: number;
+  /** Up for this long (ms), a server's restart count starts again from zero. Default 60 000. */
+  stableAfterMs?: number;
+}
+
+/** Which lists of a server changed. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** What a connection needs from the host. */
+export interface ConnectionOptions {
+  clientInfo: Implementation;
+  handlers: ClientHandlers & { roots?: { uri: string; name?: string }[] };
+  connectTimeoutMs: number;
+  restart: RestartOptions;
+  /** Host variables to pass to spawned servers besides the allow-list (deny-listed ones only when named). */
+  inheritEnv: readonly string[];
+  /** The fetch of an HTTP server (an OAuth provider's authenticated fetch, for instance). */
+  fetchFor?: ((server: ServerConfig) => FetchLike | undefined) | undefined;
+  onstatus: (status: ServerStatus) => void;
+  /** The handshake is done: list what the server offers (the server counts as ready after it). */
+  onready: (client: Client) => Promise<void>;
+  onlistChanged: (kind: ListKind) => void;
+  onlog?: ((params: LoggingMessageParams) => void) | undefined;
+  onproblem: (message: string) => void;
+  /** Random numbers in [0, 1) for the jitter (tests pin it). */
+  random?: () => number;
+}
+
+/**
+ * One server: its client, its state and its restarts. `start()` resolves once the server is ready, has failed
+ * (after its bounded restarts) or is disabled; it never rejects and never waits longer than its own timeouts.
+ */
+export class ServerConnection {
+  readonly config: ServerConfig;
+  readonly #options: ConnectionOptions;
+  #status: ServerStatus;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #readyAt = 0;
+  #restarts = 0;
+  #stopped = false;
+  #settled: Promise<void> = Promise.resolve();
+  #settle: (() => void) | undefined;
+
+  constructor(config: ServerConfig, options: ConnectionOptions) {
+    this.config = config;
+    this.#options = options;
+    this.#status = {
+      name: config.name,
+      state: config.disabled ? 'disabled' : 'starting',
+      restarts: 0,
+      since: Date.now(),
+    };
+  }
+
+  get status(): ServerStatus {
+    return this.#status;
+  }
+
+  /** The connected client while the server is ready. */
+  get client(): Client | undefined {
+    return this.#status.state === 'ready' ? this.#client : undefined;
+  }
+
+  /** Whether `client` is this connection's current one (not replaced by a restart, not stopped). */
+  owns(client: Client): boolean {
+    return !this.#stopped && this.#client === client;
+  }
+
+  /** The spawned process's id (stdio servers, while running). */
+  get pid(): number | undefined {
+    return this.#transport instanceof StdioClientTransport ? this.#transport.pid : undefined;
+  }
+
+  /** Connects (unless disabled); resolves when the server is ready, failed or disabled. */
+  start(): Promise<void> {
+    if (this.config.disabled) {
+      this.#set({ state: 'disabled' });
+      return Promise.resolve();
+    }
+    this.#settled = new Promise<void>((resolve) => {
+      this.#settle = resolve;
+    });
+    this.#set({ state: 'starting' });
+    void this.#attempt();
+    return this.#settled;
+  }
+
+  /** Disconnects for good (the process tree of a stdio server is stopped). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.close().catch((e: unknown) => this.#options.onproblem(errorMessage(e)));
+    await this.#transport?.close().catch((e: unknown) => this.#options.onproblem(errorMessage(e)));
+    this.#set({ state: 'stopped' });
+    this.#settle?.();
+  }
+
+  async #attempt(): Promise<void> {
+    const transport = this.#transportFor();
+    this.#transport = transport;
+    const client = new Client(this.#options.clientInfo, {
+      ...this.#options.handlers,
+      autoRefresh: false,
+      onToolsChanged: () => this.#options.onlistChanged('tools'),
+      onPromptsChanged: () => this.#options.onlistChanged('prompts'),
+      onResourcesChanged: () => this.#options.onlistChanged('resources'),
+      onerror: (e) => this.#options.onproblem(e.message),
+      onclose: (e) => this.#closed(client, e),
+      ...(this.#options.onlog ? { onlog: this.#options.onlog } : {}),
+    });
+    this.#client = client;
+    const ms = this.config.connectTimeoutMs ?? this.#options.connectTimeoutMs;
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        reject(new McpkitError('REQUEST_TIMEOUT', `not ready within ${ms} ms (no answer to initialize)`));
+      }, ms);
+    });
+    try {
+      await Promise.race([client.connect(transport, { signal: abort.signal, timeout: ms }), timeout]);
+    } catch (e) {
+      await client.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      if (this.#stopped || this.#client !== client) return;
+      this.#failure(errorMessage(e));
+      return;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (this.#stopped || this.#client !== client) {
+      await client.close().catch(() => undefined);
+      return;
+    }
+    await this.#options.onready(client);
+    if (this.#stopped || this.#client !== client) return;
+    this.#readyAt = Date.now();
+    this.#set({ state: 'ready' });
+    this.#settle?.();
+  }
+
+  #closed(client: Client, error: Error | undefined): void {
+    if (this.#stopped || this.#client !== client) return;
+    const stable = this.#options.restart.stableAfterMs ?? 60_000;
+    if (Date.now() - this.#readyAt >= stable) this.#restarts = 0;
+    this.#failure(error ? error.message : 'the connection closed');
+  }
+
+  /** A failed start or a crash: restart a stdio server with backoff while restarts remain, else fail. */
+  #failure(reason: string): void {
+    const r = this.#options.restart;
+    const stderrTail = this.#stderrTail();
+    const restarts = this.#restarts;
+    if (this.config.transport.type === 'stdio' && restarts < (r.maxRestarts ?? 5)) {
+      const base = Math.min(r.maxDelayMs ?? 30_000, (r.baseDelayMs ?? 500) * 2 ** restarts);
+      // Full jitter on half the delay: spread out, never below half of it.
+      const delay = base / 2 + (base / 2) * (this.#options.random ?? Math.random)();
+      this.#restarts = restarts + 1;
+      this.#set({ state: 'restarting', reason, ...(stderrTail ? { stderrTail } : {}) });
+      this.#timer = setTimeout(() => void this.#attempt(), delay);
+      return;
+    }
+    this.#set({ state: 'failed', reason, ...(stderrTail ? { stderrTail } : {}) });
+    this.#settle?.();
+  }
+
+  #stderrTail(): string | undefined {
+    const t = this.#transport;
+    if (!(t instanceof StdioClientTransport)) return undefined;
+    const tail = t.stderrTail.trim();
+    return tail === '' ? undefined : tail.slice(-2000);
+  }
+
+  #transportFor(): Transport {
+    const t = this.config.transport;
+    if (t.type === 'stdio') {
+      return new StdioClientTransport({
+        command: t.command,
+        args: t.args,
+        env: serverEnvironment(t.env, t.namedEnv, this.#options.inheritEnv),
+        ...(t.cwd === undefined ? {} : { cwd: t.cwd }),
+      });
+    }
+    const fetch = this.#options.fetchFor?.(this.config);
+    const common = { headers: t.headers, ...(fetch ? { fetch } : {}) };
+    return t.type === 'sse'
+      ? new SseLegacyClientTransport(t.url, common)
+      : new HttpClientTransport(t.url, common);
+  }
+
+  #set(change: Partial<ServerStatus> & { state: ServerState }): void {
+    this.#status = { name: this.config.name, restarts: this.#restarts, ...change, since: Date.now() };
+    this.#options.onstatus(this.#status);
+  }
+}

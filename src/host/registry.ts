@@ -1,0 +1,193 @@
+import { UriTemplate } from '../server/uri-template.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../spec/types.js';
+import type { ApprovalMode, ServerConfig } from './config/types.js';
+import { nameKey, qualifyNames } from './names.js';
+
+/** A tool of the registry: the model's name for it, its server, and its definition as the model sees it. */
+export interface HostTool {
+  /** The qualified name (valid for model APIs). */
+  name: string;
+  server: string;
+  /** The tool as its server lists it. */
+  tool: Tool;
+  /** The tool under its qualified name. */
+  definition: Tool;
+  /** Its approval mode, from the policy (decided once per registry change). */
+  mode: ApprovalMode;
+}
+
+/** A prompt of the registry under its qualified name. */
+export interface HostPrompt {
+  name: string;
+  server: string;
+  prompt: Prompt;
+  definition: Prompt;
+}
+
+/** A resource and the server that owns its URI. */
+export interface HostResource {
+  server: string;
+  resource: Resource;
+}
+
+/** A resource template and its server. */
+export interface HostTemplate {
+  server: string;
+  template: ResourceTemplate;
+  matcher: UriTemplate | undefined;
+}
+
+/** What one server offers (as last listed). */
+export interface ServerLists {
+  tools?: Tool[];
+  prompts?: Prompt[];
+  resources?: Resource[];
+  templates?: ResourceTemplate[];
+}
+
+interface Entry {
+  config: ServerConfig;
+  lists: Required<ServerLists>;
+}
+
+/**
+ * The tools, prompts, resources and templates of every ready server under names valid for model APIs. Rebuilt as a
+ * whole when a server's lists change (names depend on the whole set), then read by plain map lookups.
+ */
+export class Registry {
+  readonly #separator: string;
+  readonly #modeFor: (server: ServerConfig, tool: Tool) => ApprovalMode;
+  readonly #onproblem: (server: string, message: string) => void;
+  readonly #servers = new Map<string, Entry>();
+  #tools = new Map<string, HostTool>();
+  #prompts = new Map<string, HostPrompt>();
+  #resources = new Map<string, HostResource>();
+  #templates: HostTemplate[] = [];
+
+  constructor(
+    separator: string,
+    modeFor: (server: ServerConfig, tool: Tool) => ApprovalMode,
+    onproblem: (server: string, message: string) => void,
+  ) {
+    this.#separator = separator;
+    this.#modeFor = modeFor;
+    this.#onproblem = onproblem;
+  }
+
+  /** Replaces what `config`'s server offers (lists not given are kept), filtering its tools by the config. */
+  set(config: ServerConfig, lists: ServerLists): void {
+    const known = this.#servers.get(config.name)?.lists;
+    const tools = lists.tools ?? known?.tools ?? [];
+    this.#servers.set(config.name, {
+      config,
+      lists: {
+        tools: tools.filter((t) => offered(config, t.name)),
+        prompts: lists.prompts ?? known?.prompts ?? [],
+        resources: lists.resources ?? known?.resources ?? [],
+        templates: lists.templates ?? known?.templates ?? [],
+      },
+    });
+    this.#rebuild();
+  }
+
+  /** Forgets a server (it is no longer ready). Returns whether it was there. */
+  remove(server: string): boolean {
+    if (!this.#servers.delete(server)) return false;
+    this.#rebuild();
+    return true;
+  }
+
+  tools(): HostTool[] {
+    return [...this.#tools.values()];
+  }
+
+  tool(name: string): HostTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  prompts(): HostPrompt[] {
+    return [...this.#prompts.values()];
+  }
+
+  prompt(name: string): HostPrompt | undefined {
+    return this.#prompts.get(name);
+  }
+
+  resources(): HostResource[] {
+    return [...this.#resources.values()];
+  }
+
+  templates(): HostTemplate[] {
+    return [...this.#templates];
+  }
+
+  /** The server that serves `uri`: the owner of that resource, else the first server with a matching template. */
+  ownerOf(uri: string): string | undefined {
+    const direct = this.#resources.get(uri);
+    if (direct) return direct.server;
+    for (const t of this.#templates) if (t.matcher?.match(uri)) return t.server;
+    return undefined;
+  }
+
+  #rebuild(): void {
+    // Servers in name order, so every derived name and every clash winner is independent of start order.
+    const entries = [...this.#servers.values()].sort((a, b) => (a.config.name < b.config.name ? -1 : 1));
+    const toolNames = qualifyNames(
+      entries.flatMap((e) => e.lists.tools.map((t) => ({ server: e.config.name, name: t.name }))),
+      this.#separator,
+    );
+    const promptNames = qualifyNames(
+      entries.flatMap((e) => e.lists.prompts.map((p) => ({ server: e.config.name, name: p.name }))),
+      this.#separator,
+    );
+    const tools = new Map<string, HostTool>();
+    const prompts = new Map<string, HostPrompt>();
+    const resources = new Map<string, HostResource>();
+    const templates: HostTemplate[] = [];
+    for (const { config, lists } of entries) {
+      const server = config.name;
+      for (const tool of lists.tools) {
+        const name = toolNames.get(nameKey(server, tool.name)) as string;
+        const definition: Tool = { ...tool, name };
+        if (tool.title === undefined) definition.title = tool.name;
+        tools.set(name, { name, server, tool, definition, mode: this.#modeFor(config, tool) });
+      }
+      for (const prompt of lists.prompts) {
+        const name = promptNames.get(nameKey(server, prompt.name)) as string;
+        prompts.set(name, { name, server, prompt, definition: { ...prompt, name } });
+      }
+      for (const resource of lists.resources) {
+        const owner = resources.get(resource.uri);
+        if (owner) {
+          this.#onproblem(
+            server,
+            `resource ${resource.uri} is also offered by ${owner.server}, which keeps it`,
+          );
+          continue;
+        }
+        resources.set(resource.uri, { server, resource });
+      }
+      for (const template of lists.templates)
+        templates.push({ server, template, matcher: matcher(template.uriTemplate) });
+    }
+    this.#tools = tools;
+    this.#prompts = prompts;
+    this.#resources = resources;
+    this.#templates = templates;
+  }
+}
+
+/** Whether the config offers the server's tool `name` (`allowedTools`, then `disabledTools`). */
+function offered(config: ServerConfig, name: string): boolean {
+  if (config.allowedTools && !config.allowedTools.includes(name)) return false;
+  return !config.disabledTools?.includes(name);
+}
+
+function matcher(template: string): UriTemplate | undefined {
+  try {
+    return new UriTemplate(template);
+  } catch {
+    // A template we cannot parse is still listed; reads of it go by exact resources only.
+    return undefined;
+  }
+}

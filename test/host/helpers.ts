@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CallToolResult } from '../../src/index.js';
+
+/** The repository root (tests run from dist/test/host). */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const BIN = join(ROOT, 'node_modules', '.bin');
+export const ODD_SERVER = join(ROOT, 'dist', 'test', 'host', 'fixtures', 'odd-server.js');
+export const OFFICIAL_SERVER = join(ROOT, 'dist', 'test', 'fixtures', 'official-stdio-server.js');
+export const EXAMPLE_SERVER = join(ROOT, 'dist', 'examples', 'everything', 'server.js');
+
+/** A fresh temporary folder. */
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes `content` (JSON unless a string) to `dir/path`, creating folders. */
+export function writeConfig(dir: string, path: string, content: unknown): string {
+  const full = join(dir, path);
+  mkdirSync(dirname(full), { recursive: true });
+  writeFileSync(full, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  return full;
+}
+
+/** The text of a tool result's first block. */
+export function text(result: CallToolResult): string {
+  const block = result.content[0];
+  assert.ok(block && block.type === 'text', `a text block in ${JSON.stringify(result)}`);
+  return block.text;
+}
+
+/** Whether a process with this id is still running. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (bounded) until `check` holds. */
+export async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
