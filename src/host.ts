@@ -32,6 +32,7 @@ export type { ListKind, RestartOptions, ServerState, ServerStatus } from './host
 export { DENIED_ENV_VARS, serverEnvironment } from './host/environment.js';
 export { Host, type HostEvents, type HostOptions, type RegistryChange } from './host/host.js';
 export { MODEL_NAME_PATTERN, qualifyNames } from './host/names.js';
+export { type HostOAuthOptions, oauthAuthorizers } from './host/oauth.js';
 export { redact } from './host/redact.js';
 export type {
   HostPrompt,

@@ -3,7 +3,7 @@ import type { ClientHandlers } from '../client/handlers.js';
 import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { Transport } from '../protocol/transport.js';
 import type { Implementation, LoggingMessageParams } from '../spec/types.js';
-import type { FetchLike } from '../transport/http-client/shared.js';
+import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import { HttpClientTransport } from '../transport/http-client.js';
 import { SseLegacyClientTransport } from '../transport/sse-legacy-client.js';
 import { StdioClientTransport } from '../transport/stdio-client.js';
@@ -50,8 +50,8 @@ export interface ConnectionOptions {
   restart: RestartOptions;
   /** Host variables to pass to spawned servers besides the allow-list (deny-listed ones only when named). */
   inheritEnv: readonly string[];
-  /** The fetch of an HTTP server (an OAuth provider's authenticated fetch, for instance). */
-  fetchFor?: ((server: ServerConfig) => FetchLike | undefined) | undefined;
+  /** The authorizer of an HTTP server (an OAuth client: the transports' `auth` option). */
+  authFor?: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
   onstatus: (status: ServerStatus) => void;
   /** The handshake is done: list what the server offers (the server counts as ready after it). */
   onready: (client: Client) => Promise<void>;
@@ -75,6 +75,7 @@ export class ServerConnection {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #readyAt = 0;
   #restarts = 0;
+  readonly #auth: HttpAuthorizer | undefined;
   #stopped = false;
   #settled: Promise<void> = Promise.resolve();
   #settle: (() => void) | undefined;
@@ -82,6 +83,8 @@ export class ServerConnection {
   constructor(config: ServerConfig, options: ConnectionOptions) {
     this.config = config;
     this.#options = options;
+    // One authorizer for the server's lifetime, so tokens survive reconnections.
+    this.#auth = options.authFor?.(config);
     this.#status = {
       name: config.name,
       state: config.disabled ? 'disabled' : 'starting',
@@ -222,8 +225,8 @@ export class ServerConnection {
         ...(t.cwd === undefined ? {} : { cwd: t.cwd }),
       });
     }
-    const fetch = this.#options.fetchFor?.(this.config);
-    const common = { headers: t.headers, ...(fetch ? { fetch } : {}) };
+    const auth = this.#auth;
+    const common = { headers: t.headers, ...(auth ? { auth } : {}) };
     return t.type === 'sse'
       ? new SseLegacyClientTransport(t.url, common)
       : new HttpClientTransport(t.url, common);

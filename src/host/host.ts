@@ -9,7 +9,7 @@ import type {
   ReadResourceResult,
   Tool,
 } from '../spec/types.js';
-import type { FetchLike } from '../transport/http-client/shared.js';
+import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import {
   type ActivityEntry,
   ActivityLog,
@@ -21,6 +21,7 @@ import { type ApprovalCallback, ApprovalGate, approvalMode, deniedResult } from 
 import { type LoadConfigOptions, loadConfig } from './config/load.js';
 import type { ApprovalMode, LoadedConfig, ServerConfig } from './config/types.js';
 import { type ListKind, type RestartOptions, ServerConnection, type ServerStatus } from './connection.js';
+import { type HostOAuthOptions, oauthAuthorizers } from './oauth.js';
 import { listServer, RefreshScheduler } from './refresh.js';
 import { Registry } from './registry.js';
 
@@ -46,8 +47,10 @@ export interface HostOptions {
   refreshDebounceMs?: number;
   /** Host variables spawned servers also get (loader variables such as LD_PRELOAD only when a config names them). */
   inheritEnv?: string[];
-  /** The fetch for an HTTP server: the hook for an OAuth provider's authenticated fetch. */
-  fetchFor?: (server: ServerConfig) => FetchLike | undefined;
+  /** OAuth for HTTP servers: an `OAuthClient` per server, tokens in one file (see {@link HostOAuthOptions}). */
+  oauth?: HostOAuthOptions;
+  /** The authorizer of an HTTP server, for any other scheme (wins over `oauth`; undefined: none). */
+  authFor?: (server: ServerConfig) => HttpAuthorizer | undefined;
   /** Random numbers in [0, 1) for restart jitter. */
   random?: () => number;
 }
@@ -92,6 +95,7 @@ export class Host {
   };
   readonly #refresh: RefreshScheduler;
   readonly #requestTimeoutMs: number;
+  readonly #authFor: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
 
   /** Reads config files (see {@link loadConfig}) and makes a host of their servers. */
   static async load(
@@ -108,6 +112,7 @@ export class Host {
       : { servers: [...config], settings: {}, files: [] };
     this.#options = options;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.#authFor = options.authFor ?? (options.oauth ? oauthAuthorizers(options.oauth) : undefined);
     this.log = options.log instanceof ActivityLog ? options.log : new ActivityLog(options.log);
     this.log.subscribe((entry) => this.#emit('activity', entry));
     const separator = options.separator ?? loaded.settings.separator ?? DEFAULT_SEPARATOR;
@@ -374,7 +379,7 @@ export class Host {
       connectTimeoutMs: o.connectTimeoutMs ?? 30_000,
       restart: o.restart ?? {},
       inheritEnv: o.inheritEnv ?? [],
-      fetchFor: o.fetchFor,
+      authFor: this.#authFor,
       ...(o.random ? { random: o.random } : {}),
       onstatus: (status) => this.#status(status),
       onready: (client) => this.#list(config, client, ['tools', 'prompts', 'resources'], 'all'),

@@ -92,6 +92,8 @@ export async function readEntry(name: string, raw: unknown, rules: EntryRules): 
     for (const [key, value] of Object.entries(r.stringRecord('headers') ?? {}))
       headers[key] = await expand(value, `headers.${key}`);
     config.transport = { type: type === 'sse' ? 'sse' : 'http', url, headers };
+    const auth = r.nested('auth');
+    if (auth) config.oauth = await readOAuth(auth, expand);
   }
   readGovernance(r, config);
   return config;
@@ -109,6 +111,22 @@ function readGovernance(r: FieldReader, config: ServerConfig): void {
   if (connect !== undefined) config.connectTimeoutMs = connect;
   const request = r.positiveNumber('requestTimeoutMs');
   if (request !== undefined) config.requestTimeoutMs = request;
+}
+
+/** Cursor's static OAuth client: `auth: { CLIENT_ID, CLIENT_SECRET, scopes }`, variables expanded. */
+async function readOAuth(
+  auth: FieldReader,
+  expand: (value: string, field: string) => Promise<string>,
+): Promise<NonNullable<ServerConfig['oauth']>> {
+  auth.rejectUnknown(['CLIENT_ID', 'CLIENT_SECRET', 'scopes']);
+  const out: NonNullable<ServerConfig['oauth']> = {};
+  const id = auth.string('CLIENT_ID');
+  if (id !== undefined) out.clientId = await expand(id, 'auth.CLIENT_ID');
+  const secret = auth.string('CLIENT_SECRET');
+  if (secret !== undefined) out.clientSecret = await expand(secret, 'auth.CLIENT_SECRET');
+  const scopes = auth.stringArray('scopes');
+  if (scopes) out.scopes = scopes;
+  return out;
 }
 
 function readApproval(r: FieldReader): ApprovalPolicy | undefined {

@@ -42,6 +42,8 @@ export interface ServerConfig {
   connectTimeoutMs?: number;
   /** Default timeout of each request to this server, in ms. */
   requestTimeoutMs?: number;
+  /** A pre-registered OAuth client for an HTTP server (Cursor's `auth` block). */
+  oauth?: { clientId?: string; clientSecret?: string; scopes?: string[] };
   /** Where the entry came from. */
   source: { file: string; format: ConfigFormat };
 }
