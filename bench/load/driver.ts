@@ -38,9 +38,11 @@ export interface DriveOptions {
    * When a call's successor is issued: `'reply'` (default) inside the reply's own handler, so a chunk of replies
    * turns into requests written back to back as it is read; `'continuation'` from a queued microtask per reply, as a
    * host whose clients each `await` their own call does (the generator reads the whole chunk first, then each client
-   * resumes and writes its next request separately).
+   * resumes and writes its next request separately); `'turn'` one client per turn of the event loop, each after
+   * the loop has polled for I/O again (clients whose continuations are tasks of their own, as a host running
+   * several tool calls concurrently has): every request is its own write, with the loop's work between two.
    */
-  next?: 'reply' | 'continuation';
+  next?: 'reply' | 'continuation' | 'turn';
 }
 
 /** What the timed phase measured. */
@@ -80,7 +82,7 @@ function phase(
   stallMs: number,
   ids: { next: number },
   latencies: Float64Array | undefined,
-  next: 'reply' | 'continuation',
+  next: 'reply' | 'continuation' | 'turn',
 ): Promise<{ calls: number; elapsedNs: number }> {
   return new Promise((resolve, reject) => {
     const sent = new Map<number, bigint>();
@@ -118,6 +120,13 @@ function phase(
     const continueClient = (): void => {
       if (!stopping && !settled && issued < bounds.maxCalls) issue();
     };
+    // 'turn': clients whose replies have arrived resume one per turn of the event loop, in arrival order.
+    let ready = 0;
+    const resumeOne = (): void => {
+      ready--;
+      continueClient();
+      if (ready > 0) setImmediate(resumeOne);
+    };
     target.onfail = (error) => finish(error);
     target.onreply = (id) => {
       const t0 = sent.get(id);
@@ -134,7 +143,8 @@ function phase(
       if (stopping) {
         if (sent.size === 0) finish();
       } else if (next === 'reply') issue();
-      else queueMicrotask(continueClient);
+      else if (next === 'continuation') queueMicrotask(continueClient);
+      else if (ready++ === 0) setImmediate(resumeOne);
     };
     const initial = Math.max(1, Math.min(inFlight, bounds.maxCalls));
     for (let i = 0; i < initial; i++) issue();

@@ -32,6 +32,7 @@ function callFigures(m: Measured): Record<string, number> {
     peak_rss_mib: m.peakRssKiB / 1024,
     loadgen_us_per_call: (m.loadgenCpuMs * 1e3) / m.calls,
     reads_per_call: m.reads / m.calls,
+    requests_per_read: m.reads > 0 ? m.calls / m.reads : 0,
     writes_per_call: m.writes / m.calls,
   };
 }
@@ -43,7 +44,7 @@ async function measure(
   inFlight: number,
   bounds: StdioBounds,
   profile: Profile,
-  next: 'reply' | 'continuation' = 'reply',
+  next: 'reply' | 'continuation' | 'turn' = 'reply',
 ): Promise<Measured> {
   const server = new StdioServer(onCpus(command, 'server'));
   try {
@@ -107,6 +108,14 @@ const CALL_METRICS: readonly Metric[] = [
     ratios: false,
   },
   {
+    key: 'requests_per_read',
+    label: 'requests per server read',
+    unit: '',
+    better: 'lower',
+    digits: 2,
+    ratios: false,
+  },
+  {
     key: 'writes_per_call',
     label: 'server writes per call',
     unit: '',
@@ -144,10 +153,11 @@ export function stdioCalls(inFlight: number): Workload {
 }
 
 /**
- * Workload 1b: `clients` concurrent clients on one stdio connection, each sending its next call from its own
- * continuation once its reply has arrived (as a host with several concurrent calls does), with nothing pinned: the
- * generator reads a chunk of replies, then each client writes its next request separately, so requests reach the
- * server in small chunks and the per-read and per-turn costs of the server count, not only its per-message cost.
+ * Workload 1b: `clients` concurrent clients on one stdio connection, each sending its next call once its reply has
+ * arrived, from a task of its own (as a host running several tool calls concurrently does), with nothing pinned: the
+ * clients whose replies came resume one per turn of the generator's event loop, each after the loop has polled for
+ * I/O again, so every request is its own write with the loop's work between two, and requests reach the server one
+ * or a few per read: the per-read and per-turn costs of the server count, not only its per-message cost.
  */
 export function stdioClosedLoop(clients: number): Workload {
   const text = 'hello world';
@@ -158,9 +168,7 @@ export function stdioClosedLoop(clients: number): Workload {
     metrics: CALL_METRICS,
     applies: () => true,
     async run(impl, profile) {
-      const m = await unpinned(() =>
-        measure(impl.stdio, text, clients, profile.small, profile, 'continuation'),
-      );
+      const m = await unpinned(() => measure(impl.stdio, text, clients, profile.small, profile, 'turn'));
       return callFigures(m);
     },
   };
