@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AuthInfo, TokenVerifier } from '../server/auth.js';
+import { AuthGate } from './auth-gate.js';
+import type { HttpReply, HttpRequestLike } from './streamable-http/exchange.js';
+
+const verifier: TokenVerifier = {
+  verify: async (token) =>
+    token === 'good'
+      ? { subject: 'u', scopes: ['read'] }
+      : token === 'down'
+        ? { error: 'unavailable', description: 'AS down' }
+        : { error: 'invalid_token', description: 'The token\'s "aud" is "wrong"\\' },
+};
+
+function req(method: string, path: string, authorization?: string): HttpRequestLike {
+  return {
+    method,
+    path,
+    query: new URLSearchParams(),
+    header: (name) => (name === 'authorization' ? authorization : undefined),
+    text: async () => '',
+  };
+}
+
+async function run(gate: AuthGate, r: HttpRequestLike): Promise<HttpReply | undefined> {
+  return gate.authenticate(r);
+}
+
+test('metadata paths: path-inserted then root; a root resource has only the root one', () => {
+  const gate = new AuthGate({
+    verifier,
+    resource: 'https://h.example/a/mcp',
+    authorizationServers: ['https://as'],
+  });
+  assert.deepEqual(gate.metadataPaths, [
+    '/.well-known/oauth-protected-resource/a/mcp',
+    '/.well-known/oauth-protected-resource',
+  ]);
+  assert.equal(gate.metadataUrl, 'https://h.example/.well-known/oauth-protected-resource/a/mcp');
+  const root = new AuthGate({
+    verifier,
+    resource: 'https://h.example',
+    authorizationServers: ['https://as'],
+  });
+  assert.deepEqual(root.metadataPaths, ['/.well-known/oauth-protected-resource']);
+  assert.equal(gate.metadata(req('POST', gate.metadataPaths[0] as string)).status, 405);
+  assert.equal(gate.metadata(req('OPTIONS', gate.metadataPaths[0] as string)).status, 204);
+});
+
+test('bad configurations are refused at creation', () => {
+  assert.throws(
+    () => new AuthGate({ verifier, resource: 'https://h/mcp#x', authorizationServers: ['https://as'] }),
+  );
+  assert.throws(
+    () => new AuthGate({ verifier, resource: 'ftp://h/mcp', authorizationServers: ['https://as'] }),
+  );
+  assert.throws(() => new AuthGate({ verifier, resource: 'https://h/mcp', authorizationServers: [] }));
+});
+
+test('challenges: quoted values stay valid (no " or \\ inside), 503 for an unreachable AS, a thrown verifier is 503', async () => {
+  const gate = new AuthGate({ verifier, resource: 'https://h/mcp', authorizationServers: ['https://as'] });
+  const bad = (await run(gate, req('POST', '/mcp', 'Bearer nope'))) as HttpReply;
+  assert.equal(bad.status, 401);
+  const challenge = bad.headers['www-authenticate'] as string;
+  assert.match(challenge, /error_description="The token's 'aud' is 'wrong''"$/);
+  assert.equal(((await run(gate, req('POST', '/mcp', 'Bearer down'))) as HttpReply).status, 503);
+  const throwing = new AuthGate({
+    verifier: {
+      verify: () => {
+        throw new Error('boom');
+      },
+    },
+    resource: 'https://h/mcp',
+    authorizationServers: ['https://as'],
+  });
+  assert.equal(((await run(throwing, req('POST', '/mcp', 'Bearer x'))) as HttpReply).status, 503);
+});
+
+test('a token the verifier already trusts is answered synchronously', () => {
+  const known: AuthInfo = { subject: 'u', scopes: ['read'] };
+  const gate = new AuthGate({
+    verifier: { verify: async () => known, cached: (t) => (t === 'k' ? known : undefined) },
+    resource: 'https://h/mcp',
+    authorizationServers: ['https://as'],
+  });
+  const r = req('POST', '/mcp', 'bearer k');
+  assert.equal(gate.authenticate(r), undefined, 'no promise');
+  assert.equal(r.authInfo, known);
+  assert.ok(
+    gate.authenticate(req('POST', '/mcp', 'Bearer  k')) instanceof Promise,
+    'odd spacing takes the full path',
+  );
+});
