@@ -42,3 +42,10 @@ export type {
   Registry,
   ServerLists,
 } from './host/registry.js';
+export type {
+  HostElicitation,
+  HostSampling,
+  SamplingReview,
+  SamplingVerdict,
+  ServerRequestContext,
+} from './host/server-requests.js';

@@ -1,5 +1,5 @@
 import { Client } from '../client/client.js';
-import type { ClientHandlers } from '../client/handlers.js';
+import type { ClientOptions } from '../client/options.js';
 import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { Transport } from '../protocol/transport.js';
 import type { Implementation, LoggingMessageParams } from '../spec/types.js';
@@ -45,7 +45,8 @@ export type ListKind = 'tools' | 'prompts' | 'resources';
 /** What a connection needs from the host. */
 export interface ConnectionOptions {
   clientInfo: Implementation;
-  handlers: ClientHandlers & { roots?: { uri: string; name?: string }[] };
+  /** The answers to the server's requests (sampling, elicitation, roots) and the capabilities they imply, per connection. */
+  serverRequests: () => Pick<ClientOptions, 'sampling' | 'elicitation' | 'roots' | 'capabilities'>;
   connectTimeoutMs: number;
   restart: RestartOptions;
   /** Host variables to pass to spawned servers besides the allow-list (deny-listed ones only when named). */
@@ -142,7 +143,7 @@ export class ServerConnection {
     const transport = this.#transportFor();
     this.#transport = transport;
     const client = new Client(this.#options.clientInfo, {
-      ...this.#options.handlers,
+      ...this.#options.serverRequests(),
       autoRefresh: false,
       onToolsChanged: () => this.#options.onlistChanged('tools'),
       onPromptsChanged: () => this.#options.onlistChanged('prompts'),

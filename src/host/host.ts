@@ -7,6 +7,7 @@ import type {
   Implementation,
   Prompt,
   ReadResourceResult,
+  Root,
   Tool,
 } from '../spec/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
@@ -24,6 +25,13 @@ import { type ListKind, type RestartOptions, ServerConnection, type ServerStatus
 import { type HostOAuthOptions, oauthAuthorizers } from './oauth.js';
 import { listServer, RefreshScheduler } from './refresh.js';
 import { Registry } from './registry.js';
+import {
+  type HostElicitation,
+  type HostSampling,
+  type SamplingReview,
+  type ServerRequestOptions,
+  serverRequestHandlers,
+} from './server-requests.js';
 
 /** Options of a {@link Host}. */
 export interface HostOptions {
@@ -51,6 +59,14 @@ export interface HostOptions {
   oauth?: HostOAuthOptions;
   /** The authorizer of an HTTP server, for any other scheme (wins over `oauth`; undefined: none). */
   authFor?: (server: ServerConfig) => HttpAuthorizer | undefined;
+  /** The host's model, answering servers' sampling requests (none: servers are told sampling is unsupported). */
+  sampling?: HostSampling;
+  /** The person sees each sampling request and answer and may edit or decline them. */
+  reviewSampling?: SamplingReview;
+  /** The app's form (and URL) prompts for servers' elicitations. */
+  elicitation?: HostElicitation;
+  /** The workspace folders offered to servers as roots. */
+  roots?: Root[];
   /** Random numbers in [0, 1) for restart jitter. */
   random?: () => number;
 }
@@ -95,6 +111,8 @@ export class Host {
   };
   readonly #refresh: RefreshScheduler;
   readonly #requestTimeoutMs: number;
+  readonly #serverRequests: ServerRequestOptions;
+  #roots: Root[];
   readonly #authFor: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
 
   /** Reads config files (see {@link loadConfig}) and makes a host of their servers. */
@@ -112,6 +130,13 @@ export class Host {
       : { servers: [...config], settings: {}, files: [] };
     this.#options = options;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.#roots = options.roots ?? [];
+    this.#serverRequests = {
+      sampling: options.sampling,
+      reviewSampling: options.reviewSampling,
+      elicitation: options.elicitation,
+      roots: () => this.#roots,
+    };
     this.#authFor = options.authFor ?? (options.oauth ? oauthAuthorizers(options.oauth) : undefined);
     this.log = options.log instanceof ActivityLog ? options.log : new ActivityLog(options.log);
     this.log.subscribe((entry) => this.#emit('activity', entry));
@@ -187,6 +212,23 @@ export class Host {
   /** The prompts under their qualified names. */
   prompts(): Prompt[] {
     return this.#registry.prompts().map((p) => p.definition);
+  }
+
+  /** Replaces the roots (workspace folders) and announces the change to every ready server. */
+  async setRoots(roots: Root[]): Promise<void> {
+    this.#roots = roots;
+    await Promise.all(
+      [...this.#connections.values()].map((c) =>
+        c.client?.setRoots(roots).catch((e: unknown) =>
+          this.log.record({
+            kind: 'server',
+            server: c.config.name,
+            outcome: 'warning',
+            summary: shorten(`announcing roots failed: ${errorMessage(e)}`),
+          }),
+        ),
+      ),
+    );
   }
 
   /** Listens to `state`, `registry` or `activity`; returns the function that stops it. */
@@ -375,7 +417,7 @@ export class Host {
     const o = this.#options;
     return new ServerConnection(config, {
       clientInfo: o.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
-      handlers: {},
+      serverRequests: () => serverRequestHandlers(config.name, this.#serverRequests, this.log),
       connectTimeoutMs: o.connectTimeoutMs ?? 30_000,
       restart: o.restart ?? {},
       inheritEnv: o.inheritEnv ?? [],
