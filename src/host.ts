@@ -30,7 +30,14 @@ export type {
 } from './host/config/types.js';
 export type { ListKind, RestartOptions, ServerState, ServerStatus } from './host/connection.js';
 export { DENIED_ENV_VARS, serverEnvironment } from './host/environment.js';
-export { Host, type HostEvents, type HostOptions, type RegistryChange } from './host/host.js';
+export { type GatewayOptions, hostGateway } from './host/gateway.js';
+export {
+  Host,
+  type HostCallOptions,
+  type HostEvents,
+  type HostOptions,
+  type RegistryChange,
+} from './host/host.js';
 export { MODEL_NAME_PATTERN, qualifyNames } from './host/names.js';
 export { type HostOAuthOptions, oauthAuthorizers } from './host/oauth.js';
 export { redact } from './host/redact.js';

@@ -1,3 +1,4 @@
+import { InputRequiredSignal } from '../server/modern/mrtr.js';
 import type { CallToolResult, ToolAnnotations } from '../spec/types.js';
 import type { ApprovalMode, ServerConfig } from './config/types.js';
 
@@ -61,16 +62,23 @@ export class ApprovalGate {
   }
 
   /** Decides a call whose mode is not `allow` (that one needs no gate). */
-  async decide(mode: ApprovalMode, request: ApprovalRequest): Promise<ApprovalOutcome> {
+  async decide(
+    mode: ApprovalMode,
+    override: ApprovalCallback | undefined,
+    request: ApprovalRequest,
+  ): Promise<ApprovalOutcome> {
     if (mode === 'allow') return { allowed: true, by: 'policy' };
     if (mode === 'deny') return { allowed: false, by: 'policy' };
     const key = `${request.server}\u0000${request.tool}`;
     if (this.#session.has(key)) return { allowed: true, by: 'session' };
-    if (!this.#callback) return { allowed: false, by: 'no-callback' };
+    const callback = override ?? this.#callback;
+    if (!callback) return { allowed: false, by: 'no-callback' };
     let answer: Awaited<ReturnType<ApprovalCallback>>;
     try {
-      answer = await this.#callback(request);
+      answer = await callback(request);
     } catch (e) {
+      // A gateway asking its stateless client: the round ends with input_required and the call is asked again.
+      if (e instanceof InputRequiredSignal) throw e;
       return { allowed: false, by: 'callback-failed', reason: e instanceof Error ? e.message : String(e) };
     }
     const decision = typeof answer === 'string' ? answer : answer.decision;

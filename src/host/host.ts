@@ -1,6 +1,7 @@
 import type { Client } from '../client/client.js';
 import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
+import type { McpServer } from '../server/server.js';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -22,6 +23,7 @@ import { type ApprovalCallback, ApprovalGate, approvalMode, deniedResult } from 
 import { type LoadConfigOptions, loadConfig } from './config/load.js';
 import type { ApprovalMode, LoadedConfig, ServerConfig } from './config/types.js';
 import { type ListKind, type RestartOptions, ServerConnection, type ServerStatus } from './connection.js';
+import { type GatewayOptions, hostGateway } from './gateway.js';
 import { type HostOAuthOptions, oauthAuthorizers } from './oauth.js';
 import { listServer, RefreshScheduler } from './refresh.js';
 import { Registry } from './registry.js';
@@ -69,6 +71,12 @@ export interface HostOptions {
   roots?: Root[];
   /** Random numbers in [0, 1) for restart jitter. */
   random?: () => number;
+}
+
+/** Options of one {@link Host.callTool}: a request's options, and who approves this call when it must be asked. */
+export interface HostCallOptions extends RequestOptions {
+  /** Asks about this call instead of the host's `approve` callback (the gateway asks its connecting client). */
+  approve?: ApprovalCallback;
 }
 
 /** What a registry change was. */
@@ -214,6 +222,14 @@ export class Host {
     return this.#registry.prompts().map((p) => p.definition);
   }
 
+  /**
+   * The registry served as one MCP server (see {@link hostGateway}): qualified tools, prompts and resources, with the
+   * approval policy and the activity log applied; `ask` becomes an elicitation to the connecting client.
+   */
+  toServer(options?: GatewayOptions): McpServer {
+    return hostGateway(this, options);
+  }
+
   /** Replaces the roots (workspace folders) and announces the change to every ready server. */
   async setRoots(roots: Root[]): Promise<void> {
     this.#roots = roots;
@@ -241,12 +257,13 @@ export class Host {
   /**
    * Calls a tool by its qualified name: through the approval policy to its server. Never throws for what the model
    * should hear about: an unknown tool, a server that is not ready, a denial or a failed call are tool results with
-   * `isError` saying so.
+   * `isError` saying so. (What passes through is the gateway's input-required signal when it asks a stateless
+   * client for approval: its server turns that into an `input_required` round.)
    */
   async callTool(
     name: string,
     args?: Record<string, unknown>,
-    options?: RequestOptions,
+    options?: HostCallOptions,
   ): Promise<CallToolResult> {
     const started = performance.now();
     const entry = this.#registry.tool(name);
@@ -258,7 +275,7 @@ export class Host {
     let approval = 'policy';
     if (entry.mode !== 'allow') {
       const config = this.#connections.get(server)?.config as ServerConfig;
-      const outcome = await this.#gate.decide(entry.mode, {
+      const outcome = await this.#gate.decide(entry.mode, options?.approve, {
         server,
         tool: entry.tool.name,
         qualifiedName: name,
@@ -305,7 +322,8 @@ export class Host {
     let result: CallToolResult;
     let outcome = 'ok';
     try {
-      result = await client.callTool(entry.tool.name, args, this.#requestOptions(server, options));
+      const { approve: _approve, ...request } = options ?? {};
+      result = await client.callTool(entry.tool.name, args, this.#requestOptions(server, request));
       if (result.isError === true) outcome = 'error';
     } catch (e) {
       outcome = 'error';
