@@ -161,6 +161,21 @@ describe('the OAuth client refuses bad input', () => {
     assert.equal(u.calls.length, 0);
   });
 
+  test('an endless metadata document is cut off, not buffered', async () => {
+    const endless = () =>
+      new Response(
+        new ReadableStream({
+          pull(controller) {
+            controller.enqueue(new TextEncoder().encode(' '.repeat(64 * 1024)));
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const e = await failure(client(world({ [`${RS}/.well-known/oauth-protected-resource/mcp`]: endless })));
+    assert.equal(e.code, 'AUTH_DISCOVERY_FAILED');
+    assert.match(e.message, /exceeded/);
+  });
+
   test('a redirect to another origin during discovery is not followed', async () => {
     const w = world({
       [`${RS}/.well-known/oauth-protected-resource/mcp`]: () =>
@@ -242,6 +257,8 @@ describe('the OAuth client refuses bad input', () => {
       () => json({ access_token: TOKEN }),
       () => json({ error: 'invalid_grant', error_description: 'bad code' }, 400),
       () => new Response(TOKEN, { status: 500 }),
+      () => new Response(null, { status: 204 }),
+      () => json({ access_token: TOKEN, token_type: 'Bearer', padding: 'x'.repeat(2 * 1024 * 1024) }),
     ]) {
       const e = await failure(client(world({ [`${AS}/token`]: answer })));
       assert.equal(e.code, 'AUTH_TOKEN_FAILED', e.message);

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { errorMessage, McpkitError, type McpkitErrorCode } from '../../jsonrpc/errors.js';
 import type { FetchLike } from '../../transport/http-client/shared.js';
+import { readText } from '../../transport/http-client/sse-reader.js';
 import { isLoopback, requireSecure } from './urls.js';
 
 /** How the OAuth client reaches the network: the app's fetch and the caller's abort signal. */
@@ -11,6 +12,26 @@ export interface AuthHttp {
 
 /** Redirects a metadata fetch follows, each on the same origin (another origin is refused). */
 const MAX_REDIRECTS = 3;
+/** Longest body of any OAuth answer (metadata, registration, token), in characters. */
+const MAX_BODY_CHARS = 1024 * 1024;
+
+/**
+ * Reads an OAuth answer's body within {@link MAX_BODY_CHARS} into a fresh Response (a hostile server cannot
+ * make the client buffer without bound; parsing, twice for metadata, then costs at most that).
+ */
+async function bounded(response: Response): Promise<Response> {
+  if (response.body === null) return response;
+  const text = await readText(response.body, MAX_BODY_CHARS);
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  const empty = response.status === 204 || response.status === 205 || response.status === 304;
+  return new Response(empty ? null : text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
 
 /**
  * The options every oauth4webapi request gets: the app's fetch, the signal, and plain HTTP allowed only
@@ -19,8 +40,8 @@ const MAX_REDIRECTS = 3;
 export function oauthOptions(http: AuthHttp, endpoint: URL | string | undefined) {
   const url = typeof endpoint === 'string' && URL.canParse(endpoint) ? new URL(endpoint) : endpoint;
   return {
-    [oauth.customFetch]: (input: string, init: oauth.CustomFetchOptions<string, unknown>) =>
-      http.fetch(new URL(input), init as RequestInit),
+    [oauth.customFetch]: async (input: string, init: oauth.CustomFetchOptions<string, unknown>) =>
+      bounded(await http.fetch(new URL(input), init as RequestInit)),
     [oauth.allowInsecureRequests]: url instanceof URL && isLoopback(url),
     ...(http.signal === undefined ? {} : { signal: http.signal }),
   };
@@ -61,9 +82,20 @@ export async function getMetadata(http: AuthHttp, start: URL, what: string): Pro
       url = next;
       continue;
     }
-    if (response.status === 200) return response;
+    if (response.status === 200) return readBody(response, url, what);
     await response.body?.cancel().catch(() => undefined);
     return undefined;
+  }
+}
+
+async function readBody(response: Response, url: URL, what: string): Promise<Response> {
+  try {
+    return await bounded(response);
+  } catch (e) {
+    throw new McpkitError(
+      'AUTH_DISCOVERY_FAILED',
+      `Reading the ${what} at ${url.href} failed: ${errorMessage(e)}`,
+    );
   }
 }
 
@@ -76,7 +108,7 @@ export async function step<T>(code: McpkitErrorCode, what: string, run: () => Pr
   try {
     return await run();
   } catch (e) {
-    if (e instanceof McpkitError) throw e;
+    if (e instanceof McpkitError && e.code.startsWith('AUTH_')) throw e;
     throw new McpkitError(code, `${what} failed: ${describeOAuthError(e)}`);
   }
 }
