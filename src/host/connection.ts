@@ -51,6 +51,8 @@ export interface ConnectionOptions {
   restart: RestartOptions;
   /** Host variables to pass to spawned servers besides the allow-list (deny-listed ones only when named). */
   inheritEnv: readonly string[];
+  /** A transport of the app's own for a server (an in-process server, a custom channel); undefined: from its config. */
+  transportFor?: ((server: ServerConfig) => Transport | undefined) | undefined;
   /** The authorizer of an HTTP server (an OAuth client: the transports' `auth` option). */
   authFor?: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
   onstatus: (status: ServerStatus) => void;
@@ -217,6 +219,8 @@ export class ServerConnection {
   }
 
   #transportFor(): Transport {
+    const custom = this.#options.transportFor?.(this.config);
+    if (custom) return custom;
     const t = this.config.transport;
     if (t.type === 'stdio') {
       return new StdioClientTransport({

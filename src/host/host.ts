@@ -1,6 +1,7 @@
 import type { Client } from '../client/client.js';
 import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
+import type { Transport } from '../protocol/transport.js';
 import type { McpServer } from '../server/server.js';
 import type {
   CallToolResult,
@@ -59,6 +60,11 @@ export interface HostOptions {
   inheritEnv?: string[];
   /** OAuth for HTTP servers: an `OAuthClient` per server, tokens in one file (see {@link HostOAuthOptions}). */
   oauth?: HostOAuthOptions;
+  /**
+   * A transport of the app's own for a server, called for each (re)connection: an in-process server over
+   * `createLinkedTransports()`, a custom channel. Undefined: the transport its config describes.
+   */
+  transportFor?: (server: ServerConfig) => Transport | undefined;
   /** The authorizer of an HTTP server, for any other scheme (wins over `oauth`; undefined: none). */
   authFor?: (server: ServerConfig) => HttpAuthorizer | undefined;
   /** The host's model, answering servers' sampling requests (none: servers are told sampling is unsupported). */
@@ -440,6 +446,7 @@ export class Host {
       restart: o.restart ?? {},
       inheritEnv: o.inheritEnv ?? [],
       authFor: this.#authFor,
+      transportFor: o.transportFor,
       ...(o.random ? { random: o.random } : {}),
       onstatus: (status) => this.#status(status),
       onready: (client) => this.#list(config, client, ['tools', 'prompts', 'resources'], 'all'),
