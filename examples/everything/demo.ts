@@ -1,9 +1,10 @@
 // What `npm start` runs: starts the everything server as a child process over stdio, connects a client
-// and walks through every feature, printing a readable transcript.
+// and walks through every feature, printing a readable transcript; then the host section (demo-host.ts).
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Client, type JsonSchema, type Tool } from '../../src/index.js';
 import { StdioClientTransport } from '../../src/stdio.js';
+import { hostDemo } from './demo-host.js';
 import {
   describeCapabilities,
   describeContent,
@@ -185,6 +186,7 @@ try {
   await walkthrough();
   await client.close();
   say(heading('Closed'), '  The client closed the connection and the server process exited.');
+  await hostDemo(SERVER_PATH, say);
 } catch (e) {
   console.error(`demo failed: ${errorMessage(e)}`);
   await client.close();
