@@ -23,7 +23,8 @@ const DECISIONS: Record<string, ApprovalDecision> = {
 };
 
 /**
- * The host's registry served as one MCP server: the qualified tools, prompts and resources of every ready server,
+ * The host's registry served as one MCP server: the qualified tools and prompts, the resources and resource
+ * templates of every ready server,
  * kept in step with the registry (list changes reach the connected clients). Tool calls go through the host, so
  * the approval policy and the activity log apply; a call whose mode is `ask` becomes an elicitation to the
  * connecting client when it supports elicitation (the person behind it decides), and a denial otherwise.
@@ -45,6 +46,7 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
   const tools = new Map<string, { handle: RegisteredHandle<unknown>; key: string }>();
   const prompts = new Map<string, { handle: RegisteredHandle<unknown>; key: string }>();
   const resources = new Map<string, { handle: RegisteredHandle<unknown>; key: string }>();
+  const templates = new Map<string, { handle: RegisteredHandle<unknown>; key: string }>();
   const problem = (what: string, e: unknown) =>
     host.log.record({
       kind: 'server',
@@ -148,6 +150,39 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
       if (liveResources.has(uri)) continue;
       known.handle.remove();
       resources.delete(uri);
+    }
+
+    const liveTemplates = new Set<string>();
+    for (const t of host.registry.templates()) {
+      const uriTemplate = t.template.uriTemplate;
+      // Two servers with the same template: the first (in server name order) owns reads, as in the registry.
+      if (liveTemplates.has(uriTemplate)) continue;
+      liveTemplates.add(uriTemplate);
+      const key = JSON.stringify(t.template);
+      const known = templates.get(uriTemplate);
+      if (known?.key === key) continue;
+      known?.handle.remove();
+      templates.delete(uriTemplate);
+      const tpl = t.template;
+      try {
+        const handle = server.resourceTemplate(
+          uriTemplate,
+          {
+            name: tpl.name,
+            ...(tpl.description === undefined ? {} : { description: tpl.description }),
+            ...(tpl.mimeType === undefined ? {} : { mimeType: tpl.mimeType }),
+          },
+          (target, _variables, ctx) => host.readResource(target, { signal: ctx.signal }),
+        );
+        templates.set(uriTemplate, { handle, key });
+      } catch (e) {
+        problem(`resource template ${uriTemplate} not offered`, e);
+      }
+    }
+    for (const [uriTemplate, known] of templates) {
+      if (liveTemplates.has(uriTemplate)) continue;
+      known.handle.remove();
+      templates.delete(uriTemplate);
     }
   };
   sync();

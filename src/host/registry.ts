@@ -63,6 +63,8 @@ export class Registry {
   #prompts = new Map<string, HostPrompt>();
   #resources = new Map<string, HostResource>();
   #templates: HostTemplate[] = [];
+  /** Clashes already reported (bounded by the resources listed), so a rebuild does not report them again. */
+  #reported = new Set<string>();
 
   constructor(
     separator: string,
@@ -144,6 +146,7 @@ export class Registry {
     const prompts = new Map<string, HostPrompt>();
     const resources = new Map<string, HostResource>();
     const templates: HostTemplate[] = [];
+    const clashes = new Set<string>();
     for (const { config, lists } of entries) {
       const server = config.name;
       for (const tool of lists.tools) {
@@ -159,10 +162,15 @@ export class Registry {
       for (const resource of lists.resources) {
         const owner = resources.get(resource.uri);
         if (owner) {
-          this.#onproblem(
-            server,
-            `resource ${resource.uri} is also offered by ${owner.server}, which keeps it`,
-          );
+          const clash = `${resource.uri}\u0000${server}`;
+          clashes.add(clash);
+          if (!this.#reported.has(clash)) {
+            this.#reported.add(clash);
+            this.#onproblem(
+              server,
+              `resource ${resource.uri} is also offered by ${owner.server}, which keeps it`,
+            );
+          }
           continue;
         }
         resources.set(resource.uri, { server, resource });
@@ -174,6 +182,8 @@ export class Registry {
     this.#prompts = prompts;
     this.#resources = resources;
     this.#templates = templates;
+    // Clashes that are gone are forgotten (reported again if they come back); the set stays bounded.
+    for (const clash of this.#reported) if (!clashes.has(clash)) this.#reported.delete(clash);
   }
 }
 

@@ -75,6 +75,24 @@ test('a stateful client sees the qualified tools; allow runs, deny is a result, 
   );
 });
 
+test('resources and templates of the servers are read through the gateway', async () => {
+  const { client } = await connectInMemory(gateway);
+  try {
+    const templates = await client.listResourceTemplates();
+    assert.ok(templates.length > 0, 'templates offered');
+    const resources = await client.listResources();
+    const first = resources[0];
+    assert.ok(first, 'resources offered');
+    assert.equal(first.uri, 'odd://up/info');
+    const [info] = (await client.readResource('odd://up/info')).contents;
+    assert.ok(info && 'text' in info && info.text === 'info of up');
+    const [item] = (await client.readResource('odd://up/items/7')).contents;
+    assert.ok(item && 'text' in item && item.text === 'item 7', JSON.stringify(item));
+  } finally {
+    await client.close();
+  }
+});
+
 test('a client that cannot elicit gets a denial for ask, never a hang', async () => {
   const { client } = await connectInMemory(gateway);
   try {
