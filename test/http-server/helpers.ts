@@ -310,6 +310,8 @@ export interface RawInit {
   headers?: Record<string, string | undefined>;
   body?: string | Buffer | undefined;
   agent?: Agent | false;
+  /** How long to wait for the response head and then for its body (default EVENTUALLY_MS). */
+  timeoutMs?: number;
 }
 
 function cleanHeaders(headers: Record<string, string | undefined> = {}): Record<string, string> {
@@ -339,12 +341,12 @@ export function startRequest(
 export async function raw(url: string, init: RawInit = {}): Promise<RawResponse> {
   const { req, response } = startRequest(url, init);
   req.end(init.body);
-  const res = await within(response, `a response to ${init.method ?? 'GET'} ${url}`);
-  return readAll(res);
+  const res = await within(response, `a response to ${init.method ?? 'GET'} ${url}`, init.timeoutMs);
+  return readAll(res, init.timeoutMs);
 }
 
 /** Reads a response to its end (or until the connection drops). */
-export function readAll(res: IncomingMessage): Promise<RawResponse> {
+export function readAll(res: IncomingMessage, timeoutMs = EVENTUALLY_MS): Promise<RawResponse> {
   return within(
     new Promise<RawResponse>((resolve) => {
       let body = '';
@@ -358,6 +360,7 @@ export function readAll(res: IncomingMessage): Promise<RawResponse> {
       );
     }),
     'the response body',
+    timeoutMs,
   );
 }
 

@@ -46,8 +46,9 @@ describe('many sessions at once', () => {
             i % 2 === 0
               ? toolCall(i, 'echo', { text: `c${c}-i${i}` })
               : toolCall(i, 'slow_progress', { steps: 1, delayMs: 0, tag: `c${c}-i${i}:` }, `t${i}`);
+          // 1,000 requests in flight on 2 cores: each gets the test's 30 s, not raw()'s default wait.
           const res = await within(
-            raw(url, { method: 'POST', headers: postHeaders(sessionId), body, agent }),
+            raw(url, { method: 'POST', headers: postHeaders(sessionId), body, agent, timeoutMs: 30_000 }),
             `call ${i} of client ${c}`,
             30_000,
           );
