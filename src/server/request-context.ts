@@ -27,6 +27,18 @@ export interface ContextSetup {
   /** The log threshold (index in LOG_LEVELS); read on every log call since `logging/setLevel` may change it. */
   readonly logThreshold: () => number | undefined;
   readonly mrtr: MrtrState;
+  /** Where progress and log notifications go instead of the session (a stateless request answered alone). */
+  readonly notifier?: Notifier | undefined;
+}
+
+/**
+ * The channel of a request that has no connection of its own (a stateless HTTP request answered directly): its
+ * notifications travel on its response.
+ */
+export interface Notifier {
+  notify(method: string, params: JsonObject, related: RequestId, policy: RevisionPolicy): Promise<void>;
+  /** True once nothing more can be delivered (the request was answered or its client went away). */
+  readonly closed: boolean;
 }
 
 const NO_MRTR: MrtrState = Object.freeze({ inputResponses: Object.freeze({}), state: undefined });
@@ -120,26 +132,32 @@ class HandlerContext implements RequestContext {
       if (message !== undefined) params.message = message;
       // Fitted to the request's revision, not the session's: on a connection that holds a stateful session, a
       // stateless request is still answered in its own revision.
-      await this.#setup.session.notify('notifications/progress', params, this.requestId, this.#setup.policy);
+      const setup = this.#setup;
+      await (setup.notifier ?? setup.session).notify(
+        'notifications/progress',
+        params,
+        this.requestId,
+        setup.policy,
+      );
     };
     return this.#progress;
   }
 
   get log(): Method<'log'> {
     this.#log ??= async (level, data, logger) => {
-      const { session } = this.#setup;
+      const { session, notifier } = this.#setup;
       const threshold = this.#setup.logThreshold();
       if (
         this.#finished ||
         this.#incoming.finished ||
         threshold === undefined ||
         LOG_LEVELS.indexOf(level) < threshold ||
-        session.peer.closed
+        (notifier ? notifier.closed : session.peer.closed)
       )
         return;
       const params: JsonObject = { level, data };
       if (logger !== undefined) params.logger = logger;
-      await session.notify('notifications/message', params, this.requestId, this.#setup.policy);
+      await (notifier ?? session).notify('notifications/message', params, this.requestId, this.#setup.policy);
     };
     return this.#log;
   }

@@ -1,7 +1,7 @@
 import { McpkitError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
-import type { Transport } from '../protocol/transport.js';
+import { SENT, type Transport } from '../protocol/transport.js';
 import type { SchemaArg } from '../schema/index.js';
 import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
@@ -28,6 +28,7 @@ import {
   updatePrompt,
 } from './prompts.js';
 import { type RegisteredHandle, Registry } from './registry.js';
+import type { Notifier } from './request-context.js';
 import {
   defineResource,
   defineTemplate,
@@ -45,7 +46,7 @@ import {
   updateResource,
   updateTemplate,
 } from './resources.js';
-import type { ServerSession } from './session.js';
+import { ServerSession } from './session.js';
 import { SessionSet } from './session-set.js';
 import { dispatchStateful } from './stateful-dispatch.js';
 import { TaskManager } from './tasks/manager.js';
@@ -62,6 +63,14 @@ import {
 export type { CacheableMethod, ServerOptions } from './options.js';
 
 const NO_SCOPES: readonly string[] = Object.freeze([]);
+
+/** The transport of the detached session: never started, it delivers nothing. */
+const DETACHED: Transport = {
+  start: () => SENT,
+  send: () =>
+    Promise.reject(new McpkitError('NOT_CONNECTED', 'A stateless request has no connection to send on')),
+  close: () => SENT,
+};
 
 /**
  * A server definition: tools, resources, templates and prompts registered once and shared by every
@@ -85,6 +94,8 @@ export class McpServer {
   readonly resources: Registry<ResourceDef, ResourceUpdate>;
   readonly templates: Registry<TemplateDef, TemplateUpdate>;
   readonly #options: ServerOptions;
+  /** The session argument of requests answered without one (`dispatchAlone`); made on first use. */
+  #detached: ServerSession | undefined;
   readonly #pageSize: number;
   readonly #sessions = new SessionSet();
   readonly #middleware: Middleware[] = [];
@@ -275,6 +286,16 @@ export class McpServer {
     const { method, params = {} } = incoming.request;
     if (claimsModern(params)) return dispatchModern(this, session, incoming);
     return dispatchStateful(this, session, incoming, method, params);
+  }
+
+  /**
+   * @internal Answers a stateless (2026-07-28) request that has no connection of its own (a Streamable HTTP POST):
+   * no session, Peer or transport is made for it; its notifications go to `notifier`. The handlers' `session`
+   * argument is one detached session shared by such requests (the revision has no method that keeps state on it).
+   */
+  dispatchAlone(incoming: IncomingRequest, notifier: Notifier): Promise<JsonObject> | JsonObject {
+    this.#detached ??= new ServerSession(DETACHED, this, this.#options.defaultLogLevel ?? 'info');
+    return dispatchModern(this, this.#detached, incoming, notifier);
   }
 
   /** @internal The implementation of a protocol method. */

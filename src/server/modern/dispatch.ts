@@ -16,7 +16,7 @@ import { principalOf } from '../auth.js';
 import type { SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
 import { type Middleware, runChain } from '../middleware.js';
-import { createRequestContext } from '../request-context.js';
+import { createRequestContext, type Notifier } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
 import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
@@ -61,12 +61,14 @@ function serverInfoMeta(info: Implementation): JsonObject {
  * Answers one stateless (2026-07-28) request: checks the `_meta` envelope, runs the same handlers as
  * the stateful era (with `ctx.elicit()` and friends turned into `input_required` rounds), and adds
  * `resultType`, `serverInfo` and cache hints to the result. A handler that answers synchronously is answered
- * synchronously (no promise turn), as in the stateful era.
+ * synchronously (no promise turn), as in the stateful era. With `notifier`, the request's notifications go there
+ * rather than to `session` (a request answered without a connection of its own).
  */
 export function dispatchModern(
   host: ModernHost,
   session: ServerSession,
   incoming: IncomingRequest,
+  notifier?: Notifier,
 ): Promise<JsonObject> | JsonObject {
   const { method } = incoming.request;
   const params = incoming.request.params ?? {};
@@ -79,7 +81,7 @@ export function dispatchModern(
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
   const mrtr = MRTR_METHODS.has(method);
-  const run = { host, session, incoming, envelope, entry, method, params, mrtr };
+  const run = { host, session, incoming, envelope, entry, method, params, mrtr, notifier };
   // Most requests carry no requestState: no promise turn for them.
   if (mrtr && params.requestState !== undefined) {
     return openState(host, method, params, incoming).then((state) => answer(run, state));
@@ -98,6 +100,7 @@ interface ModernRun {
   readonly params: JsonObject;
   /** Whether the method may answer `input_required`. */
   readonly mrtr: boolean;
+  readonly notifier: Notifier | undefined;
 }
 
 /** Runs the handler through the middleware chain and decorates its result (synchronously when it answers so). */
@@ -120,6 +123,7 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
     asker: { era: 'stateless', collector },
     logThreshold: () => (host.capabilities.logging ? envelope.logLevel : undefined),
     mrtr: { inputResponses: answers, state: state?.app },
+    notifier: r.notifier,
   });
   const tasks = host.tasks;
   const run = () =>

@@ -4,6 +4,7 @@ import type { McpServer } from '../../server/server.js';
 import { connectTransport, contextOf } from './connect.js';
 import { httpError } from './errors.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
+import { ModernExchange } from './modern-exchange.js';
 import { checkModernHeaders, paramHeaders } from './modern-headers.js';
 import type { StreamSettings } from './session-transport.js';
 
@@ -15,7 +16,8 @@ export interface ModernSettings {
 
 /**
  * A stateless-revision (2026-07-28) POST: headers checked against the body, answered on its own,
- * cancelled by a disconnect.
+ * cancelled by a disconnect. A request is dispatched directly (`ModernExchange`); a notification and a
+ * `subscriptions/listen` stream (which lives on after its request) go through a transport of their own.
  */
 export async function postModern(
   server: McpServer,
@@ -23,6 +25,11 @@ export async function postModern(
   req: HttpRequestLike,
   message: JsonRpcRequest | JsonRpcNotification,
 ): Promise<HttpReply> {
+  if ('id' in message && message.method !== 'subscriptions/listen') {
+    const refused = refuseHeaders(server, req, message);
+    if (refused) return refused;
+    return new ModernExchange(message, req.authInfo, settings.request).run(server, req);
+  }
   const context = contextOf(req);
   const { transport } = await connectTransport(
     server,
@@ -35,17 +42,30 @@ export async function postModern(
     await transport.close();
     return reply;
   }
-  try {
-    const name = message.method === 'tools/call' ? message.params?.name : undefined;
-    const schema = typeof name === 'string' ? server.tools.get(name)?.def.input?.jsonSchema : undefined;
-    checkModernHeaders(req, message, paramHeaders(schema));
-  } catch (e) {
+  const refused = refuseHeaders(server, req, message);
+  if (refused) {
     await transport.close();
-    if (e instanceof JsonRpcError) return httpError(400, e.message, e.code, message.id);
-    throw e;
+    return refused;
   }
   const reply = await transport.post([message], false, context, req);
   // A JSON reply has usually closed its transport already (it went idle with its answer).
   if (!('sse' in reply) && !transport.closed) await transport.close();
   return reply;
+}
+
+/** 400 when the request's Mcp-* headers disagree with its body. */
+function refuseHeaders(
+  server: McpServer,
+  req: HttpRequestLike,
+  message: JsonRpcRequest,
+): HttpReply | undefined {
+  try {
+    const name = message.method === 'tools/call' ? message.params?.name : undefined;
+    const schema = typeof name === 'string' ? server.tools.get(name)?.def.input?.jsonSchema : undefined;
+    checkModernHeaders(req, message, paramHeaders(schema));
+    return undefined;
+  } catch (e) {
+    if (e instanceof JsonRpcError) return httpError(400, e.message, e.code, message.id);
+    throw e;
+  }
 }

@@ -1,0 +1,189 @@
+import { formatSseEvent, SSE_KEEPALIVE } from '../../framing/sse.js';
+import { ErrorCode, JsonRpcError, toError } from '../../jsonrpc/errors.js';
+import { encodeMessage, errorResponse } from '../../jsonrpc/parse.js';
+import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../../jsonrpc/types.js';
+import type { IncomingRequest } from '../../protocol/peer.js';
+import { type MessageContext, SENT } from '../../protocol/transport.js';
+import type { Notifier } from '../../server/request-context.js';
+import type { McpServer } from '../../server/server.js';
+import type { RevisionPolicy } from '../../spec/revision.js';
+import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGone } from './exchange.js';
+import type { StreamSettings } from './session-transport.js';
+
+/**
+ * One stateless-revision (2026-07-28) request answered on its POST without a session, Peer or transport: the
+ * request is self-contained, so the server's dispatch runs directly with this object as the request (its signal is
+ * aborted when the client goes away), its message context (`authInfo`, `closeStream`) and its notifier (progress and
+ * logs go on the response). The reply is one JSON body, or SSE once a notification must stream first (or always,
+ * in 'sse' mode; never in 'json' mode, where notifications are dropped); the result is encoded once.
+ */
+export class ModernExchange implements IncomingRequest, MessageContext, Notifier {
+  readonly request: JsonRpcRequest;
+  readonly authInfo: unknown;
+  readonly #settings: StreamSettings;
+  #controller: AbortController | undefined;
+  #cancelled = false;
+  #answered = false;
+  /** Resolves the HTTP reply while it is still undecided (JSON or SSE). */
+  #reply: ((reply: HttpReply) => void) | undefined;
+  #sse = false;
+  /** SSE events waiting for the connection (undefined once attached, or when nothing may be written). */
+  #backlog: string[] | undefined;
+  #sink: SseSink | undefined;
+  #ended = false;
+  #closeRequested = false;
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+
+  constructor(request: JsonRpcRequest, authInfo: unknown, settings: StreamSettings) {
+    this.request = request;
+    this.authInfo = authInfo;
+    this.#settings = settings;
+  }
+
+  /** The request's message context is the exchange itself (`authInfo`, `closeStream`). */
+  get context(): MessageContext {
+    return this;
+  }
+
+  /** Made when first read: most handlers never look at it. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#cancelled) this.#controller.abort('client disconnected');
+    }
+    return this.#controller.signal;
+  }
+
+  /** True once the handler has answered: late progress and logs are dropped. */
+  get finished(): boolean {
+    return this.#answered;
+  }
+
+  get closed(): boolean {
+    return this.#answered || this.#cancelled;
+  }
+
+  /** Runs the request on `server` and resolves with its HTTP reply; a disconnect before the answer cancels it. */
+  run(server: McpServer, req: Pick<HttpRequestLike, 'onGone' | 'signal'>): Promise<HttpReply> {
+    const reply = new Promise<HttpReply>((resolve) => {
+      this.#reply = resolve;
+    });
+    if (this.#settings.responseMode === 'sse') this.#startSse();
+    let out: Promise<JsonObject> | JsonObject;
+    try {
+      out = server.dispatchAlone(this, this);
+    } catch (e) {
+      this.#failed(server, e);
+      return reply;
+    }
+    if (!(out instanceof Promise)) {
+      this.#respond({ jsonrpc: '2.0', id: this.request.id, result: out });
+      return reply;
+    }
+    whenGone(req, () => this.#cancel());
+    out.then(
+      (result) => this.#respond({ jsonrpc: '2.0', id: this.request.id, result }),
+      (e: unknown) => this.#failed(server, e),
+    );
+    return reply;
+  }
+
+  notify(method: string, params: JsonObject, _related: RequestId, policy: RevisionPolicy): Promise<void> {
+    if (this.closed || (!this.#sse && this.#settings.responseMode === 'json')) return SENT;
+    const fitting = policy.fitting;
+    const fitted = fitting ? fitting.params(method, params) : params;
+    this.#startSse();
+    this.#write(formatSseEvent({ data: encodeMessage({ jsonrpc: '2.0', method, params: fitted }) }));
+    return SENT;
+  }
+
+  /** Ends the connection carrying the stream (the stateless revision cannot resume it: later events are lost). */
+  closeStream(): void {
+    this.#startSse();
+    if (this.#sink) this.#detach(true);
+    else this.#closeRequested = true;
+  }
+
+  #failed(server: McpServer, e: unknown): void {
+    let response: JsonRpcResponse;
+    if (e instanceof JsonRpcError) response = errorResponse(this.request.id, e.code, e.message, e.data);
+    else {
+      // Unexpected errors are reported locally; the client sees no stack or internal detail.
+      server.error(toError(e), undefined);
+      response = errorResponse(this.request.id, ErrorCode.InternalError, 'Internal error');
+    }
+    this.#respond(response);
+  }
+
+  #respond(response: JsonRpcResponse): void {
+    this.#answered = true;
+    if (this.#cancelled) return;
+    const body = encodeMessage(response);
+    if (!this.#sse) {
+      const resolve = this.#reply;
+      this.#reply = undefined;
+      const status = this.#settings.statusOf?.(response) ?? 200;
+      resolve?.({ status, headers: { 'content-type': 'application/json' }, body });
+      return;
+    }
+    this.#write(formatSseEvent({ data: body }));
+    this.#end();
+  }
+
+  /** The client went away before the answer: the handler's signal aborts and nothing more is sent. */
+  #cancel(): void {
+    if (this.#answered || this.#cancelled) return;
+    this.#cancelled = true;
+    this.#controller?.abort('client disconnected');
+    this.#startSse();
+    this.#end();
+  }
+
+  #startSse(): void {
+    if (this.#sse) return;
+    this.#sse = true;
+    this.#backlog = [];
+    const resolve = this.#reply;
+    this.#reply = undefined;
+    resolve?.({ status: 200, headers: { ...SSE_HEADERS }, sse: (sink) => this.#attach(sink) });
+  }
+
+  #attach(sink: SseSink): void {
+    for (const text of this.#backlog ?? []) sink.write(text);
+    this.#backlog = undefined;
+    if (this.#closeRequested || this.#ended) {
+      this.#closeRequested = false;
+      sink.close();
+      return;
+    }
+    this.#sink = sink;
+    sink.onclose = () => {
+      if (this.#sink === sink) this.#detach(false);
+    };
+    const every = this.#settings.keepAliveMs;
+    if (every > 0) {
+      this.#keepAlive = setInterval(() => sink.write(SSE_KEEPALIVE), every);
+      (this.#keepAlive as { unref?: () => void }).unref?.();
+    }
+  }
+
+  #write(text: string): void {
+    if (this.#sink) {
+      if (!this.#sink.write(text)) this.#detach(false);
+    } else this.#backlog?.push(text);
+  }
+
+  /** The stream has its last event: the connection closes once it is written. */
+  #end(): void {
+    this.#ended = true;
+    if (this.#sink) this.#detach(true);
+  }
+
+  #detach(close: boolean): void {
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+    const sink = this.#sink;
+    this.#sink = undefined;
+    if (close && sink && !sink.closed) sink.close();
+  }
+}
