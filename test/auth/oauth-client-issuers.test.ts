@@ -77,3 +77,86 @@ test('a second authorization server gets its own registration; the first one is 
   assert.equal((await store.loadClient('https://as-one.example'))?.clientId, 'id-at-as-one.example');
   assert.equal((await store.loadClient('https://as-two.example'))?.clientId, 'id-at-as-two.example');
 });
+
+/** An MCP server at RS whose metadata names `current()` (or none: the 2025-03-26 fallback); token calls logged. */
+function world(current: () => string | undefined, tokenCalls: string[]) {
+  return async (url: URL, init: RequestInit): Promise<Response> => {
+    if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
+      const as = current();
+      if (as === undefined) return new Response(null, { status: 404 });
+      return json({ resource: SERVER.href, authorization_servers: [as] });
+    }
+    const issuer = url.origin;
+    if (url.pathname === '/.well-known/oauth-authorization-server') {
+      return json({
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+      });
+    }
+    if (url.pathname === '/token') {
+      tokenCalls.push(`${issuer} ${new Headers(init.headers).get('authorization') ?? ''}`);
+      return json({ access_token: `token-from-${url.hostname}`, token_type: 'Bearer' });
+    }
+    return new Response(null, { status: 404 });
+  };
+}
+
+const challenge401 = (sent: string | undefined): AuthChallenge => ({
+  status: 401,
+  headers: new Headers({ 'www-authenticate': 'Bearer' }),
+  url: SERVER,
+  sentAuthorization: sent,
+});
+
+test('pre-registered credentials without an issuer are pinned to the first authorization server', async () => {
+  let current = 'https://as-one.example';
+  const tokenCalls: string[] = [];
+  const store = new MemoryTokenStore();
+  const options = {
+    grant: { type: 'client_credentials' as const },
+    credentials: { clientId: 'app', clientSecret: 's3cret' },
+    store,
+    fetch: world(() => current, tokenCalls),
+  };
+  const auth = new OAuthClient(options);
+  await auth.authorization(SERVER);
+  await auth.unauthorized(challenge401(undefined), undefined);
+  assert.equal(await auth.authorization(SERVER), 'Bearer token-from-as-one.example');
+  current = 'https://evil.example';
+  await assert.rejects(
+    auth.unauthorized(challenge401('Bearer token-from-as-one.example'), undefined),
+    /first used with https:\/\/as-one\.example/,
+  );
+  // A new client over the same store remembers the pin.
+  const again = new OAuthClient({ ...options, store });
+  await again.authorization(SERVER);
+  await assert.rejects(
+    again.unauthorized(challenge401('Bearer token-from-as-one.example'), undefined),
+    /first used with/,
+  );
+  assert.equal(tokenCalls.length, 1);
+  assert.match(tokenCalls[0] ?? '', /^https:\/\/as-one\.example Basic /);
+});
+
+test('a secret without an issuer is never sent in the 2025-03-26 fallback; with an explicit issuer it is', async () => {
+  const tokenCalls: string[] = [];
+  const fetch = world(() => undefined, tokenCalls);
+  const refused = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    credentials: { clientId: 'app', clientSecret: 's3cret' },
+    fetch,
+  });
+  await refused.authorization(SERVER);
+  await assert.rejects(refused.unauthorized(challenge401(undefined), undefined), /2025-03-26 fallback/);
+  assert.deepEqual(tokenCalls, []);
+  const explicit = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    credentials: { clientId: 'app', clientSecret: 's3cret', issuer: RS },
+    fetch,
+  });
+  await explicit.authorization(SERVER);
+  await explicit.unauthorized(challenge401(undefined), undefined);
+  assert.equal(await explicit.authorization(SERVER), 'Bearer token-from-rs.example');
+  assert.equal(tokenCalls.length, 1);
+});

@@ -133,6 +133,7 @@ function toClient(e: Record<string, unknown>): StoredClient | undefined {
       : {}),
     ...(typeof e.secretExpiresAt === 'number' ? { secretExpiresAt: e.secretExpiresAt } : {}),
     ...(typeof e.redirectUri === 'string' ? { redirectUri: e.redirectUri } : {}),
+    ...(typeof e.issuer === 'string' ? { issuer: e.issuer } : {}),
   };
 }
 

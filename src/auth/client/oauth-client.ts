@@ -172,6 +172,7 @@ export class OAuthClient implements HttpAuthorizer {
       this.#options,
       this.#store,
       this.#http(signal),
+      found.mode !== 'metadata',
     );
     return this.#client;
   }

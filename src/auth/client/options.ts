@@ -24,7 +24,10 @@ export interface ClientCredentials {
   readonly tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
   /**
    * The issuer these credentials belong to. When set, they are only ever sent to that authorization
-   * server (another one is an error); when absent, to whichever server the MCP server names.
+   * server (another one is an error); when absent, to the first server the MCP server names, which is then
+   * pinned in the token store (another one later is an error). Without it, a secret or private key is never
+   * sent in the 2025-03-26 fallback (no protected-resource metadata: the issuer is assumed to be the MCP
+   * server's own origin).
    */
   readonly issuer?: string;
 }

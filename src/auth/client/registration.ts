@@ -24,16 +24,12 @@ export async function resolveClient(
   options: OAuthClientOptions,
   store: TokenStore,
   http: AuthHttp,
+  fallback = false,
 ): Promise<ResolvedClient> {
   const given =
     typeof options.credentials === 'function' ? options.credentials(as.issuer) : options.credentials;
   if (given !== undefined) {
-    if (given.issuer !== undefined && given.issuer !== as.issuer) {
-      throw new McpkitError(
-        'AUTH_REGISTRATION_FAILED',
-        `The pre-registered client ${JSON.stringify(given.clientId)} belongs to ${given.issuer}, not to ${as.issuer}: credentials are never sent to another authorization server`,
-      );
-    }
+    await checkIssuer(given, as.issuer, store, fallback);
     return { ...(await fromCredentials(given, as)), source: 'pre-registered' };
   }
   const grant = options.grant;
@@ -63,6 +59,47 @@ export async function resolveClient(
   const registered = await register(as, options, grant.redirectUri, http);
   await store.saveClient(as.issuer, registered);
   return { ...(await fromCredentials(toCredentials(registered), as)), source: 'registered' };
+}
+
+/** The store key under which the issuer that pre-registered credentials were first used with is pinned. */
+export function pinKey(clientId: string): string {
+  return `pre-registered:${clientId}`;
+}
+
+/**
+ * Pre-registered credentials go to one authorization server only: the `issuer` given with them, else the
+ * first one they were used with (pinned in the store; any other one afterwards is refused). A secret or a
+ * private key is never sent in the 2025-03-26 fallback (the issuer is then the MCP server's own origin)
+ * unless `issuer` names it explicitly.
+ */
+async function checkIssuer(
+  given: ClientCredentials,
+  issuer: string,
+  store: TokenStore,
+  fallback: boolean,
+): Promise<void> {
+  const refuse = (why: string) => {
+    throw new McpkitError(
+      'AUTH_REGISTRATION_FAILED',
+      `The pre-registered client ${JSON.stringify(given.clientId)} ${why}: credentials are never sent to another authorization server`,
+    );
+  };
+  if (given.issuer !== undefined) {
+    if (given.issuer !== issuer) refuse(`belongs to ${given.issuer}, not to ${issuer}`);
+    return;
+  }
+  const key = pinKey(given.clientId);
+  const pinned = (await store.loadClient(key))?.issuer;
+  if (pinned !== undefined) {
+    if (pinned !== issuer) refuse(`was first used with ${pinned}, not with ${issuer}`);
+    return;
+  }
+  if (fallback && (given.clientSecret !== undefined || given.privateKey !== undefined)) {
+    refuse(
+      `has a secret or key but no issuer, and ${issuer} was only assumed from the MCP server's origin (2025-03-26 fallback): set the credentials' issuer to use it there`,
+    );
+  }
+  await store.saveClient(key, { clientId: given.clientId, issuer });
 }
 
 function usable(stored: StoredClient, redirectUri: string): boolean {

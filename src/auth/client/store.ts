@@ -21,6 +21,8 @@ export interface StoredClient {
   readonly secretExpiresAt?: number;
   /** The redirect URI it was registered with: a client registered for another one is registered again. */
   readonly redirectUri?: string;
+  /** For pre-registered credentials without an issuer: the authorization server they were first used with (pinned). */
+  readonly issuer?: string;
 }
 
 /**
