@@ -55,6 +55,20 @@ describe('introspection mode with opaque tokens from oidc-provider', { timeout: 
     assert.equal(as.hits.get('/token/introspection'), before + 1, 'answers are cached within their lifetime');
   });
 
+  test('concurrent checks of a rejected token share one introspection request', async () => {
+    const verifier = introspectionVerifier({
+      issuer: as.issuer,
+      audience: resource,
+      clientId: as.introspectionClient.clientId,
+      clientSecret: as.introspectionClient.clientSecret,
+    });
+    await verifier.verify('warm-up-token-0123456789'); // discovery, and one introspection
+    const before = as.hits.get('/token/introspection') ?? 0;
+    const outcomes = await Promise.all([1, 2, 3].map(() => verifier.verify('rejected-token-0123456789')));
+    for (const outcome of outcomes) assert.equal(failure(outcome).error, 'invalid_token');
+    assert.equal(as.hits.get('/token/introspection'), before + 1, 'one request for three waiters');
+  });
+
   test('an unknown token and a token for another resource get 401', async () => {
     const { message, headers } = modern('tools/list');
     const unknown = await post(running.url, 'no-such-token-0123456789', message, headers);

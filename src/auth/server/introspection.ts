@@ -113,13 +113,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       const hit = cache.get(token, now);
       if (hit) return hit;
       if (token.length > MAX_TOKEN_LENGTH) return invalidToken('The access token is too long');
-      const outcome = await cache.shared(token, async () => {
-        const result = await check(token);
-        if ('error' in result) return undefined;
-        cache.set(token, result, Date.now());
-        return result;
-      });
-      return outcome ?? check(token);
+      return cache.shared(token, () => check(token));
     },
   };
 }

@@ -112,14 +112,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       if (hit) return hit;
       if (token.length > MAX_TOKEN_LENGTH) return invalidToken('The access token is too long');
       if (!JWT_SHAPE.test(token)) return invalidToken('The access token is not a JWT');
-      const outcome = await cache.shared(token, async () => {
-        const result = await check(token);
-        if ('error' in result) return undefined;
-        cache.set(token, result, Date.now());
-        return result;
-      });
-      // A shared check that failed is run again for this caller, for its own reason.
-      return outcome ?? check(token);
+      return cache.shared(token, () => check(token));
     },
   };
 }

@@ -54,3 +54,18 @@ test('concurrent checks of one token share one run', async () => {
   await cache.shared('t', check);
   assert.equal(runs, 2, 'a finished check is not reused');
 });
+
+test('a failed shared check is handed to every waiter, not run again, and not kept', async () => {
+  const cache = new TokenCache(10);
+  let runs = 0;
+  const check = async () => {
+    runs++;
+    await new Promise((r) => setTimeout(r, 10));
+    return { error: 'invalid_token' as const, description: 'no' };
+  };
+  const [a, b] = await Promise.all([cache.shared('t', check), cache.shared('t', check)]);
+  assert.equal(runs, 1);
+  assert.deepEqual(a, b);
+  assert.equal(cache.get('t', Date.now()), undefined);
+  assert.equal(cache.size, 0);
+});

@@ -1,4 +1,4 @@
-import type { AuthInfo } from '../../server/auth.js';
+import type { AuthFailure, AuthInfo } from '../../server/auth.js';
 
 /**
  * Verified tokens kept until they expire, so an ordinary request costs a map lookup instead of a signature check
@@ -7,7 +7,7 @@ import type { AuthInfo } from '../../server/auth.js';
  */
 export class TokenCache {
   readonly #entries = new Map<string, { auth: AuthInfo; until: number }>();
-  readonly #pending = new Map<string, Promise<AuthInfo | undefined>>();
+  readonly #pending = new Map<string, Promise<AuthInfo | AuthFailure>>();
   readonly #max: number;
   readonly #maxAgeMs: number;
 
@@ -39,13 +39,20 @@ export class TokenCache {
     this.#entries.set(token, { auth, until });
   }
 
-  /** Runs `check` once for concurrent requests with the same token. */
-  shared<T extends AuthInfo | undefined>(token: string, check: () => Promise<T>): Promise<T> {
-    const running = this.#pending.get(token) as Promise<T> | undefined;
+  /**
+   * Runs `check` once for concurrent requests with the same token: every waiter gets its outcome, a failure
+   * too (a rejected token is never checked twice); only a success is kept afterwards.
+   */
+  shared(token: string, check: () => Promise<AuthInfo | AuthFailure>): Promise<AuthInfo | AuthFailure> {
+    const running = this.#pending.get(token);
     if (running) return running;
-    const started = check().finally(() => this.#pending.delete(token));
-    this.#pending.set(token, started);
-    return started;
+    const started = check().then((outcome) => {
+      if (!('error' in outcome)) this.set(token, outcome, Date.now());
+      return outcome;
+    });
+    const settled = started.finally(() => this.#pending.delete(token));
+    this.#pending.set(token, settled);
+    return settled;
   }
 
   get size(): number {
