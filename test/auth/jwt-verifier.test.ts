@@ -140,6 +140,18 @@ describe('jwtVerifier refuses bad tokens with a clear reason', () => {
     });
   }
 
+  test('no kid and two keys for the algorithm (a rotation): each candidate is tried', async () => {
+    keys.mode = 'ok';
+    const v = jwtVerifier({ issuer: keys.issuer, audience: RESOURCE });
+    const first = keys.publicJwk.kid as string;
+    await keys.rotate();
+    principal(await v.verify(await keys.sign({ sub: 'old' }, { kid: first, noKid: true })));
+    principal(await v.verify(await keys.sign({ sub: 'new' }, { noKid: true })));
+    const f = failure(await v.verify(await keys.sign({}, { unpublished: true, noKid: true })));
+    assert.equal(f.error, 'invalid_token');
+    assert.match(f.description, /signature/);
+  });
+
   test('an unknown kid refetches the key set once (rotation), within the cooldown it does not', async () => {
     keys.mode = 'ok';
     const v = jwtVerifier({ issuer: keys.issuer, audience: RESOURCE, jwksCooldownMs: 0 });

@@ -24,7 +24,7 @@ export interface KeyServer {
   /** A token signed with the current (or a given) key; claims default to a valid token for `audience`. */
   sign(
     claims?: JWTPayload,
-    options?: { kid?: string; unpublished?: boolean; omitExp?: boolean },
+    options?: { kid?: string; unpublished?: boolean; omitExp?: boolean; noKid?: boolean },
   ): Promise<string>;
   stop(): Promise<void>;
 }
@@ -63,7 +63,9 @@ export async function startKeyServer(audience: string): Promise<KeyServer> {
         ? unpublished.privateKey
         : (keys.get(kid) as { privateKey: CryptoKey }).privateKey;
       const jwt = new SignJWT({ scope: 'mcp:read', client_id: 'test-client', ...claims })
-        .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
+        .setProtectedHeader(
+          options.noKid ? { alg: 'ES256', typ: 'at+jwt' } : { alg: 'ES256', kid, typ: 'at+jwt' },
+        )
         .setIssuer(typeof claims.iss === 'string' ? claims.iss : issuer)
         .setAudience(claims.aud ?? audience)
         .setSubject(typeof claims.sub === 'string' ? claims.sub : 'user-1')

@@ -100,8 +100,33 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       const { payload } = await jwtVerify(token, getKey, verifyOptions);
       return authInfoFromClaims(payload);
     } catch (e) {
+      if (e instanceof errors.JWKSMultipleMatchingKeys) return tryEach(e, token);
       return classify(e);
     }
+  }
+
+  /**
+   * No `kid` and several keys for the algorithm (normal during a key rotation): jose's documented way, each
+   * candidate key in turn; the first whose signature verifies decides.
+   */
+  async function tryEach(
+    candidates: errors.JWKSMultipleMatchingKeys,
+    token: string,
+  ): Promise<AuthInfo | AuthFailure> {
+    try {
+      for await (const key of candidates) {
+        try {
+          const { payload } = await jwtVerify(token, key, verifyOptions);
+          return authInfoFromClaims(payload);
+        } catch (e) {
+          if (e instanceof errors.JWSSignatureVerificationFailed) continue;
+          return classify(e);
+        }
+      }
+    } catch (e) {
+      return classify(e);
+    }
+    return invalidToken("The access token's signature is invalid");
   }
 
   return {
@@ -134,8 +159,7 @@ function classify(e: unknown): AuthFailure {
     return invalidToken('No key of the issuer matches the access token');
   if (e instanceof errors.JWKSTimeout)
     return unavailable('The authorization server keys could not be fetched in time');
-  if (e instanceof errors.JWKSInvalid || e instanceof errors.JWKSMultipleMatchingKeys)
-    return unavailable('The authorization server keys are unusable');
+  if (e instanceof errors.JWKSInvalid) return unavailable('The authorization server keys are unusable');
   if (
     e instanceof errors.JWSInvalid ||
     e instanceof errors.JWTInvalid ||
