@@ -211,3 +211,17 @@ describe('jwtVerifier refuses bad tokens with a clear reason', () => {
     );
   });
 });
+
+test('plain HTTP only on a real loopback address: 127.evil.example is not one', () => {
+  for (const issuer of ['http://127.evil.example', 'http://127.0.0.1.nip.io', 'http://127.1.2.3.4']) {
+    assert.throws(() => jwtVerifier({ issuer, audience: 'https://mcp.example/mcp' }), TypeError, issuer);
+  }
+  for (const issuer of [
+    'http://127.0.0.1:8080',
+    'http://localhost:9',
+    'http://[::1]:9',
+    'http://127.2.3.4',
+  ]) {
+    jwtVerifier({ issuer, audience: 'https://mcp.example/mcp' });
+  }
+});

@@ -160,3 +160,41 @@ test('a secret without an issuer is never sent in the 2025-03-26 fallback; with 
   assert.equal(await explicit.authorization(SERVER), 'Bearer token-from-rs.example');
   assert.equal(tokenCalls.length, 1);
 });
+
+test("a remote server's resource_metadata on loopback is ignored (the well-known URIs are used), its loopback HTTP issuer refused", async () => {
+  const fetched: string[] = [];
+  let issuer = 'https://as.example';
+  const inner = world(() => issuer, []);
+  const fetch = async (url: URL, init: RequestInit) => {
+    fetched.push(url.href);
+    return inner(url, init);
+  };
+  const auth = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    credentials: { clientId: 'app', issuer: 'https://as.example' },
+    fetch,
+  });
+  await auth.authorization(SERVER);
+  const challenge: AuthChallenge = {
+    ...challenge401(undefined),
+    headers: new Headers({ 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1:2375/prm"' }),
+  };
+  await auth.unauthorized(challenge, undefined);
+  assert.equal(await auth.authorization(SERVER), 'Bearer token-from-as.example');
+  assert.ok(!fetched.some((u) => u.includes('127.0.0.1')), fetched.join(' '));
+  assert.equal(fetched[0], `${RS}/.well-known/oauth-protected-resource/mcp`);
+
+  issuer = 'http://127.0.0.1:8080';
+  fetched.length = 0;
+  const other = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    credentials: { clientId: 'app' },
+    fetch,
+  });
+  await other.authorization(SERVER);
+  await assert.rejects(
+    other.unauthorized(challenge401(undefined), undefined),
+    /AUTH_INSECURE_ENDPOINT|must use HTTPS/,
+  );
+  assert.ok(!fetched.some((u) => u.includes('127.0.0.1')), fetched.join(' '));
+});

@@ -4,6 +4,7 @@ import { type AuthHttp, getMetadata, step } from './http.js';
 import {
   authorizationServerMetadataUrls,
   canonicalResource,
+  metadataUrlAllowed,
   parseUrl,
   requireSecure,
   resourceCovers,
@@ -46,7 +47,7 @@ export async function discover(
       `The protected-resource metadata of ${server.href} names no valid authorization server`,
     );
   }
-  const as = await fetchAuthorizationServer(requireSecure(issuer, 'authorization server'), http);
+  const as = await fetchAuthorizationServer(requireSecure(issuer, 'authorization server', http.server), http);
   if (as === undefined) {
     throw new McpkitError(
       'AUTH_DISCOVERY_FAILED',
@@ -66,7 +67,9 @@ async function fetchResourceMetadata(
   http: AuthHttp,
 ): Promise<oauth.ResourceServer | undefined> {
   const candidates = resourceMetadataUrls(server);
-  if (fromChallenge !== undefined) candidates.unshift(fromChallenge);
+  // A challenge's URL that is not safe to fetch for this server is ignored: the well-known URIs remain.
+  if (fromChallenge !== undefined && metadataUrlAllowed(fromChallenge, server))
+    candidates.unshift(fromChallenge);
   for (const url of candidates) {
     const response = await getMetadata(http, url, 'protected-resource metadata');
     if (response === undefined) continue;
@@ -104,7 +107,7 @@ export async function fetchAuthorizationServer(
       `Reading the authorization server metadata at ${url.href}`,
       () => oauth.processDiscoveryResponse(issuer, response),
     );
-    return checkEndpoints(as);
+    return checkEndpoints(as, http.server);
   }
   return undefined;
 }
@@ -132,7 +135,7 @@ async function legacy(server: URL, http: AuthHttp): Promise<Discovery> {
     return {
       resource,
       resourceMetadata: undefined,
-      authorizationServer: checkEndpoints(as),
+      authorizationServer: checkEndpoints(as, server),
       mode: 'legacy-metadata',
     };
   }
@@ -145,7 +148,7 @@ async function legacy(server: URL, http: AuthHttp): Promise<Discovery> {
   return {
     resource,
     resourceMetadata: undefined,
-    authorizationServer: checkEndpoints(as),
+    authorizationServer: checkEndpoints(as, server),
     mode: 'legacy-defaults',
   };
 }
@@ -153,14 +156,14 @@ async function legacy(server: URL, http: AuthHttp): Promise<Discovery> {
 const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const;
 
 /** Every endpoint the client may call must be HTTPS (plain HTTP on loopback only). */
-function checkEndpoints(as: oauth.AuthorizationServer): oauth.AuthorizationServer {
+function checkEndpoints(as: oauth.AuthorizationServer, server: URL): oauth.AuthorizationServer {
   for (const name of ENDPOINTS) {
     const value = as[name];
     if (value === undefined) continue;
     const url = parseUrl(value);
     if (url === undefined)
       throw new McpkitError('AUTH_DISCOVERY_FAILED', `The authorization server's ${name} is not a URL`);
-    requireSecure(url, `${name.replace('_', ' ')} of ${as.issuer}`);
+    requireSecure(url, `${name.replace('_', ' ')} of ${as.issuer}`, server);
   }
   return as;
 }

@@ -35,7 +35,7 @@ export async function authorizationCode(
   if (endpoint === undefined) {
     throw new McpkitError('AUTH_DISCOVERY_FAILED', `${as.issuer} names no valid authorization endpoint`);
   }
-  requireSecure(endpoint, 'authorization endpoint');
+  requireSecure(endpoint, 'authorization endpoint', http.server);
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(endpoint.href);
@@ -142,7 +142,7 @@ export async function enterprise(
   const tokenEndpoint = parseUrl(idp.tokenEndpoint);
   if (tokenEndpoint === undefined)
     throw new McpkitError('AUTH_TOKEN_FAILED', 'The IdP token endpoint is not a URL');
-  requireSecure(tokenEndpoint, 'IdP token endpoint');
+  requireSecure(tokenEndpoint, 'IdP token endpoint', http.server);
   const idpServer: oauth.AuthorizationServer = {
     issuer: idp.issuer ?? tokenEndpoint.origin,
     token_endpoint: tokenEndpoint.href,

@@ -2,11 +2,15 @@ import * as oauth from 'oauth4webapi';
 import { errorMessage, McpkitError, type McpkitErrorCode } from '../../jsonrpc/errors.js';
 import type { FetchLike } from '../../transport/http-client/shared.js';
 import { readText } from '../../transport/http-client/sse-reader.js';
-import { isLoopback, requireSecure } from './urls.js';
+import { isSecureFor, requireSecure } from './urls.js';
 
 /** How the OAuth client reaches the network: the app's fetch and the caller's abort signal. */
 export interface AuthHttp {
   readonly fetch: FetchLike;
+  /** The MCP server the requests are made for (plain HTTP to loopback only when it is on loopback too). */
+  readonly server: URL;
+  /** Time limit of each request (ms), beside the caller's signal. */
+  readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -42,9 +46,15 @@ export function oauthOptions(http: AuthHttp, endpoint: URL | string | undefined)
   return {
     [oauth.customFetch]: async (input: string, init: oauth.CustomFetchOptions<string, unknown>) =>
       bounded(await http.fetch(new URL(input), init as RequestInit)),
-    [oauth.allowInsecureRequests]: url instanceof URL && isLoopback(url),
-    ...(http.signal === undefined ? {} : { signal: http.signal }),
+    [oauth.allowInsecureRequests]: url instanceof URL && isSecureFor(url, http.server),
+    signal: requestSignal(http),
   };
+}
+
+/** The signal of one request: the caller's, and the per-request time limit. */
+function requestSignal(http: AuthHttp): AbortSignal {
+  const limit = AbortSignal.timeout(http.timeoutMs);
+  return http.signal === undefined ? limit : AbortSignal.any([http.signal, limit]);
 }
 
 /**
@@ -52,7 +62,7 @@ export function oauthOptions(http: AuthHttp, endpoint: URL | string | undefined)
  * other status). Follows a few same-origin redirects; a redirect to another origin is an error.
  */
 export async function getMetadata(http: AuthHttp, start: URL, what: string): Promise<Response | undefined> {
-  let url = requireSecure(start, what);
+  let url = requireSecure(start, what, http.server);
   for (let hop = 0; ; hop++) {
     let response: Response;
     try {
@@ -60,7 +70,7 @@ export async function getMetadata(http: AuthHttp, start: URL, what: string): Pro
         method: 'GET',
         headers: { accept: 'application/json' },
         redirect: 'manual',
-        ...(http.signal === undefined ? {} : { signal: http.signal }),
+        signal: requestSignal(http),
       });
     } catch (e) {
       throw new McpkitError(

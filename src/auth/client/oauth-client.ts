@@ -12,6 +12,7 @@ import { MemoryTokenStore, type StoredTokens, type TokenStore } from './store.js
 import { canonicalResource, parseUrl } from './urls.js';
 
 const DEFAULT_LEEWAY_SECONDS = 60;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * An OAuth 2.1 client for one MCP server, given to an HTTP client transport as its `auth`: every request
@@ -31,6 +32,7 @@ export class OAuthClient implements HttpAuthorizer {
   readonly #store: TokenStore;
   readonly #fetch: FetchLike;
   readonly #leewayMs: number;
+  readonly #timeoutMs: number;
   /** The MCP server: the canonical form of the first URL a request went to (its tokens' key). */
   #server: URL | undefined;
   #key: string | undefined;
@@ -49,6 +51,7 @@ export class OAuthClient implements HttpAuthorizer {
     this.#store = options.store ?? new MemoryTokenStore();
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#leewayMs = (options.refreshLeewaySeconds ?? DEFAULT_LEEWAY_SECONDS) * 1000;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** The scopes of the current access token (granted, or requested when the server did not say). */
@@ -147,7 +150,7 @@ export class OAuthClient implements HttpAuthorizer {
   }
 
   #http(signal: AbortSignal | undefined): AuthHttp {
-    return { fetch: this.#fetch, signal };
+    return { fetch: this.#fetch, signal, server: this.#serverUrl(), timeoutMs: this.#timeoutMs };
   }
 
   #serverUrl(): URL {

@@ -99,6 +99,8 @@ export interface OAuthClientOptions {
   readonly scope?: string;
   /** Whether to add `offline_access` when the authorization server offers it (user sign-in only). Default true. */
   readonly offlineAccess?: boolean;
+  /** Time limit of each request to an authorization server (ms; the user's sign-in is not limited). Default 30 000. */
+  readonly timeoutMs?: number;
   /** Refresh this long before the access token expires, in seconds. Default 60. */
   readonly refreshLeewaySeconds?: number;
   /** The fetch for every OAuth request (discovery, registration, tokens). Default the global one. */

@@ -5,6 +5,8 @@ import {
   authorizationServerMetadataUrls,
   canonicalResource,
   isLoopback,
+  isSecureFor,
+  metadataUrlAllowed,
   requireSecure,
   resourceCovers,
   resourceMetadataUrls,
@@ -58,7 +60,10 @@ test('plain HTTP only on loopback', () => {
     'http://localhost/t',
     'http://[::1]:8/t',
   ]) {
-    assert.equal(requireSecure(new URL(ok), 'x').href, new URL(ok).href);
+    assert.equal(
+      requireSecure(new URL(ok), 'x', new URL('http://localhost:3000/mcp')).href,
+      new URL(ok).href,
+    );
   }
   for (const bad of [
     'http://as.example/t',
@@ -67,10 +72,27 @@ test('plain HTTP only on loopback', () => {
     'http://127.0.0.1.evil.example/t',
   ]) {
     assert.throws(
-      () => requireSecure(new URL(bad), 'token endpoint'),
+      () => requireSecure(new URL(bad), 'token endpoint', new URL('http://localhost:3000/mcp')),
       (e) => e instanceof McpkitError && e.code === 'AUTH_INSECURE_ENDPOINT',
       bad,
     );
   }
   assert.ok(isLoopback(new URL('http://app.localhost:3000')));
+  assert.ok(!isLoopback(new URL('http://127.evil.example/')));
+  assert.ok(!isLoopback(new URL('http://127.0.0.1.nip.io/')));
+});
+
+test('plain HTTP to loopback only for an MCP server on loopback; a remote server cannot aim the client at this machine', () => {
+  const remote = new URL('https://mcp.example/mcp');
+  const local = new URL('http://127.0.0.1:3000/mcp');
+  assert.throws(
+    () => requireSecure(new URL('http://127.0.0.1:9/token'), 'token endpoint', remote),
+    (e) => e instanceof McpkitError && e.code === 'AUTH_INSECURE_ENDPOINT',
+  );
+  assert.ok(isSecureFor(new URL('http://127.0.0.1:9/token'), local));
+  assert.ok(metadataUrlAllowed(new URL('https://other.example/prm'), remote));
+  assert.ok(!metadataUrlAllowed(new URL('http://127.0.0.1:9/prm'), remote));
+  assert.ok(!metadataUrlAllowed(new URL('https://localhost/prm'), remote));
+  assert.ok(!metadataUrlAllowed(new URL('http://other.example/prm'), remote));
+  assert.ok(metadataUrlAllowed(new URL('http://localhost:9/prm'), local));
 });

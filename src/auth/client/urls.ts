@@ -1,23 +1,50 @@
 import { McpkitError } from '../../jsonrpc/errors.js';
 
-/** True for a loopback host: `localhost` (and its subdomains), 127.0.0.0/8 and `[::1]`. */
-export function isLoopback(url: URL): boolean {
-  const host = url.hostname.toLowerCase();
+/**
+ * True for a loopback host name: `localhost` (and its subdomains), exactly four decimal octets starting with
+ * 127 (127.0.0.0/8) and `[::1]` (or `::1`). The one rule the OAuth client and the token verifiers share.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
   return (
     host === 'localhost' ||
     host.endsWith('.localhost') ||
-    /^127(\.\d{1,3}){3}$/.test(host) ||
-    host === '[::1]'
+    /^127\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(host) ||
+    host === '[::1]' ||
+    host === '::1'
   );
 }
 
-/** HTTPS, or plain HTTP on a loopback host: anything else is refused (`AUTH_INSECURE_ENDPOINT`). */
-export function requireSecure(url: URL, what: string): URL {
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) return url;
+/** True for a URL on a loopback host ({@link isLoopbackHost}). */
+export function isLoopback(url: URL): boolean {
+  return isLoopbackHost(url.hostname);
+}
+
+/**
+ * Whether the OAuth client may call `url` for the MCP server `server`: HTTPS, or plain HTTP on a loopback
+ * host only when the MCP server is itself on loopback (a remote server never gets the client to speak plain
+ * HTTP, not even to this machine).
+ */
+export function isSecureFor(url: URL, server: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url) && isLoopback(server));
+}
+
+/** {@link isSecureFor}, or `AUTH_INSECURE_ENDPOINT`. */
+export function requireSecure(url: URL, what: string, server: URL): URL {
+  if (isSecureFor(url, server)) return url;
   throw new McpkitError(
     'AUTH_INSECURE_ENDPOINT',
-    `Refused the ${what} ${url.origin}${url.pathname}: authorization endpoints must use HTTPS (plain HTTP only on loopback)`,
+    `Refused the ${what} ${url.origin}${url.pathname}: authorization endpoints must use HTTPS (plain HTTP only on loopback, for an MCP server on loopback)`,
   );
+}
+
+/**
+ * Whether the `resource_metadata` URL a challenge names may be fetched: it may be on another origin (RFC 9728
+ * allows it), but must be {@link isSecureFor} the server, and a remote server cannot point the client at a
+ * loopback address (no requests to this machine's own services on a remote server's word).
+ */
+export function metadataUrlAllowed(url: URL, server: URL): boolean {
+  return isSecureFor(url, server) && (isLoopback(server) || !isLoopback(url));
 }
 
 /** Parses a URL from untrusted metadata; undefined when it is not one. */

@@ -4,6 +4,7 @@ import {
   discoveryRequest,
   processDiscoveryResponse,
 } from 'oauth4webapi';
+import { isLoopback } from '../client/urls.js';
 
 /** Options shared by verifiers that reach the authorization server. */
 export interface ReachOptions {
@@ -20,8 +21,7 @@ export interface ReachOptions {
 export function insecureAllowed(url: URL, options: ReachOptions): boolean {
   if (url.protocol !== 'http:') return false;
   if (options.allowHttp === true) return true;
-  const host = url.hostname;
-  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+  return isLoopback(url);
 }
 
 /** Refuses an `http:` URL that {@link insecureAllowed} does not allow (a configuration error, at creation). */

@@ -1,0 +1,62 @@
+// How the OAuth client meets a failing authorization server: a hanging endpoint is given up after the time
+// limit instead of stalling every request.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { OAuthClient } from '../../src/auth.js';
+
+const RS = 'https://rs.example';
+const AS = 'https://as.example';
+const SERVER = new URL(`${RS}/mcp`);
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function world(token: (init: RequestInit) => Promise<Response>) {
+  return async (url: URL, init: RequestInit): Promise<Response> => {
+    if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
+      return json({ resource: SERVER.href, authorization_servers: [AS] });
+    if (url.pathname === '/.well-known/oauth-authorization-server')
+      return json({ issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token` });
+    if (url.pathname === '/token') return token(init);
+    return new Response(null, { status: 404 });
+  };
+}
+
+test('a token endpoint that never answers is given up after the time limit', {
+  timeout: 10_000,
+}, async () => {
+  // A real hanging request holds a socket open; this stand-in holds the event loop with a timer instead.
+  const hang = (init: RequestInit) =>
+    new Promise<Response>((_, reject) => {
+      const socket = setTimeout(() => reject(new Error('the test gave up waiting')), 8000);
+      const signal = init.signal;
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(socket);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  const auth = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    credentials: { clientId: 'app', issuer: AS },
+    fetch: world(hang),
+    timeoutMs: 200,
+  });
+  await auth.authorization(SERVER);
+  const started = Date.now();
+  await assert.rejects(
+    auth.unauthorized(
+      {
+        status: 401,
+        headers: new Headers({ 'www-authenticate': 'Bearer' }),
+        url: SERVER,
+        sentAuthorization: undefined,
+      },
+      undefined,
+    ),
+    /AUTH_TOKEN_FAILED|client-credentials/,
+  );
+  assert.ok(Date.now() - started < 3000, `gave up after ${Date.now() - started} ms`);
+});
