@@ -1,8 +1,9 @@
-// How the OAuth client meets a failing authorization server: a hanging endpoint is given up after the time
-// limit instead of stalling every request.
+// How the OAuth client meets a failing authorization server: tokens are forgotten only when the refresh token
+// itself is refused (invalid_grant), never for a network error or a 5xx; and a hanging endpoint is given up
+// after the time limit instead of stalling every request.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { OAuthClient } from '../../src/auth.js';
+import { MemoryTokenStore, OAuthClient } from '../../src/auth.js';
 
 const RS = 'https://rs.example';
 const AS = 'https://as.example';
@@ -20,6 +21,30 @@ function world(token: (init: RequestInit) => Promise<Response>) {
     return new Response(null, { status: 404 });
   };
 }
+
+const expired = { accessToken: 'old', tokenType: 'Bearer', refreshToken: 'r1', expiresAt: 1, issuer: AS };
+
+test('a refresh that fails with a 5xx or a network error keeps the tokens; invalid_grant forgets them', async () => {
+  let answer: () => Promise<Response> = async () => json({ error: 'server_error' }, 503);
+  const store = new MemoryTokenStore();
+  await store.saveTokens(SERVER.href, expired);
+  const auth = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    credentials: { clientId: 'app', issuer: AS },
+    store,
+    fetch: world(() => answer()),
+  });
+  assert.equal(await auth.authorization(SERVER), 'Bearer old');
+  assert.equal((await store.loadTokens(SERVER.href))?.refreshToken, 'r1');
+  answer = async () => {
+    throw new TypeError('fetch failed');
+  };
+  assert.equal(await auth.authorization(SERVER), 'Bearer old');
+  assert.equal((await store.loadTokens(SERVER.href))?.refreshToken, 'r1');
+  answer = async () => json({ error: 'invalid_grant', error_description: 'revoked' }, 400);
+  assert.equal(await auth.authorization(SERVER), undefined);
+  assert.equal(await store.loadTokens(SERVER.href), undefined);
+});
 
 test('a token endpoint that never answers is given up after the time limit', {
   timeout: 10_000,

@@ -83,13 +83,17 @@ function callbackParams(returned: URL | URLSearchParams | string): URLSearchPara
   return new URLSearchParams(returned.startsWith('?') ? returned.slice(1) : returned);
 }
 
-/** A refresh token grant (with `resource`). */
+/**
+ * A refresh token grant (with `resource`). Resolves `invalid_grant` when the authorization server refuses the
+ * refresh token itself (expired, revoked): only then are the tokens worth forgetting; any other failure
+ * (network, 5xx, time limit) throws and the tokens are kept.
+ */
 export async function refresh(
   found: Discovery,
   who: ResolvedClient,
   refreshToken: string,
   http: AuthHttp,
-): Promise<oauth.TokenEndpointResponse> {
+): Promise<oauth.TokenEndpointResponse | 'invalid_grant'> {
   const as = found.authorizationServer;
   const response = await step('AUTH_TOKEN_FAILED', `The refresh request to ${as.issuer}`, () =>
     oauth.refreshTokenGrantRequest(as, who.client, who.auth, refreshToken, {
@@ -97,9 +101,14 @@ export async function refresh(
       ...oauthOptions(http, as.token_endpoint),
     }),
   );
-  return step('AUTH_TOKEN_FAILED', `The refresh response of ${as.issuer}`, () =>
-    oauth.processRefreshTokenResponse(as, who.client, response),
-  );
+  return step('AUTH_TOKEN_FAILED', `The refresh response of ${as.issuer}`, async () => {
+    try {
+      return await oauth.processRefreshTokenResponse(as, who.client, response);
+    } catch (e) {
+      if (e instanceof oauth.ResponseBodyError && e.error === 'invalid_grant') return 'invalid_grant';
+      throw e;
+    }
+  });
 }
 
 /** The client-credentials grant (with `resource`, and `scope` when there is one). */

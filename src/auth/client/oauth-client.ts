@@ -192,13 +192,16 @@ export class OAuthClient implements HttpAuthorizer {
       throw new McpkitError('AUTH_TOKEN_FAILED', 'The tokens were issued by another authorization server');
     }
     const who = await this.#resolve(found, signal);
-    try {
-      const response = await refresh(found, who, tokens.refreshToken, this.#http(signal));
-      await this.#keep(found, response, tokens.scope ?? '', tokens.refreshToken);
-    } catch (e) {
-      await this.clear();
-      throw e;
+    const response = await refresh(found, who, tokens.refreshToken, this.#http(signal));
+    if (response === 'invalid_grant') {
+      // The refresh token itself was refused: forget the tokens. Any other failure keeps them.
+      if (this.#tokens === tokens) await this.clear();
+      throw new McpkitError(
+        'AUTH_TOKEN_FAILED',
+        `${found.authorizationServer.issuer} refused the refresh token (invalid_grant)`,
+      );
     }
+    await this.#keep(found, response, tokens.scope ?? '', tokens.refreshToken);
   }
 
   async #authorize(
