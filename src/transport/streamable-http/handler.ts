@@ -59,7 +59,7 @@ export interface StreamableHttpHandler {
   handle(req: HttpRequestLike): Promise<HttpReply>;
   /** Number of live sessions. */
   readonly sessionCount: number;
-  /** Ends every session. */
+  /** Ends every session, and every stateless request whose handler is still at work (503, its signal aborted). */
   close(): Promise<void>;
   /** The paths of the Protected Resource Metadata when `auth` is set (route them to this handler too). */
   readonly extraPaths: readonly string[];
@@ -87,7 +87,11 @@ export function createStreamableHttpHandler(
     statusOf: (m) => ('error' in m ? statusOfError(m.error.code) : 200),
   };
   // A listen stream is nothing but notifications: it is SSE whatever the server's response mode.
-  const modern: ModernSettings = { request, listen: { ...request, responseMode: 'sse' } };
+  const modern: ModernSettings = {
+    request,
+    listen: { ...request, responseMode: 'sse' },
+    inFlight: new Set(),
+  };
   const allow = [
     'POST',
     stateful && options.getStream !== false ? 'GET' : '',
@@ -187,6 +191,10 @@ export function createStreamableHttpHandler(
       return table.size;
     },
     extraPaths: gate?.metadataPaths ?? [],
-    close: () => table.closeAll(),
+    close: () => {
+      for (const exchange of modern.inFlight) exchange.shutdown();
+      modern.inFlight.clear();
+      return table.closeAll();
+    },
   };
 }

@@ -24,6 +24,8 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
   #controller: AbortController | undefined;
   #cancelled = false;
   #answered = false;
+  /** Why the handler's signal is aborted (a disconnect, or the endpoint closing), once it is. */
+  #aborted: string | undefined;
   /** Resolves the HTTP reply while it is still undecided (JSON or SSE). */
   #reply: ((reply: HttpReply) => void) | undefined;
   #sse = false;
@@ -49,7 +51,7 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
-      if (this.#cancelled) this.#controller.abort('client disconnected');
+      if (this.#aborted !== undefined) this.#controller.abort(this.#aborted);
     }
     return this.#controller.signal;
   }
@@ -63,8 +65,15 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
     return this.#answered || this.#cancelled;
   }
 
-  /** Runs the request on `server` and resolves with its HTTP reply; a disconnect before the answer cancels it. */
-  run(server: McpServer, req: Pick<HttpRequestLike, 'onGone' | 'signal'>): Promise<HttpReply> {
+  /**
+   * Runs the request on `server` and resolves with its HTTP reply; a disconnect before the answer cancels it. While a
+   * handler's answer is pending the exchange is in `inFlight`, so closing the endpoint can end it (`shutdown`).
+   */
+  run(
+    server: McpServer,
+    req: Pick<HttpRequestLike, 'onGone' | 'signal'>,
+    inFlight: Set<ModernExchange>,
+  ): Promise<HttpReply> {
     const reply = new Promise<HttpReply>((resolve) => {
       this.#reply = resolve;
     });
@@ -81,11 +90,29 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
       return reply;
     }
     whenGone(req, () => this.#cancel());
+    inFlight.add(this);
     out.then(
-      (result) => this.#respond({ jsonrpc: '2.0', id: this.request.id, result }),
-      (e: unknown) => this.#failed(server, e),
+      (result) => {
+        inFlight.delete(this);
+        this.#respond({ jsonrpc: '2.0', id: this.request.id, result });
+      },
+      (e: unknown) => {
+        inFlight.delete(this);
+        this.#failed(server, e);
+      },
     );
     return reply;
+  }
+
+  /**
+   * The endpoint is closing with the handler still at work: its signal aborts and the client is told so (503 and a
+   * JSON-RPC error, or that error as the stream's last event); the handler's late answer is dropped.
+   */
+  shutdown(): void {
+    if (this.#answered || this.#cancelled) return;
+    this.#controller?.abort('server closing');
+    this.#aborted = 'server closing';
+    this.#respond(errorResponse(this.request.id, ErrorCode.InternalError, 'Server closing'), 503);
   }
 
   notify(method: string, params: JsonObject, _related: RequestId, policy: RevisionPolicy): Promise<void> {
@@ -115,14 +142,15 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
     this.#respond(response);
   }
 
-  #respond(response: JsonRpcResponse): void {
+  #respond(response: JsonRpcResponse, status?: number): void {
+    if (this.#answered) return;
     this.#answered = true;
     if (this.#cancelled) return;
     const body = encodeMessage(response);
     if (!this.#sse) {
       const resolve = this.#reply;
       this.#reply = undefined;
-      const status = this.#settings.statusOf?.(response) ?? 200;
+      status ??= this.#settings.statusOf?.(response) ?? 200;
       resolve?.({ status, headers: { 'content-type': 'application/json' }, body });
       return;
     }
@@ -134,7 +162,8 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
   #cancel(): void {
     if (this.#answered || this.#cancelled) return;
     this.#cancelled = true;
-    this.#controller?.abort('client disconnected');
+    this.#aborted = 'client disconnected';
+    this.#controller?.abort(this.#aborted);
     this.#startSse();
     this.#end();
   }

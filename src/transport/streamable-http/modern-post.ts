@@ -12,6 +12,8 @@ import type { StreamSettings } from './session-transport.js';
 export interface ModernSettings {
   readonly request: StreamSettings;
   readonly listen: StreamSettings;
+  /** Requests whose handlers are still at work: ended by the endpoint's `close()`. */
+  readonly inFlight: Set<ModernExchange>;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function postModern(
   if ('id' in message && message.method !== 'subscriptions/listen') {
     const refused = refuseHeaders(server, req, message);
     if (refused) return refused;
-    return new ModernExchange(message, req.authInfo, settings.request).run(server, req);
+    return new ModernExchange(message, req.authInfo, settings.request).run(server, req, settings.inFlight);
   }
   const context = contextOf(req);
   const { transport } = await connectTransport(
