@@ -18,6 +18,11 @@ export interface AuthInfo {
   readonly issuer?: string | undefined;
   /** Every claim of the token (JWT payload or introspection answer). */
   readonly claims?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The owner of sessions, tasks and `requestState` when set (see {@link principalOf}); the auth gate sets it to a
+   * hash of the token for a verified token that names no subject and no client.
+   */
+  readonly principal?: string | undefined;
 }
 
 /**
@@ -46,15 +51,27 @@ export function isAuthFailure(outcome: AuthInfo | AuthFailure): outcome is AuthF
 }
 
 /**
- * The principal a session, task or `requestState` belongs to: the subject, else the client id. `sub` is read too,
- * for authentication objects of other shapes handed in by host middleware.
+ * The principal a session, task or `requestState` belongs to, namespaced by the issuer: `<issuer>|sub:<subject>`
+ * for a subject (`sub` is read too, for authentication objects of other shapes handed in by host middleware),
+ * else `<issuer>|client:<client id>`, so a client-credentials token of client "X" never shares a principal with
+ * the user "X". An explicit `principal` comes first (the auth gate gives a verified token that names neither a
+ * per-token one). Undefined only for a request without authentication.
  */
 export function principalOf(authInfo: unknown): string | undefined {
   if (typeof authInfo !== 'object' || authInfo === null) return undefined;
-  const a = authInfo as { subject?: unknown; sub?: unknown; clientId?: unknown; issuer?: unknown };
-  const id = a.subject ?? a.sub ?? a.clientId;
-  if (typeof id !== 'string') return undefined;
-  return typeof a.issuer === 'string' ? `${a.issuer} ${id}` : id;
+  const a = authInfo as {
+    principal?: unknown;
+    subject?: unknown;
+    sub?: unknown;
+    clientId?: unknown;
+    issuer?: unknown;
+  };
+  if (typeof a.principal === 'string') return a.principal;
+  const issuer = typeof a.issuer === 'string' ? a.issuer : '';
+  const subject = typeof a.subject === 'string' ? a.subject : typeof a.sub === 'string' ? a.sub : undefined;
+  if (subject !== undefined) return `${issuer}|sub:${subject}`;
+  if (typeof a.clientId === 'string') return `${issuer}|client:${a.clientId}`;
+  return undefined;
 }
 
 /** The scopes of `required` that `authInfo` lacks (empty when it has them all). */

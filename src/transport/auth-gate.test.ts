@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AuthInfo, TokenVerifier } from '../server/auth.js';
+import { type AuthInfo, principalOf, type TokenVerifier } from '../server/auth.js';
 import { AuthGate } from './auth-gate.js';
 import type { HttpReply, HttpRequestLike } from './streamable-http/exchange.js';
 
@@ -91,4 +91,35 @@ test('a token the verifier already trusts is answered synchronously', () => {
     gate.authenticate(req('POST', '/mcp', 'Bearer  k')) instanceof Promise,
     'odd spacing takes the full path',
   );
+});
+
+test('principals: a user and a client of the same name differ; a token naming neither is owned by its hash', async () => {
+  assert.notEqual(
+    principalOf({ subject: 'X', issuer: 'https://as', scopes: [] }),
+    principalOf({ clientId: 'X', issuer: 'https://as', scopes: [] }),
+  );
+  assert.equal(principalOf({ scopes: [] }), undefined);
+  const anonymous: AuthInfo = { scopes: [] };
+  const gate = new AuthGate({
+    verifier: {
+      verify: async (token) =>
+        token.startsWith('ok') ? { scopes: [] } : { error: 'invalid_token', description: 'no' },
+      cached: (token) => (token === 'ok-cached' ? anonymous : undefined),
+    },
+    resource: 'https://h.example/mcp',
+    authorizationServers: ['https://as'],
+  });
+  const owner = async (token: string) => {
+    const r = req('POST', '/mcp', `Bearer ${token}`);
+    assert.equal(await run(gate, r), undefined);
+    return principalOf(r.authInfo);
+  };
+  const a = await owner('ok-a');
+  const b = await owner('ok-b');
+  assert.ok(a !== undefined && b !== undefined && a !== b);
+  assert.equal(await owner('ok-a'), a);
+  assert.ok(!a.includes('ok-a'), 'the token itself is not the principal');
+  const cached = await owner('ok-cached');
+  assert.ok(cached?.startsWith('token:'));
+  assert.equal(await owner('ok-cached'), cached);
 });

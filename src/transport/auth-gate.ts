@@ -1,6 +1,7 @@
+import { encodeBase64url } from '../framing/base64url.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import type { AuthInfo, TokenVerifier } from '../server/auth.js';
+import { type AuthInfo, principalOf, type TokenVerifier } from '../server/auth.js';
 import { httpError } from './streamable-http/errors.js';
 import type { HttpReply, HttpRequestLike } from './streamable-http/exchange.js';
 
@@ -46,6 +47,8 @@ export class AuthGate {
   readonly #verifier: TokenVerifier;
   readonly #cached: ((token: string) => AuthInfo | undefined) | undefined;
   readonly #required: readonly string[];
+  /** Verified principals that name no subject and no client, each with its per-token principal. */
+  readonly #owned = new WeakMap<AuthInfo, AuthInfo>();
   readonly #metadata: HttpReply;
   readonly #unauthorized: HttpReply;
   readonly #challengeBase: string;
@@ -128,7 +131,8 @@ export class AuthGate {
     if (header === undefined) return this.#unauthorized;
     // "Bearer " and a token seen before: it passed the syntax check below when it was first verified.
     if (this.#cached !== undefined && header.length > 7 && BEARER_PREFIX.test(header)) {
-      const known = this.#cached(header.slice(7));
+      const cached = this.#cached(header.slice(7));
+      const known = cached === undefined || hasOwner(cached) ? cached : this.#owned.get(cached);
       if (known !== undefined) {
         if (this.#required.length > 0) {
           const refused = this.insufficientScope(known, this.#required);
@@ -163,8 +167,21 @@ export class AuthGate {
       const refused = this.insufficientScope(outcome, this.#required);
       if (refused) return refused;
     }
-    req.authInfo = outcome;
+    req.authInfo = hasOwner(outcome) ? outcome : await this.#ownedBy(outcome, match[1] as string);
     return undefined;
+  }
+
+  /**
+   * A verified token that names no subject and no client still has an owner, never "unauthenticated": a hash of
+   * the token (kept per principal object, so a cached one is not hashed again).
+   */
+  async #ownedBy(auth: AuthInfo, token: string): Promise<AuthInfo> {
+    const known = this.#owned.get(auth);
+    if (known !== undefined) return known;
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+    const owned: AuthInfo = { ...auth, principal: `token:${encodeBase64url(new Uint8Array(digest))}` };
+    this.#owned.set(auth, owned);
+    return owned;
   }
 
   /**
@@ -222,4 +239,8 @@ export class AuthGate {
 /** A value fit for a quoted-string of an RFC 6750 challenge (no `"` or `\`, visible ASCII and space). */
 function quoted(value: string): string {
   return value.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?');
+}
+
+function hasOwner(auth: AuthInfo): boolean {
+  return principalOf(auth) !== undefined;
 }

@@ -256,13 +256,16 @@ describe('tasks extension: tasks/* methods and their errors', () => {
     const started = await alice.callToolAsTask('hold', { key: 'mine' });
     const id = started.task?.taskId ?? '';
     assert.equal((await alice.getTask(id)).taskId, id);
-    for (const other of [bob, anonymous]) {
+    // The client "alice" (a client-credentials token) is not the user "alice".
+    for (const other of [bob, anonymous, aliceApp]) {
       await assert.rejects(other.getTask(id), isRpcError(ErrorCode.InvalidParams));
       await assert.rejects(other.updateTask(id, {}), isRpcError(ErrorCode.InvalidParams));
       await assert.rejects(other.cancelTask(id), isRpcError(ErrorCode.InvalidParams));
     }
-    // A client id stands in for the principal when there is no subject.
-    assert.equal((await aliceApp.getTask(id)).taskId, id);
+    // A client id stands in for the principal when there is no subject: its own tasks are its own.
+    const own = (await aliceApp.callToolAsTask('build', { ms: 0 })).task?.taskId ?? '';
+    assert.equal((await aliceApp.getTask(own)).taskId, own);
+    await assert.rejects(alice.getTask(own), isRpcError(ErrorCode.InvalidParams));
     assert.notEqual((await alice.getTask(id)).status, 'cancelled', "bob's cancel did nothing");
     observed.gates.get('mine')?.release();
     await alice.waitForTask(id);
