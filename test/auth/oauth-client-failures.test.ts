@@ -85,3 +85,22 @@ test('a token endpoint that never answers is given up after the time limit', {
   );
   assert.ok(Date.now() - started < 3000, `gave up after ${Date.now() - started} ms`);
 });
+
+test('a token store that failed once is asked again by the next request', async () => {
+  const store = new MemoryTokenStore();
+  await store.saveTokens(SERVER.href, { accessToken: 'kept', tokenType: 'Bearer', issuer: AS });
+  let fail = true;
+  const load = store.loadTokens.bind(store);
+  store.loadTokens = async (resource) => {
+    if (fail) throw new Error('store unavailable');
+    return load(resource);
+  };
+  const auth = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    store,
+    fetch: world(async () => json({})),
+  });
+  await assert.rejects(auth.authorization(SERVER), /store unavailable/);
+  fail = false;
+  assert.equal(await auth.authorization(SERVER), 'Bearer kept');
+});

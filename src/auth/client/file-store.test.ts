@@ -72,3 +72,12 @@ test('a hand-edited file: wrong entries are dropped, a file that is not JSON is 
     (e) => e instanceof McpkitError && e.code === 'AUTH_STORE_FAILED' && !e.message.includes('not json'),
   );
 });
+
+test('a failed read is not kept: the next call reads the file again', async () => {
+  const path = join(dir, 'flaky.json');
+  writeFileSync(path, '{"tokens": ', { mode: 0o600 }); // caught half-written
+  const store = new FileTokenStore(path);
+  await assert.rejects(store.loadTokens('https://a.example/mcp'), (e) => e instanceof McpkitError);
+  writeFileSync(path, JSON.stringify({ tokens: { 'https://a.example/mcp': TOKENS }, clients: {} }));
+  assert.deepEqual(await store.loadTokens('https://a.example/mcp'), TOKENS);
+});

@@ -43,11 +43,17 @@ export class FileTokenStore implements TokenStore {
   }
 
   #read(): Promise<FileShape> {
-    this.#data ??= readFile(this.#path, 'utf8').then(parse, (e: NodeJS.ErrnoException) => {
+    if (this.#data !== undefined) return this.#data;
+    const data = readFile(this.#path, 'utf8').then(parse, (e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return { tokens: {}, clients: {} };
       throw new McpkitError('AUTH_STORE_FAILED', `Reading the token file failed: ${errorMessage(e)}`);
     });
-    return this.#data;
+    this.#data = data;
+    // A failed read (a file being replaced, a passing I/O error) is tried again by the next call.
+    data.catch(() => {
+      if (this.#data === data) this.#data = undefined;
+    });
+    return data;
   }
 
   #update(change: (data: FileShape) => void): Promise<void> {

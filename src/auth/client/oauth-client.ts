@@ -133,9 +133,14 @@ export class OAuthClient implements HttpAuthorizer {
       this.#server = canonicalResource(url);
       this.#key = this.#server.href;
       const key = this.#key;
-      this.#loaded = this.#store.loadTokens(key).then((tokens) => {
+      const loaded = this.#store.loadTokens(key).then((tokens) => {
         if (this.#tokens === undefined) this.#setTokens(tokens);
         if (tokens?.scope !== undefined) this.#scope = tokens.scope;
+      });
+      this.#loaded = loaded;
+      // A store that failed once is asked again by the next request.
+      loaded.catch(() => {
+        if (this.#loaded === loaded) this.#loaded = undefined;
       });
     }
     return this.#loaded;
