@@ -140,6 +140,18 @@ describe('jwtVerifier refuses bad tokens with a clear reason', () => {
     });
   }
 
+  test('a JWT that is not typed at+jwt (an ID token, say) is refused unless requiredType is false', async () => {
+    keys.mode = 'ok';
+    const token = await keys.sign({}, { typ: 'JWT' });
+    const f = failure(await verifier().verify(token));
+    assert.equal(f.error, 'invalid_token');
+    assert.match(f.description, /typ/);
+    principal(
+      await jwtVerifier({ issuer: keys.issuer, audience: RESOURCE, requiredType: false }).verify(token),
+    );
+    principal(await verifier().verify(await keys.sign({}, { typ: 'application/at+jwt' })));
+  });
+
   test('no kid and two keys for the algorithm (a rotation): each candidate is tried', async () => {
     keys.mode = 'ok';
     const v = jwtVerifier({ issuer: keys.issuer, audience: RESOURCE });

@@ -24,7 +24,7 @@ export interface KeyServer {
   /** A token signed with the current (or a given) key; claims default to a valid token for `audience`. */
   sign(
     claims?: JWTPayload,
-    options?: { kid?: string; unpublished?: boolean; omitExp?: boolean; noKid?: boolean },
+    options?: { kid?: string; unpublished?: boolean; omitExp?: boolean; noKid?: boolean; typ?: string },
   ): Promise<string>;
   stop(): Promise<void>;
 }
@@ -64,7 +64,9 @@ export async function startKeyServer(audience: string): Promise<KeyServer> {
         : (keys.get(kid) as { privateKey: CryptoKey }).privateKey;
       const jwt = new SignJWT({ scope: 'mcp:read', client_id: 'test-client', ...claims })
         .setProtectedHeader(
-          options.noKid ? { alg: 'ES256', typ: 'at+jwt' } : { alg: 'ES256', kid, typ: 'at+jwt' },
+          options.noKid
+            ? { alg: 'ES256', typ: options.typ ?? 'at+jwt' }
+            : { alg: 'ES256', kid, typ: options.typ ?? 'at+jwt' },
         )
         .setIssuer(typeof claims.iss === 'string' ? claims.iss : issuer)
         .setAudience(claims.aud ?? audience)

@@ -30,6 +30,11 @@ export interface JwtVerifierOptions extends ReachOptions {
   jwksUri?: string;
   /** Accepted algorithms (asymmetric only; `none` and `HS*` are refused). Default {@link DEFAULT_JWT_ALGORITHMS}. */
   algorithms?: readonly string[];
+  /**
+   * The JWT `typ` header every token must carry: RFC 9068 access tokens are `at+jwt` (so an ID token or another
+   * JWT signed by the same keys is not taken for an access token). Default `at+jwt`; false accepts any.
+   */
+  requiredType?: string | false;
   /** Leeway (seconds) for `exp` and `nbf`. Default 10. */
   clockToleranceSec?: number;
   /** Most verified tokens kept (until they expire). Default 10 000; 0 disables the cache. */
@@ -60,6 +65,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     algorithms,
     clockTolerance: options.clockToleranceSec ?? 10,
     requiredClaims: ['exp'],
+    ...(options.requiredType === false ? {} : { typ: options.requiredType ?? 'at+jwt' }),
   };
   let keys: Promise<JWTVerifyGetKey> | undefined;
 
