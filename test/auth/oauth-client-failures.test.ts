@@ -104,3 +104,50 @@ test('a token store that failed once is asked again by the next request', async 
   fail = false;
   assert.equal(await auth.authorization(SERVER), 'Bearer kept');
 });
+
+const challenge = (status: 401 | 403, header: string, url = SERVER, sent?: string) => ({
+  status,
+  headers: new Headers({ 'www-authenticate': header }),
+  url,
+  sentAuthorization: sent,
+});
+
+test('the client is bound to its server: another origin gets no token and no flow', async () => {
+  let tokens = 0;
+  const auth = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    credentials: { clientId: 'app', issuer: AS },
+    fetch: world(async () => json({ access_token: `t${++tokens}`, token_type: 'Bearer' })),
+  });
+  await auth.authorization(SERVER);
+  assert.equal(await auth.unauthorized(challenge(401, 'Bearer'), undefined), true);
+  assert.equal(await auth.authorization(SERVER), 'Bearer t1');
+  const elsewhere = new URL('https://other.example/mcp');
+  assert.equal(await auth.authorization(elsewhere), undefined);
+  assert.equal(await auth.unauthorized(challenge(401, 'Bearer', elsewhere, 'Bearer t1'), undefined), false);
+  assert.equal(tokens, 1);
+});
+
+test('step-ups for one scope set are counted across requests: a server that keeps refusing is given up', async () => {
+  let tokens = 0;
+  const auth = new OAuthClient({
+    grant: { type: 'client_credentials' },
+    credentials: { clientId: 'app', issuer: AS },
+    fetch: world(async () => json({ access_token: `t${++tokens}`, token_type: 'Bearer' })),
+  });
+  await auth.authorization(SERVER);
+  const refuse = 'Bearer error="insufficient_scope", scope="admin"';
+  const answers: boolean[] = [];
+  for (let request = 0; request < 5; request++) {
+    answers.push(
+      await auth.unauthorized(challenge(403, refuse, SERVER, await auth.authorization(SERVER)), undefined),
+    );
+  }
+  assert.deepEqual(answers, [true, true, true, false, false]);
+  assert.equal(tokens, 3);
+  // Another scope set has its own count.
+  assert.equal(
+    await auth.unauthorized(challenge(403, 'Bearer error="insufficient_scope", scope="other"'), undefined),
+    true,
+  );
+});

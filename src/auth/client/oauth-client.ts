@@ -13,6 +13,10 @@ import { canonicalResource, parseUrl } from './urls.js';
 
 const DEFAULT_LEEWAY_SECONDS = 60;
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Step-ups for one scope set, across all requests: a server that keeps refusing does not prompt forever. */
+const MAX_STEP_UPS = 3;
+/** Scope sets tracked at most (a hostile server cannot grow the map without bound). */
+const MAX_STEP_UP_KEYS = 64;
 
 /**
  * An OAuth 2.1 client for one MCP server, given to an HTTP client transport as its `auth`: every request
@@ -45,6 +49,8 @@ export class OAuthClient implements HttpAuthorizer {
   /** The scopes of the last authorization: a step-up asks for these and the challenge's. */
   #scope = '';
   #flight: Promise<void> | undefined;
+  /** Step-ups run per challenged scope set (sorted, space-separated). */
+  readonly #stepUps = new Map<string, number>();
 
   constructor(options: OAuthClientOptions) {
     this.#options = options;
@@ -62,6 +68,8 @@ export class OAuthClient implements HttpAuthorizer {
   /** The `Authorization` header for a request: the current access token, refreshed first when it is about to expire. */
   async authorization(url: URL): Promise<string | undefined> {
     await this.#load(url);
+    // Bound to the first server it saw: another origin never gets this server's token.
+    if (!this.#bound(url)) return undefined;
     if (this.#flight) await this.#flight.catch(() => undefined);
     const tokens = this.#tokens;
     if (tokens === undefined) return undefined;
@@ -79,6 +87,7 @@ export class OAuthClient implements HttpAuthorizer {
   /** A 401 gets a new token (refresh first); a 403 `insufficient_scope` re-authorizes with more scopes. */
   async unauthorized(challenge: AuthChallenge, signal: AbortSignal | undefined): Promise<boolean> {
     await this.#load(challenge.url);
+    if (!this.#bound(challenge.url)) return false;
     const bearer = await bearerChallenge(challenge.headers, challenge.status);
     if (challenge.status === 403 && bearer.error !== 'insufficient_scope') return false;
     if (this.#flight) {
@@ -94,6 +103,7 @@ export class OAuthClient implements HttpAuthorizer {
     ) {
       return true;
     }
+    if (challenge.status === 403 && !this.#countStepUp(bearer.scope)) return false;
     const metadataUrl = parseUrl(bearer.resourceMetadata, challenge.url);
     await this.#once(async () => {
       if (challenge.status === 401 && this.#tokens?.refreshToken !== undefined) {
@@ -114,6 +124,20 @@ export class OAuthClient implements HttpAuthorizer {
   async clear(): Promise<void> {
     this.#setTokens(undefined);
     if (this.#key !== undefined) await this.#store.saveTokens(this.#key, undefined);
+  }
+
+  #bound(url: URL): boolean {
+    return url.origin === this.#server?.origin;
+  }
+
+  /** Counts a step-up for the challenged scopes; false once that set has had {@link MAX_STEP_UPS}. */
+  #countStepUp(scope: string | undefined): boolean {
+    const key = [...new Set((scope ?? '').split(' ').filter((s) => s !== ''))].sort().join(' ');
+    const done = this.#stepUps.get(key) ?? 0;
+    if (done >= MAX_STEP_UPS) return false;
+    if (!this.#stepUps.has(key) && this.#stepUps.size >= MAX_STEP_UP_KEYS) this.#stepUps.clear();
+    this.#stepUps.set(key, done + 1);
+    return true;
   }
 
   #header(): string | undefined {
