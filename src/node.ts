@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from './server/server.js';
+import { isLoopbackHost } from './transport/loopback.js';
 import { createNodeListener, type NodeListener, type NodeRoutes } from './transport/node-http.js';
 import { createSseLegacyHandler, type SseLegacyHandler } from './transport/sse-legacy-server.js';
 import {
@@ -12,7 +13,7 @@ import {
   type StreamableHttpHandler,
   type StreamableHttpOptions,
 } from './transport/streamable-http/handler.js';
-import { isLoopback, loopbackHosts } from './transport/streamable-http/security.js';
+import { loopbackHosts } from './transport/streamable-http/security.js';
 
 // The Node-only parts of the OAuth client (mcpkit/auth): a token file and the loopback redirect receiver.
 export { FileTokenStore } from './auth/client/file-store.js';
@@ -68,8 +69,7 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
   const port = (httpServer.address() as AddressInfo).port;
   const security = {
     ...options,
-    allowedHosts:
-      options.allowedHosts ?? (isLoopback(host) || host === 'localhost' ? loopbackHosts(port) : undefined),
+    allowedHosts: options.allowedHosts ?? (isLoopbackHost(host) ? loopbackHosts(port) : undefined),
   };
   const streamable = createStreamableHttpHandler(server, security);
   const routes: NodeRoutes = { [path]: streamable };

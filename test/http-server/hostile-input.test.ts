@@ -155,6 +155,12 @@ describe('Origin and Host in the fetch-style core, without serve()', () => {
       );
       assert.equal(rebound.status, 403);
       assert.equal(((await rebound.json()) as { error: { code: number } }).error.code, -32600);
+      // A rebound name that merely starts like a loopback address is not loopback.
+      for (const name of ['127.0.0.1.attacker.example', '127.evil.example']) {
+        const lookalike = await handle(initRequest({ host: `${name}:3000`, origin: `http://${name}:3000` }));
+        assert.equal(lookalike.status, 403, `${name} answered ${lookalike.status}`);
+        await lookalike.body?.cancel();
+      }
       // Loopback on both sides, an allowed Origin, and no Origin at all (not a browser) still pass.
       for (const headers of [
         { host: '127.0.0.1:3000', origin: 'http://localhost:3000' },

@@ -1,19 +1,5 @@
 import { McpkitError } from '../../jsonrpc/errors.js';
-
-/**
- * True for a loopback host name: `localhost` (and its subdomains), exactly four decimal octets starting with
- * 127 (127.0.0.0/8) and `[::1]` (or `::1`). The one rule the OAuth client and the token verifiers share.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    /^127\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(host) ||
-    host === '[::1]' ||
-    host === '::1'
-  );
-}
+import { isLoopbackHost } from '../../transport/loopback.js';
 
 /** True for a URL on a loopback host ({@link isLoopbackHost}). */
 export function isLoopback(url: URL): boolean {

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../loopback.js';
 import type { HttpRequestLike } from './exchange.js';
 
 /** Origin and Host checks against cross-site requests and DNS rebinding. */
@@ -23,11 +24,6 @@ export function loopbackHosts(port: number): string[] {
   return [...LOOPBACK].flatMap((h) => [h, `${h}:${port}`]);
 }
 
-/** True for a loopback host name or address. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host === '::1' || host.startsWith('127.');
-}
-
 /** Returns the reason a request must be refused, or undefined when it passes. */
 export function checkRequestOrigin(
   req: HttpRequestLike,
@@ -48,7 +44,11 @@ export function checkRequestOrigin(
   }
   // Same host as the request (only when that Host was checked against the allowed ones), or both on loopback.
   if (options.allowedHosts && host !== undefined && originHost === host.toLowerCase()) return undefined;
-  if (host !== undefined && isLoopback(hostname(originHost)) && isLoopback(hostname(host.toLowerCase())))
+  if (
+    host !== undefined &&
+    isLoopbackHost(hostname(originHost)) &&
+    isLoopbackHost(hostname(host.toLowerCase()))
+  )
     return undefined;
   return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
 }
