@@ -64,18 +64,29 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
       known?.handle.remove();
       tools.delete(t.name);
       const d = t.definition;
-      try {
-        const handle = server.tool(
+      const offer = (withOutput: boolean) =>
+        server.tool(
           t.name,
           {
             ...(d.title === undefined ? {} : { title: d.title }),
             ...(d.description === undefined ? {} : { description: d.description }),
             inputSchema: d.inputSchema,
+            ...(withOutput && d.outputSchema !== undefined ? { outputSchema: d.outputSchema } : {}),
             ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
           },
           (args: Record<string, unknown>, ctx: RequestContext) =>
             host.callTool(t.name, args, { signal: ctx.signal, approve: askThroughClient(ctx) }),
         );
+      try {
+        let handle: RegisteredHandle<unknown>;
+        try {
+          handle = offer(true);
+        } catch (e) {
+          // The server's output schema is not one mcpkit can declare: the tool is still offered, without it.
+          if (d.outputSchema === undefined) throw e;
+          problem(`tool ${t.name} offered without its outputSchema`, e);
+          handle = offer(true);
+        }
         tools.set(t.name, { handle, key });
       } catch (e) {
         problem(`tool ${t.name} not offered`, e);

@@ -20,7 +20,10 @@ const config: ServerConfig = {
   },
   disabled: false,
   trusted: false,
-  approval: { default: 'ask', tools: { echo: 'allow', flood: 'allow', read_thing: 'deny' } },
+  approval: {
+    default: 'ask',
+    tools: { echo: 'allow', flood: 'allow', measure: 'allow', read_thing: 'deny' },
+  },
   source: { file: 'test', format: 'mcpkit' },
 };
 
@@ -73,6 +76,22 @@ test('a stateful client sees the qualified tools; allow runs, deny is a result, 
       ['tool', 'ok', 'once'],
     ],
   );
+});
+
+test("a tool's outputSchema is offered by the gateway and its structured content comes through", async () => {
+  const { client } = await connectInMemory(gateway);
+  try {
+    const measure = (await client.listTools()).find((t) => t.name === 'up__measure');
+    assert.deepEqual(measure?.outputSchema, {
+      type: 'object',
+      properties: { length: { type: 'number' } },
+      required: ['length'],
+    });
+    const result = await client.callTool('up__measure', { text: 'four' });
+    assert.deepEqual(result.structuredContent, { length: 4 });
+  } finally {
+    await client.close();
+  }
 });
 
 test('resources and templates of the servers are read through the gateway', async () => {
