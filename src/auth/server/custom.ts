@@ -1,6 +1,6 @@
 import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/auth.js';
-import { invalidToken, MAX_TOKEN_LENGTH, unavailable } from './failures.js';
-import { TokenCache } from './token-cache.js';
+import { invalidToken, unavailable } from './failures.js';
+import { cachingVerifier, TokenCache } from './token-cache.js';
 
 /** What a custom check returns: the principal, or undefined (or a failure) when the token is not accepted. */
 export type VerifyFunction = (
@@ -26,16 +26,5 @@ export function customVerifier(check: VerifyFunction, options: CustomVerifierOpt
       return unavailable('The access token could not be checked');
     }
   };
-  return {
-    cached: (token) => cache.get(token, Date.now()),
-    async verify(token) {
-      const now = Date.now();
-      const hit = cache.get(token, now);
-      if (hit) return hit;
-      if (token.length > MAX_TOKEN_LENGTH) return invalidToken('The access token is too long');
-      const outcome = await run(token);
-      if (!('error' in outcome)) cache.set(token, outcome, Date.now());
-      return outcome;
-    },
-  };
+  return cachingVerifier(cache, run);
 }

@@ -9,8 +9,8 @@ import {
 import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/auth.js';
 import { authInfoFromClaims, hasAudience } from './claims.js';
 import { checkUrl, discover, insecureAllowed, type ReachOptions } from './discovery.js';
-import { invalidToken, MAX_TOKEN_LENGTH, unavailable } from './failures.js';
-import { TokenCache } from './token-cache.js';
+import { invalidToken, unavailable } from './failures.js';
+import { cachingVerifier, TokenCache } from './token-cache.js';
 
 /** Options of {@link introspectionVerifier}. */
 export interface IntrospectionVerifierOptions extends ReachOptions {
@@ -106,14 +106,5 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     return authInfoFromClaims(answer);
   }
 
-  return {
-    cached: (token) => cache.get(token, Date.now()),
-    async verify(token) {
-      const now = Date.now();
-      const hit = cache.get(token, now);
-      if (hit) return hit;
-      if (token.length > MAX_TOKEN_LENGTH) return invalidToken('The access token is too long');
-      return cache.shared(token, () => check(token));
-    },
-  };
+  return cachingVerifier(cache, check);
 }

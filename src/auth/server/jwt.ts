@@ -2,8 +2,8 @@ import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jos
 import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/auth.js';
 import { authInfoFromClaims } from './claims.js';
 import { checkUrl, discover, type ReachOptions } from './discovery.js';
-import { invalidToken, MAX_TOKEN_LENGTH, unavailable } from './failures.js';
-import { TokenCache } from './token-cache.js';
+import { invalidToken, unavailable } from './failures.js';
+import { cachingVerifier, TokenCache } from './token-cache.js';
 
 /** The asymmetric JWS algorithms accepted by default (never `none`, never HMAC: the keys are public). */
 export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze([
@@ -135,17 +135,9 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     return invalidToken("The access token's signature is invalid");
   }
 
-  return {
-    cached: (token) => cache.get(token, Date.now()),
-    async verify(token) {
-      const now = Date.now();
-      const hit = cache.get(token, now);
-      if (hit) return hit;
-      if (token.length > MAX_TOKEN_LENGTH) return invalidToken('The access token is too long');
-      if (!JWT_SHAPE.test(token)) return invalidToken('The access token is not a JWT');
-      return cache.shared(token, () => check(token));
-    },
-  };
+  return cachingVerifier(cache, check, (token) =>
+    JWT_SHAPE.test(token) ? undefined : invalidToken('The access token is not a JWT'),
+  );
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;

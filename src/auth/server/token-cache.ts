@@ -1,4 +1,5 @@
-import type { AuthFailure, AuthInfo } from '../../server/auth.js';
+import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/auth.js';
+import { invalidToken, MAX_TOKEN_LENGTH } from './failures.js';
 
 /**
  * Verified tokens kept until they expire, so an ordinary request costs a map lookup instead of a signature check
@@ -58,4 +59,25 @@ export class TokenCache {
   get size(): number {
     return this.#entries.size;
   }
+}
+
+/**
+ * The `TokenVerifier` every verifier here is: a token `cache` still trusts is answered at once (synchronously
+ * through `cached`); an oversized token, or one `precheck` refuses, is refused unchecked; any other is run through
+ * `check` once for concurrent requests, and kept when accepted.
+ */
+export function cachingVerifier(
+  cache: TokenCache,
+  check: (token: string) => Promise<AuthInfo | AuthFailure>,
+  precheck?: (token: string) => AuthFailure | undefined,
+): TokenVerifier {
+  return {
+    cached: (token) => cache.get(token, Date.now()),
+    async verify(token) {
+      const hit = cache.get(token, Date.now());
+      if (hit) return hit;
+      if (token.length > MAX_TOKEN_LENGTH) return invalidToken('The access token is too long');
+      return precheck?.(token) ?? cache.shared(token, () => check(token));
+    },
+  };
 }
