@@ -38,6 +38,12 @@ export type { AuthFailure, AuthInfo, TokenVerifier } from './server/auth.js';
 export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from './server/completion.js';
 export type { ReadReturn } from './server/content.js';
 export type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './server/context.js';
+export {
+  type BucketShape,
+  MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+  type RateLimitStore,
+} from './server/guard/rate-limit-store.js';
 export type { Middleware, MiddlewareRequest } from './server/middleware.js';
 export { type InputRequiredReturn, inputRequired, type MrtrState } from './server/modern/mrtr.js';
 export type { PromptArgumentConfig, PromptConfig, PromptHandler, PromptReturn } from './server/prompts.js';
