@@ -114,7 +114,11 @@ export function preEncode<T extends object>(result: T): T {
 
 function preEncoded(message: JsonRpcMessage | JsonRpcMessage[]): Encoded | undefined {
   if (Array.isArray(message) || !('result' in message)) return undefined;
-  return (message.result as { [ENCODED]?: Encoded })[ENCODED];
+  // Only a response's result object can carry the mark; a message that merely has a `result` member (a request
+  // with a stray one, say, which the envelope check lets through) is encoded as it is.
+  const result: unknown = message.result;
+  if (typeof result !== 'object' || result === null) return undefined;
+  return (result as { [ENCODED]?: Encoded })[ENCODED];
 }
 
 /** Encodes one message (or a batch) as JSON text, without a trailing newline. */
