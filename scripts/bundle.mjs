@@ -1,10 +1,16 @@
 // Bundles the compiled entry points (dist/src/{index,stdio,node,testing,auth,host}.js) into dist/pkg with shared
 // chunks: the package then loads a handful of files instead of ~70 modules, which is most of its
 // start-up time. Types stay in dist/src (*.d.ts). ajv stays external: it is loaded lazily anyway; so do jose and
-// oauth4webapi (dependencies of `mcpkit/auth` only).
+// oauth4webapi (dependencies of `mcpkit/auth` only). The `mcpkit` command (dist/pkg/cli.js, the package's `bin`) is
+// bundled in the same run, so it shares the chunks; each command's code is a chunk of its own, loaded when it runs,
+// and commander stays external (a runtime dependency).
+import { chmod } from 'node:fs/promises';
 import { build } from 'esbuild';
 
-const entries = ['index', 'stdio', 'node', 'testing', 'auth', 'host'].map((name) => `dist/src/${name}.js`);
+const entries = Object.fromEntries(
+  ['index', 'stdio', 'node', 'testing', 'auth', 'host'].map((name) => [name, `dist/src/${name}.js`]),
+);
+entries.cli = 'dist/src/cli/main.js';
 await build({
   entryPoints: entries,
   outdir: 'dist/pkg',
@@ -13,6 +19,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['ajv', 'ajv/*', 'ajv-formats', 'jose', 'oauth4webapi'],
+  external: ['ajv', 'ajv/*', 'ajv-formats', 'jose', 'oauth4webapi', 'commander'],
   logLevel: 'warning',
 });
+// The command's file keeps its `#!/usr/bin/env node` line; executable for running it from a checkout.
+await chmod('dist/pkg/cli.js', 0o755);

@@ -84,6 +84,7 @@ test('src/README.md states the folder order, and every folder of src/ is in it',
     'transport',
     'auth',
     'host',
+    'cli',
   ]);
   const folders = readdirSync(src, { withFileTypes: true })
     .filter((e) => e.isDirectory())

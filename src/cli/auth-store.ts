@@ -1,0 +1,78 @@
+// Where `mcpkit auth` keeps tokens (a FileTokenStore under the user's config directory, 0600), and the
+// authorizer the other commands use for a URL: it sends stored tokens and refreshes them, but never starts a
+// sign-in (that is `mcpkit auth login`): a server that wants one ends the command with exit code 3.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { FileTokenStore } from '../auth/client/file-store.js';
+import { OAuthClient } from '../auth/client/oauth-client.js';
+import type { ClientCredentials, OAuthGrant } from '../auth/client/options.js';
+import type { ServerConfig } from '../host/config/types.js';
+import type { AuthChallenge, HttpAuthorizer } from '../transport/http-client/auth-hook.js';
+
+/** The user's config directory for mcpkit: `$XDG_CONFIG_HOME/mcpkit` (`~/.config`), `%APPDATA%`, or macOS's. */
+export function configDir(): string {
+  const env = process.env;
+  if (process.platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mcpkit');
+  if (process.platform === 'darwin' && env.XDG_CONFIG_HOME === undefined)
+    return join(homedir(), 'Library', 'Application Support', 'mcpkit');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'mcpkit');
+}
+
+/** The token file of `mcpkit auth` (created 0600 in a 0700 directory by the store). */
+export function tokenFile(): string {
+  return join(configDir(), 'oauth.json');
+}
+
+/** The pre-registered credentials of a config entry (Cursor's `auth` block), if any. */
+export function credentialsOf(oauth: ServerConfig['oauth']): ClientCredentials | undefined {
+  if (oauth?.clientId === undefined) return undefined;
+  return oauth.clientSecret === undefined
+    ? { clientId: oauth.clientId }
+    : { clientId: oauth.clientId, clientSecret: oauth.clientSecret };
+}
+
+/** An OAuthClient keeping its tokens in the CLI's token file. */
+export function oauthClient(
+  grant: OAuthGrant,
+  store: FileTokenStore,
+  oauth: ServerConfig['oauth'],
+  scope?: string,
+): OAuthClient {
+  const credentials = credentialsOf(oauth);
+  const scopes = scope ?? oauth?.scopes?.join(' ');
+  return new OAuthClient({
+    grant,
+    store,
+    clientMetadata: { client_name: 'mcpkit command line' },
+    ...(credentials ? { credentials } : {}),
+    ...(scopes === undefined || scopes === '' ? {} : { scope: scopes }),
+  });
+}
+
+/** The grant of a command that must not sign in: asking the user is refused (the caller exits with 3). */
+const NO_SIGN_IN: OAuthGrant = {
+  type: 'authorization_code',
+  redirectUri: 'http://127.0.0.1/callback',
+  authorize: () => Promise.reject(new Error('sign-in needed')),
+};
+
+/**
+ * The authorizer of a URL target outside `mcpkit auth login`: the stored access token, refreshed when it
+ * expires or is refused; with no stored token a 401 is handed back as it is (exit 3), without registering
+ * a client or starting a sign-in.
+ */
+export function storedAuthorizer(url: string, oauth: ServerConfig['oauth']): HttpAuthorizer {
+  const client = oauthClient(NO_SIGN_IN, new FileTokenStore(tokenFile()), oauth);
+  let sent: string | undefined;
+  return {
+    async authorization(target: URL) {
+      sent = await client.authorization(target);
+      return sent;
+    },
+    async unauthorized(challenge: AuthChallenge, signal: AbortSignal | undefined) {
+      if (sent === undefined || challenge.url.origin !== new URL(url).origin) return false;
+      return client.unauthorized(challenge, signal).catch(() => false);
+    },
+  };
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// The `mcpkit` command. Only commander and the commands' definitions load at start-up (`mcpkit --help` stays
+// within a few milliseconds of Node's own start); each command imports what it needs when it runs.
+// Everything after the first `--` is a stdio server's command, never parsed as this command's arguments.
+import { Command, CommanderError } from 'commander';
+import { register as auth } from './auth.js';
+import { register as call } from './call.js';
+import { register as complete } from './complete.js';
+import { register as discover } from './discover.js';
+import { register as ping } from './ping.js';
+import { register as prompt } from './prompt.js';
+import { register as prompts } from './prompts.js';
+import { register as read } from './read.js';
+import { register as resources } from './resources.js';
+import { exitWhenFlushed, serverCommand } from './run.js';
+import { register as templates } from './templates.js';
+import { register as tools } from './tools.js';
+
+/** A command's definition: adds itself (name, arguments, flags, lazy action) to the program. */
+export type Register = (program: Command) => void;
+
+/** Every command, in the order `mcpkit --help` lists them. */
+const COMMANDS: readonly Register[] = [
+  tools,
+  resources,
+  templates,
+  prompts,
+  call,
+  read,
+  prompt,
+  complete,
+  ping,
+  discover,
+  auth,
+];
+
+const argv = process.argv.slice(2);
+const dashes = argv.indexOf('--');
+serverCommand.words = dashes < 0 ? undefined : argv.slice(dashes + 1);
+const own = dashes < 0 ? argv : argv.slice(0, dashes);
+const json =
+  own.includes('json') &&
+  own.some((a, i) => a === '--format=json' || (a === '--format' && own[i + 1] === 'json'));
+
+const program = new Command('mcpkit')
+  .description('Talk to any MCP server: list, call, read, prompt, discover, authorize.')
+  .usage('<command> [target] [options] [-- command args…]')
+  .version('0.1.0', '-V, --version')
+  .showSuggestionAfterError(true)
+  .exitOverride()
+  .configureOutput({
+    // Usage errors as one JSON object on stderr under --format json.
+    outputError: (text, write) =>
+      write(
+        json ? `${JSON.stringify({ error: { kind: 'usage', exitCode: 1, message: text.trim() } })}\n` : text,
+      ),
+  })
+  .addHelpText(
+    'after',
+    `
+Targets:
+  -- <command> [args…]   a stdio server (e.g. mcpkit tools -- node server.js)
+  <url>                  Streamable HTTP, falling back to the legacy HTTP+SSE transport
+  <name>                 a server in a host config file (--config FILE, or Claude Desktop, Claude Code,
+                         VS Code, Cursor and mcpkit.json in their known places)
+
+Exit codes: 0 ok, 1 usage, 2 server failed to start, 3 authorization required, 4 unreachable,
+            5 the tool returned isError`,
+  );
+for (const add of COMMANDS) add(program);
+
+try {
+  await program.parseAsync(own, { from: 'user' });
+} catch (e) {
+  if (!(e instanceof CommanderError)) throw e;
+  // Help and version asked for are a success; any other parse error is a usage error (commander printed it).
+  const ok =
+    e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help';
+  await exitWhenFlushed(ok ? 0 : 1);
+}

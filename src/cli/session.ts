@@ -1,0 +1,36 @@
+// The common path of the target commands: resolve the target, connect, run, close; and the output format.
+import type { ClientOptions } from '../client/options.js';
+import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
+import { type Connection, connect } from './connect.js';
+import { type Format, parseFormat } from './output.js';
+import type { CommonFlags } from './run.js';
+import { serverCommand } from './run.js';
+import { resolveTarget } from './target.js';
+
+/**
+ * Connects to the target named by `target` (or the command after `--`), runs `body` and closes the connection
+ * whatever happens. A URL target carries the tokens `mcpkit auth login` stored, never starting a sign-in itself.
+ */
+export async function withConnection<T>(
+  target: string | undefined,
+  flags: CommonFlags,
+  body: (connection: Connection, format: Format) => Promise<T>,
+  client?: ClientOptions,
+): Promise<T> {
+  const format = parseFormat(flags.format ?? 'text');
+  const resolved = await resolveTarget(target, serverCommand.words, flags);
+  // The OAuth client (and its libraries) loads only for a URL.
+  const auth: HttpAuthorizer | undefined =
+    resolved.kind === 'url'
+      ? (await import('./auth-store.js')).storedAuthorizer(resolved.url, resolved.oauth)
+      : undefined;
+  const connection = await connect(resolved, flags, {
+    ...(auth ? { auth } : {}),
+    ...(client ? { client } : {}),
+  });
+  try {
+    return await body(connection, format);
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,164 @@
+// Targets: what a command talks to. A stdio command after `--` (with `--cwd` and `-e K=V`), a URL (Streamable HTTP
+// with the legacy HTTP+SSE fallback, `--header "Name: value"`), or a server's name in a host config file
+// (`--config FILE`, else the known locations of Claude Desktop, Claude Code, VS Code, Cursor and mcpkit).
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../host/config/load.js';
+import { knownConfigLocations } from '../host/config/locations.js';
+import type { ServerConfig } from '../host/config/types.js';
+import { serverEnvironment } from '../host/environment.js';
+import { CliError, ExitCode, type TargetKind } from './exit.js';
+import { nearest } from './nearest.js';
+
+/** The target options every command that talks to a server accepts. */
+export interface TargetFlags {
+  cwd?: string;
+  /** `-e K=V`, repeatable. */
+  env?: string[];
+  /** `--header "Name: value"`, repeatable. */
+  header?: string[];
+  config?: string;
+}
+
+/** A resolved target. */
+export type Target =
+  | {
+      kind: 'stdio';
+      /** What to call it in messages. */
+      label: string;
+      command: string;
+      args: string[];
+      /** The child's complete environment (the stdio allow-list, the config's and `-e` variables). */
+      env: Record<string, string>;
+      cwd?: string;
+    }
+  | {
+      kind: 'url';
+      label: string;
+      url: string;
+      /** `sse`: only the legacy HTTP+SSE transport (a config entry said so); `http`: Streamable HTTP with fallback. */
+      transport: 'http' | 'sse';
+      headers: Record<string, string>;
+      /** A pre-registered OAuth client from the config (Cursor's `auth` block). */
+      oauth?: ServerConfig['oauth'];
+    };
+
+export type { TargetKind };
+
+/** Whether `text` names a server by URL rather than by name. */
+export function isUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+/** Parses repeated `-e K=V` options. */
+export function parseEnv(pairs: readonly string[] = []): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new CliError(ExitCode.usage, `-e needs NAME=value, got "${pair}"`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+/** Parses repeated `--header "Name: value"` options. */
+export function parseHeaders(lines: readonly string[] = []): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new CliError(ExitCode.usage, `--header needs "Name: value", got "${line}"`);
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/**
+ * Resolves what a command talks to: `command` (the words after `--`) wins; otherwise `name` is a URL or a
+ * configured server's name. Bad input is a usage error (exit 1); a config file that does not parse is one too,
+ * its message naming the file, the line and the column.
+ */
+export async function resolveTarget(
+  name: string | undefined,
+  command: readonly string[] | undefined,
+  flags: TargetFlags,
+): Promise<Target> {
+  const extraEnv = parseEnv(flags.env);
+  const extraHeaders = parseHeaders(flags.header);
+  if (command !== undefined && command.length > 0) {
+    if (name !== undefined)
+      throw new CliError(ExitCode.usage, `give either a target ("${name}") or a command after --, not both`);
+    const [program, ...args] = command as [string, ...string[]];
+    return {
+      kind: 'stdio',
+      label: command.join(' '),
+      command: program,
+      args,
+      env: serverEnvironment(extraEnv, Object.keys(extraEnv)),
+      ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+    };
+  }
+  if (name === undefined || name === '')
+    throw new CliError(
+      ExitCode.usage,
+      'no target: give a URL, a configured server name, or a command after -- (e.g. `-- node server.js`)',
+    );
+  if (isUrl(name)) {
+    let url: URL;
+    try {
+      url = new URL(name);
+    } catch {
+      throw new CliError(ExitCode.usage, `not a valid URL: "${name}"`);
+    }
+    return { kind: 'url', label: url.href, url: url.href, transport: 'http', headers: extraHeaders };
+  }
+  const server = await configuredServer(name, flags.config);
+  const t = server.transport;
+  if (t.type === 'stdio') {
+    const env = { ...t.env, ...extraEnv };
+    const cwd = flags.cwd ?? t.cwd;
+    return {
+      kind: 'stdio',
+      label: name,
+      command: t.command,
+      args: t.args,
+      env: serverEnvironment(env, [...t.namedEnv, ...Object.keys(extraEnv)]),
+      ...(cwd === undefined ? {} : { cwd }),
+    };
+  }
+  return {
+    kind: 'url',
+    label: name,
+    url: t.url,
+    transport: t.type,
+    headers: { ...t.headers, ...extraHeaders },
+    ...(server.oauth === undefined ? {} : { oauth: server.oauth }),
+  };
+}
+
+/** The config files searched for a server name: `--config FILE`, else the known locations that exist. */
+export function configFiles(config: string | undefined): string[] {
+  if (config !== undefined) return [config];
+  return knownConfigLocations({ workspaceFolder: process.cwd() })
+    .map((l) => l.path)
+    .filter((p) => existsSync(p));
+}
+
+/** The server called `name` in the config files (a later file's entry wins, as the hosts do). */
+async function configuredServer(name: string, config: string | undefined): Promise<ServerConfig> {
+  const files = configFiles(config);
+  if (files.length === 0)
+    throw new CliError(
+      ExitCode.usage,
+      `"${name}" is not a URL, and no host config file was found to look it up in (give --config FILE, a URL, or a command after --)`,
+    );
+  const loaded = await loadConfig(files, { workspaceFolder: process.cwd() });
+  const found = loaded.servers.find((s) => s.name === name);
+  if (found) return found;
+  const names = loaded.servers.map((s) => s.name);
+  const close = nearest(name, names);
+  throw new CliError(
+    ExitCode.usage,
+    `no server "${name}" in ${files.join(', ')}${close === undefined ? '' : ` (did you mean "${close}"?)`}${names.length > 0 ? `; servers: ${names.join(', ')}` : ''}`,
+  );
+}
