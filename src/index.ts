@@ -130,6 +130,7 @@ export {
   type StreamableHttpHandler,
   type StreamableHttpOptions,
 } from './transport/streamable-http/handler.js';
+export type { OverloadOptions } from './transport/streamable-http/overload.js';
 export type { SecurityOptions } from './transport/streamable-http/security.js';
 export type { ResponseMode } from './transport/streamable-http/session-transport.js';
 export {

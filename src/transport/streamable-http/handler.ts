@@ -18,6 +18,7 @@ import type { HttpReply, HttpRequestLike } from './exchange.js';
 import { statusOfError } from './modern-headers.js';
 import { type ModernSettings, postModern } from './modern-post.js';
 import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
+import { LoadShedder, type OverloadOptions } from './overload.js';
 import { checkRequestOrigin, type SecurityOptions } from './security.js';
 import { SessionTable } from './session-table.js';
 import type { ResponseMode, StreamSettings } from './session-transport.js';
@@ -51,6 +52,12 @@ export interface StreamableHttpOptions extends SecurityOptions {
   getStream?: boolean;
   /** Whether a client may end its session with DELETE (else 405). Default true. */
   allowDelete?: boolean;
+  /**
+   * Load shedding: POSTs beyond `maxInFlight` at once, or arriving while the event loop is more than
+   * `maxEventLoopDelayMs` behind, get 503 with `Retry-After` instead of queueing without bound. `false` turns it off.
+   * Default: 1024 in flight, 1000 ms.
+   */
+  overload?: OverloadOptions | false;
 }
 
 /** A Streamable HTTP endpoint serving one server definition to many sessions. */
@@ -103,6 +110,7 @@ export function createStreamableHttpHandler(
     httpError(405, `Method Not Allowed: ${what}`, ErrorCode.InvalidRequest, null, { allow });
   const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
   const scopesNeeded = (message: JsonRpcMessage) => server.scopesNeeded(message);
+  const shedder = options.overload === false ? undefined : new LoadShedder(options.overload);
   const table = new SessionTable({
     maxSessions: options.maxSessions ?? 10_000,
     idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
@@ -178,7 +186,7 @@ export function createStreamableHttpHandler(
       }
       switch (req.method) {
         case 'POST':
-          return post(req);
+          return shedder ? shedder.admit(() => post(req)) : post(req);
         case 'GET':
           return get(req);
         case 'DELETE':
