@@ -24,8 +24,8 @@ function positive(value: number, name: string): number {
 /**
  * Sheds load before it queues: a POST is refused with 503 and `Retry-After` when too many are in flight or the event
  * loop is too far behind. The loop's delay is measured by one zero-delay timer at a time while requests arrive (how
- * late it fires is how far behind the loop is), so an idle endpoint runs no timer at all and the check is
- * runtime-neutral (no `perf_hooks`).
+ * late it fires is how far behind the loop is; while it waits, how long it has waited so far), so an idle endpoint
+ * runs no timer at all and the check is runtime-neutral (no `perf_hooks`).
  */
 export class LoadShedder {
   readonly #maxInFlight: number;
@@ -55,8 +55,7 @@ export class LoadShedder {
 
   /** Runs `work` if there is room, else answers 503 at once. */
   admit(work: () => Promise<HttpReply>): Promise<HttpReply> {
-    if (this.#maxDelay > 0) this.#probe();
-    if (this.#inFlight >= this.#maxInFlight || (this.#maxDelay > 0 && this.#delay > this.#maxDelay)) {
+    if (this.#inFlight >= this.#maxInFlight || (this.#maxDelay > 0 && this.#behind() > this.#maxDelay)) {
       this.shed++;
       return Promise.resolve({ ...this.#refusal, headers: { ...this.#refusal.headers } });
     }
@@ -71,12 +70,24 @@ export class LoadShedder {
     return this.#inFlight;
   }
 
+  /**
+   * How far behind the loop is: what the last probe measured, or, while a probe is still waiting, how long it has
+   * waited so far. The second is what bounds a burst: requests read one after another in one long turn of the loop
+   * have each waited at least that long in their sockets, so past the limit the rest of the burst is shed.
+   */
+  #behind(): number {
+    if (!this.#probeArmed) {
+      this.#probe();
+      return this.#delay;
+    }
+    return Math.max(this.#delay, performance.now() - this.#probeAt);
+  }
+
   readonly #release = (): void => {
     this.#inFlight--;
   };
 
   #probe(): void {
-    if (this.#probeArmed) return;
     this.#probeArmed = true;
     this.#probeAt = performance.now();
     const timer = setTimeout(this.#probed, 0);
