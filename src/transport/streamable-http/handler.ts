@@ -17,8 +17,8 @@ import { type EventStore, MemoryEventStore } from './event-store.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import { statusOfError } from './modern-headers.js';
 import { type ModernSettings, postModern } from './modern-post.js';
-import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
 import { LoadShedder, type OverloadOptions } from './overload.js';
+import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from './security.js';
 import { SessionTable } from './session-table.js';
 import type { ResponseMode, StreamSettings } from './session-transport.js';
@@ -55,7 +55,7 @@ export interface StreamableHttpOptions extends SecurityOptions {
   /**
    * Load shedding: POSTs beyond `maxInFlight` at once, or arriving while the event loop is more than
    * `maxEventLoopDelayMs` behind, get 503 with `Retry-After` instead of queueing without bound. `false` turns it off.
-   * Default: 1024 in flight, 1000 ms.
+   * Default: 1024 in flight; the loop-delay check is off until given a limit.
    */
   overload?: OverloadOptions | false;
 }

@@ -57,3 +57,12 @@ test('limits given wrong are refused at construction', () => {
   assert.throws(() => new LoadShedder({ maxInFlight: -1 }), RangeError);
   assert.throws(() => new LoadShedder({ maxEventLoopDelayMs: Number.NaN }), RangeError);
 });
+
+test('by default only the in-flight cap applies: a blocked loop alone sheds nothing', async () => {
+  const shedder = new LoadShedder();
+  await shedder.admit(async () => ok());
+  const until = performance.now() + 50;
+  while (performance.now() < until) {}
+  await tick();
+  assert.equal((await shedder.admit(async () => ok())).status, 200);
+});

@@ -8,7 +8,9 @@ export interface OverloadOptions {
   maxInFlight?: number;
   /**
    * Most delay (ms) of the event loop before new POSTs get 503: the loop is that far behind, so whatever is
-   * admitted now would wait at least as long. 0 turns the check off. Default 1000.
+   * admitted now would wait at least as long. Default 0: off, because a starved machine, a long GC pause or one
+   * handler's long synchronous work would then refuse everyone else too; set it (a few hundred ms, say) on a server
+   * that must stay responsive under more load than it can take.
    */
   maxEventLoopDelayMs?: number;
   /** The `Retry-After` (seconds) sent with a 503. Default 1. */
@@ -40,7 +42,7 @@ export class LoadShedder {
 
   constructor(options: OverloadOptions = {}) {
     this.#maxInFlight = positive(options.maxInFlight ?? 1024, 'maxInFlight');
-    this.#maxDelay = positive(options.maxEventLoopDelayMs ?? 1000, 'maxEventLoopDelayMs');
+    this.#maxDelay = positive(options.maxEventLoopDelayMs ?? 0, 'maxEventLoopDelayMs');
     const retry = positive(options.retryAfterSeconds ?? 1, 'retryAfterSeconds');
     this.#refusal = httpError(
       503,
