@@ -90,9 +90,14 @@ export const uriTemplateAny: FuzzTarget<{ template: string[]; uris: string[][]; 
     for (const parts of uris) {
       // A long repetitive URI is where a backtracking regular expression would blow up.
       const uri = repeat === 1 ? parts.join('') : parts.join('').repeat(repeat).slice(0, 65536);
-      const started = performance.now();
-      const m = t.match(uri);
-      const took = performance.now() - started;
+      let m = t.match(uri);
+      // A runaway match is slow every time; a busy machine pausing the process is not: the fastest of three counts.
+      let took = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 3 && took >= SLOW_MS; i++) {
+        const started = performance.now();
+        m = t.match(uri);
+        took = Math.min(took, performance.now() - started);
+      }
       expect(took < SLOW_MS, `match took ${took.toFixed(0)} ms on a ${uri.length}-character URI`);
       if (m !== undefined)
         for (const value of Object.values(m))
@@ -104,16 +109,20 @@ export const uriTemplateAny: FuzzTarget<{ template: string[]; uris: string[][]; 
 const varName = fc.constantFrom('a', 'b', 'c', 'id', 'path');
 const operator = fc.constantFrom('', '+', '#', '.', '/', ';', '?', '&');
 const literal = fc.constantFrom('', '/items/', '-', '/r/');
-/** Characters every operator either keeps as they are or percent-encodes, and no literal or separator here starts with. */
-const plainChar = fc.constantFrom(...'abcdefghijkmnopqrsuvwz0123456789_ \0é日😀'.split(''), '😀');
+/**
+ * Characters every operator either keeps as they are or percent-encodes, and that appear in no literal here: the
+ * matcher never backtracks (no runaway regular expressions), so where a value could be read as the start of the
+ * literal after it (`{/b}/r/{a}` with b = "r") it takes the literal's reading and the match fails.
+ */
+const plainChar = fc.constantFrom(...'abcfghjkopquvwz0123456789_ \0é日'.split(''), '😀');
 /** Reserved characters, percent-encoded by every operator but `+` and `#` (which keep them, so they cannot come back). */
 const reservedChar = fc.constantFrom('%', '?', '&', '=', ',', ';', ':', '@', '!', '$', '/');
 
 /**
  * Templates with one variable per expression, each after a literal: expand then match gives the values back. The
- * values avoid what RFC 6570 expansion cannot undo: the label separator `.` (left as it is by `{.x}`), the first
- * character of the literal that follows (the matcher stops a value there), and reserved characters and `%` under
- * `+` and `#` (kept as they are, so `%41` expands to itself and reads back as `A`).
+ * values avoid what RFC 6570 expansion cannot undo: the label separator `.` (left as it is by `{.x}`), the text of
+ * the literals (see plainChar), and reserved characters and `%` under `+` and `#` (kept as they are, so `%41`
+ * expands to itself and reads back as `A`).
  */
 export const uriTemplateRoundTrip: FuzzTarget<{
   pieces: { literal: string; op: string; name: string }[];
