@@ -25,6 +25,12 @@ export interface Entry<TDef> {
   enabled: boolean;
 }
 
+/** @internal Watches a registry: `adding` may refuse a new key by throwing; `changed` follows every change. */
+export interface RegistryObserver<TDef> {
+  adding?(key: string, def: TDef): void;
+  changed?(): void;
+}
+
 /**
  * An ordered, keyed registry with handles, change notification and cached paginated list results.
  * The list pages are built once per change, so listing costs a lookup. When some entry needs OAuth scopes, the
@@ -43,6 +49,7 @@ export class Registry<TDef extends Scoped, TUpdate> {
   #scoped: boolean | undefined;
   /** Pages per set of granted scopes (space-joined), while some entry needs scopes. */
   readonly #filtered = new Map<string, JsonObject[]>();
+  #observers: RegistryObserver<TDef>[] = [];
 
   constructor(options: {
     kind: string;
@@ -73,6 +80,7 @@ export class Registry<TDef extends Scoped, TUpdate> {
         `A ${this.#kind} named ${JSON.stringify(key)} is already registered`,
       );
     }
+    for (const o of this.#observers) o.adding?.(key, def);
     const entry: Entry<TDef> = { key, def, enabled: true };
     this.#entries.set(key, entry);
     this.#changed();
@@ -83,6 +91,33 @@ export class Registry<TDef extends Scoped, TUpdate> {
   get(key: string): Entry<TDef> | undefined {
     const e = this.#entries.get(key);
     return e?.enabled ? e : undefined;
+  }
+
+  /** @internal Whether an entry (enabled or not) has this key. */
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  /** @internal Every entry, enabled or not, in registration order. */
+  all(): IterableIterator<Entry<TDef>> {
+    return this.#entries.values();
+  }
+
+  /** @internal Replaces the definition of an existing entry (a mounted server's entry that changed). */
+  replace(key: string, def: TDef): void {
+    const entry = this.#entries.get(key);
+    if (!entry)
+      throw new McpkitError('INVALID_DEFINITION', `No ${this.#kind} ${JSON.stringify(key)} to replace`);
+    entry.def = def;
+    this.#changed();
+  }
+
+  /** @internal Watches additions and changes (a server mounted elsewhere); returns the way to stop. */
+  observe(observer: RegistryObserver<TDef>): () => void {
+    this.#observers = [...this.#observers, observer];
+    return () => {
+      this.#observers = this.#observers.filter((o) => o !== observer);
+    };
   }
 
   /** Enabled entries in registration order. */
@@ -154,6 +189,7 @@ export class Registry<TDef extends Scoped, TUpdate> {
     this.#scoped = undefined;
     this.#filtered.clear();
     this.#onchange();
+    for (const o of this.#observers) o.changed?.();
   }
 
   #handle(entry: Entry<TDef>): RegisteredHandle<TUpdate> {

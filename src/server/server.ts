@@ -17,6 +17,7 @@ import type { Middleware } from './middleware.js';
 import { dispatchModern } from './modern/dispatch.js';
 import { type ListKind, Subscriptions } from './modern/listen.js';
 import { RequestStateCodec } from './modern/request-state.js';
+import { type Mounted, type MountOptions, mount } from './mount.js';
 import type { ServerOptions } from './options.js';
 import {
   definePrompt,
@@ -104,6 +105,9 @@ export class McpServer {
   #stateCodec: RequestStateCodec | undefined;
   #tasks: TaskManager | undefined;
   #taskTools = false;
+  /** Servers mounted in this one (a mount that would make a cycle is refused). */
+  readonly #mounted = new Set<McpServer>();
+  #updateListeners: ((uri: string) => void)[] = [];
   /** @internal Open `subscriptions/listen` streams. */
   readonly subscriptions: Subscriptions;
 
@@ -209,6 +213,68 @@ export class McpServer {
     else console.warn(`mcpkit server: ${message}`);
   }
 
+  /**
+   * Offers everything `server` registers (tools, prompts, resources, templates) as this server's own, named
+   * `<prefix>_<name>` (see {@link MountOptions} for the separator, resource URIs and tool transforms), kept in step
+   * with it: its list changes and resource updates reach this server's clients. A name this server already offers
+   * is an error now, and so is a later registration on either side that would clash. Its handlers run with this
+   * server's request context, behind this server's middleware.
+   *
+   * @example
+   * const app = new McpServer({ name: 'app', version: '1.0.0' });
+   * app.mount('weather', weatherServer); // weather_forecast, weather://weather/stations, ...
+   */
+  mount(prefix: string, server: McpServer, options?: MountOptions): Mounted {
+    if (server === this || server.#reaches(this))
+      throw new McpkitError(
+        'INVALID_DEFINITION',
+        `Mounting "${prefix}": a server cannot be mounted in itself`,
+      );
+    const mounted = mount(this.#mountHost(), prefix, server.#mountSource(), options);
+    this.#mounted.add(server);
+    return {
+      prefix: mounted.prefix,
+      unmount: () => {
+        mounted.unmount();
+        this.#mounted.delete(server);
+      },
+    };
+  }
+
+  #reaches(target: McpServer): boolean {
+    for (const child of this.#mounted) if (child === target || child.#reaches(target)) return true;
+    return false;
+  }
+
+  #mountHost() {
+    return {
+      tools: this.tools,
+      prompts: this.prompts,
+      resources: this.resources,
+      templates: this.templates,
+      noteMounted: (kind: ListKind, completes: boolean, task: boolean) => {
+        this.#use(kind, completes);
+        if (task) this.#taskTools = true;
+      },
+      notifyResourceUpdated: (uri: string) => this.notifyResourceUpdated(uri),
+    };
+  }
+
+  #mountSource() {
+    return {
+      tools: this.tools,
+      prompts: this.prompts,
+      resources: this.resources,
+      templates: this.templates,
+      watchResourceUpdates: (listener: (uri: string) => void) => {
+        this.#updateListeners = [...this.#updateListeners, listener];
+        return () => {
+          this.#updateListeners = this.#updateListeners.filter((l) => l !== listener);
+        };
+      },
+    };
+  }
+
   /** Adds middleware that runs around every incoming request, in the order added. */
   use(middleware: Middleware): this {
     this.#middleware.push(middleware);
@@ -233,6 +299,7 @@ export class McpServer {
   /** Tells every session subscribed to `uri` (or to a parent ending in "/") that the resource changed. */
   notifyResourceUpdated(uri: string): void {
     this.#broadcast.resourceUpdated(uri);
+    for (const listener of this.#updateListeners) listener(uri);
   }
 
   /** Closes every session (open `subscriptions/listen` streams first get their final result). */

@@ -87,12 +87,7 @@ export function defineTool(
   config: ToolConfig<SchemaArg | undefined, SchemaArg | undefined>,
   handler: ToolHandler<unknown, unknown>,
 ): ToolDef {
-  if (!TOOL_NAME.test(name)) {
-    throw new McpkitError(
-      'INVALID_DEFINITION',
-      `Invalid tool name ${JSON.stringify(name)}: use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
-    );
-  }
+  checkToolName(name);
   const input = config.inputSchema === undefined ? undefined : toToolSchema(config.inputSchema, 'input');
   const output = config.outputSchema === undefined ? undefined : toToolSchema(config.outputSchema, 'output');
   for (const [which, s] of [
@@ -109,6 +104,16 @@ export function defineTool(
   if (input) checkParamHeaders(name, input.jsonSchema);
   if (config.task !== undefined) checkToolTaskConfig(name, config.task);
   return { name, config, input, output, handler };
+}
+
+/** Refuses a tool name outside the spec's rule (1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."). */
+export function checkToolName(name: string, where = ''): void {
+  if (!TOOL_NAME.test(name)) {
+    throw new McpkitError(
+      'INVALID_DEFINITION',
+      `${where}Invalid tool name ${JSON.stringify(name)}: use 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
+    );
+  }
 }
 
 /** Refuses `x-mcp-header` annotations that clients must drop (the one rule of `spec/tool-headers.ts`). */

@@ -1,0 +1,354 @@
+import { McpkitError } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import { toToolSchema } from '../schema/index.js';
+import type { Resource, ResourceContents } from '../spec/types.js';
+import type { Scoped } from './auth.js';
+import type { ReadReturn } from './content.js';
+import type { RequestContext } from './context.js';
+import type { ListKind } from './modern/listen.js';
+import type { InputRequiredReturn } from './modern/mrtr.js';
+import { checkMountNaming, type MountNaming, mountNaming } from './mount-names.js';
+import type { PromptDef, PromptUpdate } from './prompts.js';
+import type { RegisteredHandle, Registry } from './registry.js';
+import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
+import { checkToolTransforms, type ToolTransforms, withoutArguments } from './tool-transforms.js';
+import { callTool, checkToolName, type ToolDef, type ToolHandler, type ToolUpdate } from './tools.js';
+import { UriTemplate } from './uri-template.js';
+
+/** Options of `McpServer.mount`. */
+export interface MountOptions {
+  /** Joins the prefix and a tool's or prompt's name. Default "_" (`weather_forecast`). */
+  separator?: string;
+  /**
+   * Resource URIs and templates: 'prefix' (default) inserts the prefix after the scheme
+   * (`file:///a.txt` becomes `file://weather//a.txt`, `notes://{id}` becomes `notes://weather/{id}`); 'keep'
+   * offers them unchanged (a URI both servers offer is then a clash).
+   */
+  uris?: 'prefix' | 'keep';
+  /** Renames, hides, redescribes tools or fixes their arguments (keyed by the mounted server's tool names). */
+  tools?: ToolTransforms;
+}
+
+/** A server mounted in another; `unmount()` takes everything it offered away again. */
+export interface Mounted {
+  readonly prefix: string;
+  unmount(): void;
+}
+
+/** What a mount needs of the servers on either side (`McpServer` in practice). */
+export interface Mountable {
+  readonly tools: Registry<ToolDef, ToolUpdate>;
+  readonly prompts: Registry<PromptDef, PromptUpdate>;
+  readonly resources: Registry<ResourceDef, ResourceUpdate>;
+  readonly templates: Registry<TemplateDef, TemplateUpdate>;
+}
+
+/** The parent's side: registering a kind (capabilities, tasks) and passing resource updates on. */
+export interface MountHost extends Mountable {
+  noteMounted(kind: ListKind, completes: boolean, task: boolean): void;
+  notifyResourceUpdated(uri: string): void;
+}
+
+/** The child's side: its resource updates. */
+export interface MountSource extends Mountable {
+  watchResourceUpdates(listener: (uri: string) => void): () => void;
+}
+
+interface Known<D> {
+  source: D;
+  key: string;
+  handle: RegisteredHandle<unknown>;
+}
+
+/** The mirror of one registry of the child in the parent's registry of the same kind. */
+class MountedKind<D extends Scoped, U> {
+  readonly #known = new Map<string, Known<D>>();
+  readonly #from: Registry<D, U>;
+  readonly #to: Registry<D, U>;
+  /** The parent's key and definition for a child entry; undefined when it is hidden. Throws on a bad name. */
+  readonly #map: (key: string, def: D) => { key: string; def: D } | undefined;
+  readonly #note: (def: D) => void;
+  readonly #what: string;
+
+  constructor(
+    from: Registry<D, U>,
+    to: Registry<D, U>,
+    what: string,
+    map: (key: string, def: D) => { key: string; def: D } | undefined,
+    note: (def: D) => void,
+  ) {
+    this.#from = from;
+    this.#to = to;
+    this.#what = what;
+    this.#map = map;
+    this.#note = note;
+  }
+
+  /** Every parent key this kind would add now; throws on a clash with the parent or a bad name. */
+  plan(taken: Set<string>, where: string): void {
+    for (const e of this.#from.all()) {
+      const mapped = this.#map(e.key, e.def);
+      if (mapped) {
+        this.#claim(mapped.key, taken, where);
+        this.#note(e.def);
+      }
+    }
+  }
+
+  /** Refuses a child entry about to be added whose parent key is taken. */
+  adding(key: string, def: D, where: string): void {
+    const mapped = this.#map(key, def);
+    if (mapped) this.#claim(mapped.key, new Set(), where);
+    this.#note(def);
+  }
+
+  #claim(key: string, taken: Set<string>, where: string): void {
+    if (taken.has(key) || this.#to.has(key)) {
+      throw new McpkitError(
+        'INVALID_DEFINITION',
+        `${where}: the ${this.#what} ${JSON.stringify(key)} is already offered by the server it is mounted in`,
+      );
+    }
+    taken.add(key);
+  }
+
+  /** Brings the parent in step with the child (called on every change of the child's registry). */
+  sync(): void {
+    const seen = new Set<string>();
+    for (const e of this.#from.all()) {
+      seen.add(e.key);
+      let known = this.#known.get(e.key);
+      if (known?.source !== e.def) {
+        const mapped = this.#map(e.key, e.def);
+        if (!mapped) {
+          this.#drop(e.key);
+          continue;
+        }
+        this.#note(e.def);
+        if (known && known.key === mapped.key) {
+          this.#to.replace(mapped.key, mapped.def);
+          known.source = e.def;
+        } else {
+          this.#drop(e.key);
+          known = { source: e.def, key: mapped.key, handle: this.#to.add(mapped.key, mapped.def) };
+          this.#known.set(e.key, known);
+        }
+      }
+      if (known.handle.enabled !== e.enabled) {
+        if (e.enabled) known.handle.enable();
+        else known.handle.disable();
+      }
+    }
+    for (const key of [...this.#known.keys()]) if (!seen.has(key)) this.#drop(key);
+  }
+
+  #drop(key: string): void {
+    const known = this.#known.get(key);
+    if (!known) return;
+    this.#known.delete(key);
+    known.handle.remove();
+  }
+
+  /** Removes everything this kind added to the parent. */
+  clear(): void {
+    for (const key of [...this.#known.keys()]) this.#drop(key);
+  }
+}
+
+/**
+ * Mounts `child` in `parent` under `prefix`: every tool, prompt, resource and template of the child is offered by
+ * the parent (names prefixed, URIs as `options.uris` says) and kept in step with it, so the child's list changes
+ * reach the parent's clients. A name the parent already offers is an error here, and so is a later registration
+ * on either side that would clash. The child's handlers run as they are, with the parent's request context; the
+ * parent's middleware runs around them (the child's own middleware does not).
+ */
+export function mount(
+  parent: MountHost,
+  prefix: string,
+  child: MountSource,
+  options: MountOptions = {},
+): Mounted {
+  const separator = options.separator ?? '_';
+  checkMountNaming(prefix, separator);
+  const where = `Mounting "${prefix}"`;
+  const naming = mountNaming(prefix, separator, options.uris ?? 'prefix');
+  const transforms = options.tools ?? {};
+  const inputs = new Map<string, JsonObject | undefined>();
+  for (const e of child.tools.all()) inputs.set(e.key, e.def.input?.jsonSchema);
+  checkToolTransforms(transforms, inputs, where);
+
+  const kinds = [
+    new MountedKind<ToolDef, ToolUpdate>(
+      child.tools,
+      parent.tools,
+      'tool',
+      (key, def) => mountTool(def, key, naming, transforms, where),
+      (def) => parent.noteMounted('tools', false, def.config.task !== undefined),
+    ),
+    new MountedKind<PromptDef, PromptUpdate>(
+      child.prompts,
+      parent.prompts,
+      'prompt',
+      (key, def) => {
+        const name = naming.name(key);
+        return { key: name, def: { ...def, name } };
+      },
+      () => parent.noteMounted('prompts', true, false),
+    ),
+    new MountedKind<ResourceDef, ResourceUpdate>(
+      child.resources,
+      parent.resources,
+      'resource',
+      (key, def) => mountResource(def, key, naming),
+      () => parent.noteMounted('resources', false, false),
+    ),
+    new MountedKind<TemplateDef, TemplateUpdate>(
+      child.templates,
+      parent.templates,
+      'resource template',
+      (key, def) => mountTemplate(def, key, naming),
+      () => parent.noteMounted('resources', true, false),
+    ),
+  ] as const;
+  const [tools, prompts, resources, templates] = kinds;
+  // All or nothing: every name is checked before anything is added.
+  const taken = new Set<string>();
+  for (const kind of kinds) kind.plan(taken, where);
+  for (const kind of kinds) kind.sync();
+
+  const stops = [
+    child.tools.observe({
+      adding: (key, def) => tools.adding(key, def, where),
+      changed: () => tools.sync(),
+    }),
+    child.prompts.observe({
+      adding: (key, def) => prompts.adding(key, def, where),
+      changed: () => prompts.sync(),
+    }),
+    child.resources.observe({
+      adding: (key, def) => resources.adding(key, def, where),
+      changed: () => resources.sync(),
+    }),
+    child.templates.observe({
+      adding: (key, def) => templates.adding(key, def, where),
+      changed: () => templates.sync(),
+    }),
+    child.watchResourceUpdates((uri) => {
+      let mapped: string;
+      try {
+        mapped = naming.uri(uri);
+      } catch {
+        return; // A URI that cannot be prefixed was never offered by the parent: no subscriber can know it.
+      }
+      parent.notifyResourceUpdated(mapped);
+    }),
+  ];
+  let mounted = true;
+  return {
+    prefix,
+    unmount: () => {
+      if (!mounted) return;
+      mounted = false;
+      for (const stop of stops) stop();
+      for (const kind of kinds) kind.clear();
+    },
+  };
+}
+
+function mountTool(
+  def: ToolDef,
+  key: string,
+  naming: MountNaming,
+  transforms: ToolTransforms,
+  where: string,
+): { key: string; def: ToolDef } | undefined {
+  const t = Object.hasOwn(transforms, key) ? transforms[key] : undefined;
+  if (t?.hidden) return undefined;
+  const name = naming.name(t?.name ?? key);
+  checkToolName(name, `${where}: `);
+  if (t === undefined) return { key: name, def: name === def.name ? def : { ...def, name } };
+  const config = { ...def.config };
+  if (t.title !== undefined) config.title = t.title;
+  if (t.description !== undefined) config.description = t.description;
+  const fixed = t.fixed;
+  if (fixed === undefined || def.input === undefined) return { key: name, def: { ...def, name, config } };
+  const input = toToolSchema(withoutArguments(def.input.jsonSchema, Object.keys(fixed)), 'input');
+  // The fixed values join the client's arguments; the tool's own schema then checks (and parses) them all.
+  const handler: ToolHandler<unknown, unknown> = (args, ctx) =>
+    callTool(def, { ...(args as JsonObject), ...fixed }, ctx) as never;
+  return { key: name, def: { name, config, input, output: def.output, handler } };
+}
+
+type Returned = ReadReturn | InputRequiredReturn;
+
+/** A read's result with the mounted server's URI replaced by the parent's, wherever a content names it. */
+function renamed(value: Returned, from: string, to: string): Returned {
+  if (typeof value !== 'object' || value instanceof Uint8Array) return value;
+  const rename = (contents: ResourceContents[]) =>
+    contents.map((c) => (c.uri === from ? { ...c, uri: to } : c));
+  if (Array.isArray(value)) return rename(value);
+  const contents = (value as { contents?: unknown }).contents;
+  return Array.isArray(contents) ? { ...value, contents: rename(contents as ResourceContents[]) } : value;
+}
+
+function then<T, R>(value: T | Promise<T>, f: (v: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+function mountResource(
+  def: ResourceDef,
+  key: string,
+  naming: MountNaming,
+): { key: string; def: ResourceDef } {
+  const uri = naming.uri(key);
+  if (!naming.rewritesUris) return { key: uri, def };
+  if (!URL.canParse(uri))
+    throw new McpkitError('INVALID_DEFINITION', `Prefixing the resource ${key} gives the invalid URI ${uri}`);
+  const original = def.uri;
+  const handler = def.handler;
+  return {
+    key: uri,
+    def: {
+      ...def,
+      uri,
+      handler: (_uri, ctx) => then(handler(original, ctx), (v) => renamed(v, original, uri)),
+    },
+  };
+}
+
+function mountTemplate(
+  def: TemplateDef,
+  key: string,
+  naming: MountNaming,
+): { key: string; def: TemplateDef } {
+  if (!naming.rewritesUris) return { key, def };
+  const text = naming.uri(key);
+  const template = new UriTemplate(text);
+  const handler = def.handler;
+  const list = def.config.list;
+  const config = { ...def.config };
+  if (list)
+    config.list = (ctx: RequestContext) =>
+      then(list(ctx), (resources: Resource[]) =>
+        resources.map((r) => ({ ...r, uri: safeUri(naming, r.uri) })),
+      );
+  return {
+    key: text,
+    def: {
+      template,
+      config,
+      handler: (uri, variables, ctx) => {
+        const original = naming.original(uri);
+        return then(handler(original, variables, ctx), (v) => renamed(v, original, uri));
+      },
+    },
+  };
+}
+
+function safeUri(naming: MountNaming, uri: string): string {
+  try {
+    return naming.uri(uri);
+  } catch {
+    return uri;
+  }
+}
