@@ -13,6 +13,7 @@ export type { EraChoice } from './client/negotiate.js';
 export type { CallToolOptions, ClientEvents, ClientOptions, ToolCallStart } from './client/options.js';
 export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
 export type { DetailedTask, InputResponses, Task, TaskStatus, WaitForTaskOptions } from './client/tasks.js';
+export { createProxy, type ProxyOptions, ProxyServer } from './compose/proxy.js';
 export {
   ErrorCode,
   JsonRpcError,
@@ -46,6 +47,7 @@ export {
 } from './server/guard/rate-limit-store.js';
 export type { Middleware, MiddlewareRequest } from './server/middleware.js';
 export { type InputRequiredReturn, inputRequired, type MrtrState } from './server/modern/mrtr.js';
+export type { Mounted, MountOptions } from './server/mount.js';
 export type { PromptArgumentConfig, PromptConfig, PromptHandler, PromptReturn } from './server/prompts.js';
 export type { RegisteredHandle } from './server/registry.js';
 export type {
@@ -68,6 +70,7 @@ export {
   type ToolTaskMode,
   type ToolTaskOptions,
 } from './server/tasks/types.js';
+export type { ToolTransform, ToolTransforms } from './server/tool-transforms.js';
 export type { ToolConfig, ToolHandler, ToolReturn } from './server/tools.js';
 export { UriTemplate } from './server/uri-template.js';
 export {

@@ -1,7 +1,6 @@
+import { Mirror } from '../compose/mirror.js';
 import { errorMessage } from '../jsonrpc/errors.js';
 import type { RequestContext } from '../server/context.js';
-import type { PromptArgumentConfig } from '../server/prompts.js';
-import type { RegisteredHandle } from '../server/registry.js';
 import { McpServer } from '../server/server.js';
 import type { Implementation } from '../spec/types.js';
 import { shorten } from './activity-log.js';
@@ -43,158 +42,42 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
     },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
-  const tools = new Map<string, { handle: RegisteredHandle<unknown>; key: string }>();
-  const prompts = new Map<string, { handle: RegisteredHandle<unknown>; key: string }>();
-  const resources = new Map<string, { handle: RegisteredHandle<unknown>; key: string }>();
-  const templates = new Map<string, { handle: RegisteredHandle<unknown>; key: string }>();
-  const problem = (what: string, e: unknown) =>
+  const mirror = new Mirror(server, (what, e) =>
     host.log.record({
       kind: 'server',
       outcome: 'warning',
       summary: shorten(`gateway: ${what}: ${errorMessage(e)}`),
-    });
-
+    }),
+  );
   const sync = () => {
-    const liveTools = new Set<string>();
-    for (const t of host.registry.tools()) {
-      liveTools.add(t.name);
-      const key = JSON.stringify(t.definition);
-      const known = tools.get(t.name);
-      if (known?.key === key) continue;
-      known?.handle.remove();
-      tools.delete(t.name);
-      const d = t.definition;
-      const offer = (withOutput: boolean) =>
-        server.tool(
-          t.name,
-          {
-            ...(d.title === undefined ? {} : { title: d.title }),
-            ...(d.description === undefined ? {} : { description: d.description }),
-            inputSchema: d.inputSchema,
-            ...(withOutput && d.outputSchema !== undefined ? { outputSchema: d.outputSchema } : {}),
-            ...(d.annotations === undefined ? {} : { annotations: d.annotations }),
-          },
-          (args: Record<string, unknown>, ctx: RequestContext) =>
-            host.callTool(t.name, args, { signal: ctx.signal, approve: askThroughClient(ctx) }),
-        );
-      try {
-        let handle: RegisteredHandle<unknown>;
-        try {
-          handle = offer(true);
-        } catch (e) {
-          // The server's output schema is not one mcpkit can declare: the tool is still offered, without it.
-          if (d.outputSchema === undefined) throw e;
-          problem(`tool ${t.name} offered without its outputSchema`, e);
-          handle = offer(true);
-        }
-        tools.set(t.name, { handle, key });
-      } catch (e) {
-        problem(`tool ${t.name} not offered`, e);
-      }
-    }
-    for (const [name, known] of tools) {
-      if (liveTools.has(name)) continue;
-      known.handle.remove();
-      tools.delete(name);
-    }
-
-    const livePrompts = new Set<string>();
-    for (const p of host.registry.prompts()) {
-      livePrompts.add(p.name);
-      const key = JSON.stringify(p.definition);
-      const known = prompts.get(p.name);
-      if (known?.key === key) continue;
-      known?.handle.remove();
-      prompts.delete(p.name);
-      const args: Record<string, PromptArgumentConfig> = {};
-      for (const a of p.definition.arguments ?? [])
-        args[a.name] = {
-          ...(a.description === undefined ? {} : { description: a.description }),
-          ...(a.required === undefined ? {} : { required: a.required }),
-        };
-      try {
-        const handle = server.prompt(
-          p.name,
-          {
-            ...(p.definition.description === undefined ? {} : { description: p.definition.description }),
-            arguments: args,
-          },
-          (values, ctx) => host.getPrompt(p.name, values, { signal: ctx.signal }),
-        );
-        prompts.set(p.name, { handle, key });
-      } catch (e) {
-        problem(`prompt ${p.name} not offered`, e);
-      }
-    }
-    for (const [name, known] of prompts) {
-      if (livePrompts.has(name)) continue;
-      known.handle.remove();
-      prompts.delete(name);
-    }
-
-    const liveResources = new Set<string>();
-    for (const r of host.registry.resources()) {
-      const uri = r.resource.uri;
-      liveResources.add(uri);
-      const key = JSON.stringify(r.resource);
-      const known = resources.get(uri);
-      if (known?.key === key) continue;
-      known?.handle.remove();
-      resources.delete(uri);
-      const res = r.resource;
-      try {
-        const handle = server.resource(
-          uri,
-          {
-            name: res.name,
-            ...(res.description === undefined ? {} : { description: res.description }),
-            ...(res.mimeType === undefined ? {} : { mimeType: res.mimeType }),
-          },
-          (target, ctx) => host.readResource(target, { signal: ctx.signal }),
-        );
-        resources.set(uri, { handle, key });
-      } catch (e) {
-        problem(`resource ${uri} not offered`, e);
-      }
-    }
-    for (const [uri, known] of resources) {
-      if (liveResources.has(uri)) continue;
-      known.handle.remove();
-      resources.delete(uri);
-    }
-
-    const liveTemplates = new Set<string>();
-    for (const t of host.registry.templates()) {
-      const uriTemplate = t.template.uriTemplate;
-      // Two servers with the same template: the first (in server name order) owns reads, as in the registry.
-      if (liveTemplates.has(uriTemplate)) continue;
-      liveTemplates.add(uriTemplate);
-      const key = JSON.stringify(t.template);
-      const known = templates.get(uriTemplate);
-      if (known?.key === key) continue;
-      known?.handle.remove();
-      templates.delete(uriTemplate);
-      const tpl = t.template;
-      try {
-        const handle = server.resourceTemplate(
-          uriTemplate,
-          {
-            name: tpl.name,
-            ...(tpl.description === undefined ? {} : { description: tpl.description }),
-            ...(tpl.mimeType === undefined ? {} : { mimeType: tpl.mimeType }),
-          },
-          (target, _variables, ctx) => host.readResource(target, { signal: ctx.signal }),
-        );
-        templates.set(uriTemplate, { handle, key });
-      } catch (e) {
-        problem(`resource template ${uriTemplate} not offered`, e);
-      }
-    }
-    for (const [uriTemplate, known] of templates) {
-      if (liveTemplates.has(uriTemplate)) continue;
-      known.handle.remove();
-      templates.delete(uriTemplate);
-    }
+    mirror.tools(
+      host.registry.tools().map((t) => ({
+        name: t.name,
+        definition: t.definition,
+        call: (args: unknown, ctx: RequestContext) =>
+          host.callTool(t.name, args as Record<string, unknown>, {
+            signal: ctx.signal,
+            approve: askThroughClient(ctx),
+          }) as never,
+      })),
+    );
+    mirror.prompts(
+      host.registry.prompts().map((p) => ({
+        name: p.name,
+        definition: p.definition,
+        get: (values: Record<string, string>, ctx: RequestContext) =>
+          host.getPrompt(p.name, values, { signal: ctx.signal }),
+      })),
+    );
+    const read = (target: string, ctx: RequestContext) => host.readResource(target, { signal: ctx.signal });
+    mirror.resources(host.registry.resources().map((r) => ({ definition: r.resource, read })));
+    // Two servers with the same template: the first (in server name order) owns reads, as in the registry.
+    mirror.templates(
+      host.registry.templates().map((t) => ({
+        definition: t.template,
+        read: (target: string, _variables: unknown, ctx: RequestContext) => read(target, ctx),
+      })),
+    );
   };
   sync();
   host.on('registry', sync);

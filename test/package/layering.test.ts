@@ -83,6 +83,7 @@ test('src/README.md states the folder order, and every folder of src/ is in it',
     'client',
     'transport',
     'auth',
+    'compose',
     'host',
     'cli',
   ]);

@@ -1,0 +1,87 @@
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import type { RequestContext } from '../server/context.js';
+import { InputRequiredSignal } from '../server/modern/mrtr.js';
+
+interface Forwarded {
+  readonly ctx: RequestContext;
+  /** The signal of the forwarded request: aborted with the client's request, or when it needs input first. */
+  readonly controller: AbortController;
+  /** Set when the client's request must first be answered with `input_required` (stateless revision). */
+  input: InputRequiredSignal | undefined;
+}
+
+/**
+ * The requests a proxy is forwarding, so that what the server behind it asks on their behalf (sampling,
+ * elicitation, roots, log messages) reaches the client whose request caused it.
+ *
+ * Which request a server's request belongs to: with a stateless (2026-07-28) server behind the proxy it is exact
+ * (the client answers `input_required` inside the forwarded call, whose signal is known); with a stateful one, the
+ * protocol does not say, so it is the one request in flight, and asking while several are in flight is refused
+ * rather than guessed.
+ */
+export class InFlight {
+  readonly #bySignal = new Map<AbortSignal, Forwarded>();
+
+  /** Runs `forward` for the client request of `ctx`, with the signal to give the forwarded request. */
+  async run<T>(ctx: RequestContext, forward: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const entry: Forwarded = { ctx, controller, input: undefined };
+    const abort = () => controller.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) abort();
+    else ctx.signal.addEventListener('abort', abort, { once: true });
+    this.#bySignal.set(controller.signal, entry);
+    try {
+      return await forward(controller.signal);
+    } catch (e) {
+      // The client must answer first (input_required): that, not the cancelled forward, is the answer.
+      if (entry.input) throw entry.input;
+      throw e;
+    } finally {
+      this.#bySignal.delete(controller.signal);
+      ctx.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  /** The number of requests being forwarded. */
+  get size(): number {
+    return this.#bySignal.size;
+  }
+
+  /** The one request in flight, if exactly one is. */
+  only(): RequestContext | undefined {
+    return this.#only()?.ctx;
+  }
+
+  /**
+   * Asks the client of the request a server request belongs to (`signal`: the signal the client library gave the
+   * handler, the forwarded call's own in the stateless revision). A stateless client that must be asked in a
+   * round of its own ends the forwarded call: its request is answered with `input_required` and retried.
+   */
+  async ask<T>(signal: AbortSignal, what: string, ask: (ctx: RequestContext) => Promise<T>): Promise<T> {
+    const entry = this.#bySignal.get(signal) ?? this.#only();
+    if (!entry) {
+      const n = this.#bySignal.size;
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        n === 0
+          ? `The proxy cannot forward ${what}: no request of its clients is in flight`
+          : `The proxy cannot forward ${what}: ${n} requests of its clients are in flight and a stateful server does not say which one it belongs to`,
+      );
+    }
+    try {
+      return await ask(entry.ctx);
+    } catch (e) {
+      if (e instanceof InputRequiredSignal) {
+        entry.input = e;
+        entry.controller.abort(e);
+      }
+      throw e;
+    }
+  }
+
+  #only(): Forwarded | undefined {
+    if (this.#bySignal.size !== 1) return undefined;
+    for (const entry of this.#bySignal.values()) return entry;
+    return undefined;
+  }
+}
