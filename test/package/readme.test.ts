@@ -8,7 +8,12 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 test('the README shows the compiled tour examples verbatim', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  for (const file of ['examples/readme/server.ts', 'examples/readme/client.ts', 'examples/readme/http.ts']) {
+  for (const file of [
+    'examples/readme/server.ts',
+    'examples/readme/client.ts',
+    'examples/readme/http.ts',
+    'examples/readme/compose.ts',
+  ]) {
     assert.ok(readme.includes(readFileSync(join(root, file), 'utf8')), `README.md contains ${file}`);
   }
 });
