@@ -41,10 +41,10 @@ server.tool(
 server.tool('memory', { description: 'Heap and RSS after two full collections.' }, () => {
   gc();
   gc();
-  const { heapUsed, rss } = process.memoryUsage();
+  const { heapUsed, heapTotal, rss } = process.memoryUsage();
   return {
-    content: [{ type: 'text', text: JSON.stringify({ heapUsed, rss }) }],
-    structuredContent: { heapUsed, rss },
+    content: [{ type: 'text', text: JSON.stringify({ heapUsed, heapTotal, rss }) }],
+    structuredContent: { heapUsed, heapTotal, rss },
   };
 });
 /** A 16 KiB URI: each update sent to a subscriber costs that much of its stream. */
