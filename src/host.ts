@@ -1,5 +1,6 @@
 // `mcpkit/host`: one application driving many MCP servers (Node only): config files of the hosts people use,
-// connections with state and restarts, one registry of qualified names, approvals and an activity log.
+// connections with state and restarts, one registry of qualified names, approvals, an activity log, and the model
+// loop (`host.chat`) over the OpenAI Chat Completions and Anthropic Messages APIs.
 
 export {
   type ActivityEntry,
@@ -15,6 +16,15 @@ export {
   type ApprovalRequest,
   approvalMode,
 } from './host/approval.js';
+export {
+  Chat,
+  type ChatEvent,
+  type ChatHost,
+  type ChatOptions,
+  type ChatTurn,
+  messageText,
+} from './host/chat/chat.js';
+export { parseSlashCommand, promptArguments, type SlashCommand } from './host/chat/slash.js';
 export { ConfigError, type ConfigPlace } from './host/config/config-error.js';
 export type { ConfigInput, ParseOptions } from './host/config/formats.js';
 export { detectFormat, type LoadConfigOptions, loadConfig } from './host/config/load.js';
@@ -38,6 +48,24 @@ export {
   type HostOptions,
   type RegistryChange,
 } from './host/host.js';
+export { AnthropicModel, type AnthropicOptions, anthropicMessages } from './host/model/anthropic.js';
+export { ModelError, type ModelHttpOptions } from './host/model/http.js';
+export { OpenAIChatModel, type OpenAIChatOptions, openAIMessages } from './host/model/openai.js';
+export { type ModelSamplingOptions, modelSampling } from './host/model/sampling.js';
+export {
+  type CreateModelOptions,
+  createModel,
+  type ModelProvider,
+  type ModelSpec,
+  parseModelSpec,
+} from './host/model/spec.js';
+export type {
+  ModelAdapter,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ModelUsage,
+} from './host/model/types.js';
 export { MODEL_NAME_PATTERN, qualifyNames } from './host/names.js';
 export { type HostOAuthOptions, oauthAuthorizers } from './host/oauth.js';
 export { redact } from './host/redact.js';

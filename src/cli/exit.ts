@@ -59,6 +59,11 @@ const BY_CODE: Record<McpkitErrorCode, ExitClass> = {
   AUTH_RESOURCE_MISMATCH: ExitCode.authRequired,
   AUTH_UNSUPPORTED: ExitCode.authRequired,
   AUTH_STORE_FAILED: ExitCode.authRequired,
+  // The model of `mcpkit chat`: a spec or key that cannot work is usage; a model API that fails is out of reach.
+  MODEL_CONFIG_INVALID: ExitCode.usage,
+  MODEL_REQUEST_FAILED: ExitCode.unreachable,
+  MODEL_RATE_LIMITED: ExitCode.unreachable,
+  MODEL_INVALID_RESPONSE: ExitCode.unreachable,
 };
 
 /** A failure of the command itself, with its exit code and, for a server that did not start, its stderr tail. */

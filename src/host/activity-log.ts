@@ -10,6 +10,7 @@ export type ActivityKind =
   | 'elicitation'
   | 'resource'
   | 'prompt'
+  | 'model'
   | 'server';
 
 /** One line of the activity log. */

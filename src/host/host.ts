@@ -1,103 +1,35 @@
 import type { Client } from '../client/client.js';
 import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
-import type { Transport } from '../protocol/transport.js';
 import type { McpServer } from '../server/server.js';
 import type {
   CallToolResult,
   GetPromptResult,
-  Implementation,
   Prompt,
   ReadResourceResult,
   Root,
   Tool,
 } from '../spec/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
-import {
-  type ActivityEntry,
-  ActivityLog,
-  type ActivityLogOptions,
-  shorten,
-  summarizeResult,
-} from './activity-log.js';
-import { type ApprovalCallback, ApprovalGate, approvalMode, deniedResult } from './approval.js';
+import { ActivityLog, shorten } from './activity-log.js';
+import { ApprovalGate, approvalMode } from './approval.js';
+import { Chat, type ChatOptions } from './chat/chat.js';
 import { type LoadConfigOptions, loadConfig } from './config/load.js';
-import type { ApprovalMode, LoadedConfig, ServerConfig } from './config/types.js';
-import { type ListKind, type RestartOptions, ServerConnection, type ServerStatus } from './connection.js';
+import type { LoadedConfig, ServerConfig } from './config/types.js';
+import { type ListKind, ServerConnection, type ServerStatus } from './connection.js';
 import { type GatewayOptions, hostGateway } from './gateway.js';
-import { type HostOAuthOptions, oauthAuthorizers } from './oauth.js';
+import { modelSampling } from './model/sampling.js';
+import { createModel } from './model/spec.js';
+import type { ModelAdapter } from './model/types.js';
+import { oauthAuthorizers } from './oauth.js';
+import type { HostEvents, HostOptions } from './options.js';
 import { listServer, RefreshScheduler } from './refresh.js';
 import { Registry } from './registry.js';
-import {
-  type HostElicitation,
-  type HostSampling,
-  type SamplingReview,
-  type ServerRequestOptions,
-  serverRequestHandlers,
-} from './server-requests.js';
+import { type HostCallOptions, Router } from './routing.js';
+import { type ServerRequestOptions, serverRequestHandlers } from './server-requests.js';
 
-/** Options of a {@link Host}. */
-export interface HostOptions {
-  /** How the host's clients introduce themselves. */
-  clientInfo?: Implementation;
-  /** Between server and tool in qualified names (overrides the config's). Default `__`. */
-  separator?: string;
-  /** The approval mode of tools no policy names (overrides the config's). Default `ask`. */
-  defaultApproval?: ApprovalMode;
-  /** Asks the person about a tool call whose mode is `ask`; without it such calls are denied. */
-  approve?: ApprovalCallback;
-  /** The activity log, or its options. */
-  log?: ActivityLog | ActivityLogOptions;
-  /** How long each server may take to become ready, in ms (a server's config may say otherwise). Default 30 000. */
-  connectTimeoutMs?: number;
-  /** Default timeout of each request, in ms (a server's config may say otherwise). Default 60 000. */
-  requestTimeoutMs?: number;
-  /** Restarts of crashed stdio servers. */
-  restart?: RestartOptions;
-  /** How long list changes are gathered before one refresh, in ms. Default 100. */
-  refreshDebounceMs?: number;
-  /** Host variables spawned servers also get (loader variables such as LD_PRELOAD only when a config names them). */
-  inheritEnv?: string[];
-  /** OAuth for HTTP servers: an `OAuthClient` per server, tokens in one file (see {@link HostOAuthOptions}). */
-  oauth?: HostOAuthOptions;
-  /**
-   * A transport of the app's own for a server, called for each (re)connection: an in-process server over
-   * `createLinkedTransports()`, a custom channel. Undefined: the transport its config describes.
-   */
-  transportFor?: (server: ServerConfig) => Transport | undefined;
-  /** The authorizer of an HTTP server, for any other scheme (wins over `oauth`; undefined: none). */
-  authFor?: (server: ServerConfig) => HttpAuthorizer | undefined;
-  /** The host's model, answering servers' sampling requests (none: servers are told sampling is unsupported). */
-  sampling?: HostSampling;
-  /** The person sees each sampling request and answer and may edit or decline them. */
-  reviewSampling?: SamplingReview;
-  /** The app's form (and URL) prompts for servers' elicitations. */
-  elicitation?: HostElicitation;
-  /** The workspace folders offered to servers as roots. */
-  roots?: Root[];
-  /** Random numbers in [0, 1) for restart jitter. */
-  random?: () => number;
-}
-
-/** Options of one {@link Host.callTool}: a request's options, and who approves this call when it must be asked. */
-export interface HostCallOptions extends RequestOptions {
-  /** Asks about this call instead of the host's `approve` callback (the gateway asks its connecting client). */
-  approve?: ApprovalCallback;
-}
-
-/** What a registry change was. */
-export interface RegistryChange {
-  server: string;
-  /** The lists that changed; `all` when the server came or went. */
-  kinds: ListKind[] | 'all';
-}
-
-/** The events of a host. */
-export interface HostEvents {
-  state: (status: ServerStatus) => void;
-  registry: (change: RegistryChange) => void;
-  activity: (entry: ActivityEntry) => void;
-}
+export type { HostEvents, HostOptions, RegistryChange } from './options.js';
+export type { HostCallOptions } from './routing.js';
 
 const DEFAULT_SEPARATOR = '__';
 
@@ -117,14 +49,14 @@ export class Host {
   readonly #options: HostOptions;
   readonly #connections = new Map<string, ServerConnection>();
   readonly #registry: Registry;
-  readonly #gate: ApprovalGate;
+  readonly #router: Router;
+  readonly #model: ModelAdapter | undefined;
   readonly #listeners: { [K in keyof HostEvents]: Set<HostEvents[K]> } = {
     state: new Set(),
     registry: new Set(),
     activity: new Set(),
   };
   readonly #refresh: RefreshScheduler;
-  readonly #requestTimeoutMs: number;
   readonly #serverRequests: ServerRequestOptions;
   #roots: Root[];
   readonly #authFor: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
@@ -143,10 +75,10 @@ export class Host {
       ? config
       : { servers: [...config], settings: {}, files: [] };
     this.#options = options;
-    this.#requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.#model = typeof options.model === 'string' ? createModel(options.model) : options.model;
     this.#roots = options.roots ?? [];
     this.#serverRequests = {
-      sampling: options.sampling,
+      sampling: options.sampling ?? (this.#model ? modelSampling(this.#model) : undefined),
       reviewSampling: options.reviewSampling,
       elicitation: options.elicitation,
       roots: () => this.#roots,
@@ -167,7 +99,13 @@ export class Host {
       (server, message) =>
         this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
     );
-    this.#gate = new ApprovalGate(options.approve);
+    this.#router = new Router(
+      this.#registry,
+      this.#connections,
+      new ApprovalGate(options.approve),
+      this.log,
+      options.requestTimeoutMs ?? 60_000,
+    );
     this.#refresh = new RefreshScheduler(options.refreshDebounceMs ?? 100, async (server, kinds) => {
       const connection = this.#connections.get(server);
       const client = connection?.client;
@@ -266,175 +204,57 @@ export class Host {
    * `isError` saying so. (What passes through is the gateway's input-required signal when it asks a stateless
    * client for approval: its server turns that into an `input_required` round.)
    */
-  async callTool(
-    name: string,
-    args?: Record<string, unknown>,
-    options?: HostCallOptions,
-  ): Promise<CallToolResult> {
-    const started = performance.now();
-    const entry = this.#registry.tool(name);
-    if (!entry) {
-      this.log.record({ kind: 'tool', name, arguments: args, outcome: 'error', summary: 'unknown tool' });
-      return errorResult(`There is no tool named ${name}.`);
-    }
-    const { server } = entry;
-    let approval = 'policy';
-    if (entry.mode !== 'allow') {
-      const config = this.#connections.get(server)?.config as ServerConfig;
-      const outcome = await this.#gate.decide(entry.mode, options?.approve, {
-        server,
-        tool: entry.tool.name,
-        qualifiedName: name,
-        annotations: entry.tool.annotations,
-        arguments: args,
-        trusted: config.trusted,
-      });
-      this.log.record({
-        kind: 'approval',
-        server,
-        name,
-        arguments: args,
-        outcome: outcome.allowed ? 'allowed' : 'denied',
-        approval: outcome.by,
-        ...(outcome.allowed || outcome.reason === undefined ? {} : { summary: shorten(outcome.reason) }),
-      });
-      if (!outcome.allowed) {
-        const result = deniedResult(name, outcome);
-        this.log.record({
-          kind: 'tool',
-          server,
-          name,
-          arguments: args,
-          outcome: 'denied',
-          approval: outcome.by,
-        });
-        return result;
-      }
-      approval = outcome.by;
-    }
-    const client = this.#connections.get(server)?.client;
-    if (!client) {
-      const state = this.#connections.get(server)?.status.state ?? 'gone';
-      this.log.record({
-        kind: 'tool',
-        server,
-        name,
-        arguments: args,
-        outcome: 'error',
-        summary: `server ${state}`,
-      });
-      return errorResult(`The server of ${name} is not available (${state}).`);
-    }
-    let result: CallToolResult;
-    let outcome = 'ok';
-    try {
-      const { approve: _approve, ...request } = options ?? {};
-      result = await client.callTool(entry.tool.name, args, this.#requestOptions(server, request));
-      if (result.isError === true) outcome = 'error';
-    } catch (e) {
-      outcome = 'error';
-      result = errorResult(`The call to ${name} failed: ${errorMessage(e)}`);
-    }
-    this.log.record({
-      kind: 'tool',
-      server,
-      name,
-      arguments: args,
-      outcome,
-      approval,
-      durationMs: performance.now() - started,
-      summary: summarizeResult(result),
-    });
-    return result;
+  callTool(name: string, args?: Record<string, unknown>, options?: HostCallOptions): Promise<CallToolResult> {
+    return this.#router.callTool(name, args, options);
   }
 
   /** Reads a resource from the server that owns its URI (or whose template matches it). */
-  async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    const started = performance.now();
-    const server = this.#registry.ownerOf(uri);
-    const client = server === undefined ? undefined : this.#connections.get(server)?.client;
-    if (server === undefined || !client) {
-      this.log.record({
-        kind: 'resource',
-        name: uri,
-        outcome: 'error',
-        summary: 'no ready server offers it',
-      });
-      throw new McpkitError('NOT_FOUND', `No ready server offers the resource ${uri}`);
-    }
-    try {
-      const result = await client.readResource(uri, this.#requestOptions(server, options));
-      const sizes = result.contents.map((c) => ('text' in c ? `${c.text.length} chars` : 'blob'));
-      this.log.record({
-        kind: 'resource',
-        server,
-        name: uri,
-        outcome: 'ok',
-        durationMs: performance.now() - started,
-        summary: sizes.join(', '),
-      });
-      return result;
-    } catch (e) {
-      this.log.record({
-        kind: 'resource',
-        server,
-        name: uri,
-        outcome: 'error',
-        durationMs: performance.now() - started,
-        summary: shorten(errorMessage(e)),
-      });
-      throw e;
-    }
+  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.#router.readResource(uri, options);
   }
 
   /** Gets a prompt by its qualified name from its server. */
-  async getPrompt(
-    name: string,
-    args?: Record<string, string>,
-    options?: RequestOptions,
-  ): Promise<GetPromptResult> {
-    const started = performance.now();
-    const entry = this.#registry.prompt(name);
-    const client = entry === undefined ? undefined : this.#connections.get(entry.server)?.client;
-    if (!entry || !client) {
-      this.log.record({
-        kind: 'prompt',
-        name,
-        arguments: args,
-        outcome: 'error',
-        summary: 'no ready server offers it',
-      });
-      throw new McpkitError('NOT_FOUND', `No ready server offers the prompt ${name}`);
-    }
-    const base = { kind: 'prompt' as const, server: entry.server, name, arguments: args };
-    try {
-      const result = await client.getPrompt(
-        entry.prompt.name,
-        args,
-        this.#requestOptions(entry.server, options),
-      );
-      this.log.record({
-        ...base,
-        outcome: 'ok',
-        durationMs: performance.now() - started,
-        summary: `${result.messages.length} messages`,
-      });
-      return result;
-    } catch (e) {
-      this.log.record({
-        ...base,
-        outcome: 'error',
-        durationMs: performance.now() - started,
-        summary: shorten(errorMessage(e)),
-      });
-      throw e;
-    }
+  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+    return this.#router.getPrompt(name, args, options);
   }
 
-  #requestOptions(server: string, options: RequestOptions | undefined): RequestOptions {
-    if (options?.timeout !== undefined) return options;
-    const timeout = this.#connections.get(server)?.config.requestTimeoutMs ?? this.#requestTimeoutMs;
-    return { ...options, timeout };
+  /** The host's model (see {@link HostOptions.model}), if it has one. */
+  get model(): ModelAdapter | undefined {
+    return this.#model;
+  }
+
+  /**
+   * A conversation between a model (the host's unless the options name one) and the host's servers: each turn the
+   * model sees the registry's tools, its calls go through the approval policy to their servers and the results back
+   * to it until it answers (see {@link Chat}).
+   *
+   * @example
+   * const chat = host.chat({ model: 'anthropic:claude-sonnet-4-5', onevent: (e) => e.type === 'text' && write(e.text) });
+   * const turn = await chat.send('What is in /tmp/notes.txt?');
+   */
+  chat(options: ChatOptions = {}): Chat {
+    const model =
+      typeof options.model === 'string' ? createModel(options.model) : (options.model ?? this.#model);
+    if (!model)
+      throw new McpkitError(
+        'MODEL_CONFIG_INVALID',
+        'A chat needs a model: give one to the host or to chat()',
+      );
+    const registry = this.#registry;
+    return new Chat(
+      {
+        log: this.log,
+        approve: this.#options.approve,
+        tools: () => registry.tools(),
+        prompts: () => registry.prompts(),
+        prompt: (name) => registry.prompt(name),
+        callTool: (name, args, o) => this.#router.callTool(name, args, o),
+        readResource: (uri, o) => this.#router.readResource(uri, o),
+        getPrompt: (name, args, o) => this.#router.getPrompt(name, args, o),
+      },
+      model,
+      options,
+    );
   }
 
   #connect(config: ServerConfig): ServerConnection {
@@ -484,13 +304,17 @@ export class Host {
     kinds: ListKind[],
     change: ListKind[] | 'all',
   ): Promise<void> {
-    const lists = await listServer(client, kinds, this.#requestOptions(config.name, undefined), (what, e) =>
-      this.log.record({
-        kind: 'server',
-        server: config.name,
-        outcome: 'warning',
-        summary: shorten(`listing ${what} failed: ${errorMessage(e)}`),
-      }),
+    const lists = await listServer(
+      client,
+      kinds,
+      this.#router.requestOptions(config.name, undefined),
+      (what, e) =>
+        this.log.record({
+          kind: 'server',
+          server: config.name,
+          outcome: 'warning',
+          summary: shorten(`listing ${what} failed: ${errorMessage(e)}`),
+        }),
     );
     // The server may have gone while listing: a stale list must not come back into the registry.
     if (!this.#connections.get(config.name)?.owns(client)) return;
@@ -525,8 +349,4 @@ export class Host {
 
 function isLoaded(config: LoadedConfig | readonly ServerConfig[]): config is LoadedConfig {
   return !Array.isArray(config);
-}
-
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
 }

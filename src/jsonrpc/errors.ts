@@ -80,7 +80,13 @@ export type McpkitErrorCode =
   | 'AUTH_INSECURE_ENDPOINT'
   | 'AUTH_RESOURCE_MISMATCH'
   | 'AUTH_UNSUPPORTED'
-  | 'AUTH_STORE_FAILED';
+  | 'AUTH_STORE_FAILED'
+  // Model APIs (mcpkit/host): a model spec or settings that cannot work, an HTTP failure with the provider's
+  // message, a 429 still refused after the bounded retries, an answer that is not what the API documents.
+  | 'MODEL_CONFIG_INVALID'
+  | 'MODEL_REQUEST_FAILED'
+  | 'MODEL_RATE_LIMITED'
+  | 'MODEL_INVALID_RESPONSE';
 
 /**
  * A local error: something went wrong on this side (timeout, closed connection, bad definition).

@@ -1,0 +1,88 @@
+import type {
+  SamplingContent,
+  SamplingMessage,
+  TextContent,
+  Tool,
+  ToolUseContent,
+} from '../../spec/types.js';
+
+/**
+ * One request to a model. The conversation is MCP's own sampling messages (text, image, audio, `tool_use`,
+ * `tool_result` whose content is any MCP content block), so a server's sampling request and a chat share one form and
+ * an adapter converts it once, into what its API accepts.
+ */
+export interface ModelRequest {
+  messages: SamplingMessage[];
+  /** The system prompt. */
+  system?: string;
+  /** The tools the model may call (MCP tool definitions: name, description, inputSchema). */
+  tools?: readonly Pick<Tool, 'name' | 'description' | 'inputSchema'>[];
+  /** Whether the model may, must or must not call tools. Default `auto` when tools are given. */
+  toolChoice?: 'auto' | 'required' | 'none';
+  /** The most tokens the answer may have. Default 4096. */
+  maxTokens?: number;
+  temperature?: number;
+  stopSequences?: string[];
+  signal?: AbortSignal;
+  /** Streamed pieces of the answer as they come (and retries), for a user interface. */
+  onevent?: (event: ModelStreamEvent) => void;
+}
+
+/** What the model answered: its text and tool calls, why it stopped, what it cost. */
+export interface ModelResponse {
+  role: 'assistant';
+  /** Text blocks and `tool_use` blocks, in the model's order. */
+  content: (TextContent | ToolUseContent)[];
+  /** The model that answered (as the API names it). */
+  model: string;
+  /** MCP's names: `endTurn`, `toolUse`, `maxTokens`, `stopSequence`; others as the API gave them. */
+  stopReason: string;
+  usage?: ModelUsage;
+}
+
+/** Tokens a request used. */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A piece of a streamed answer, or a retry the adapter is about to make. */
+export type ModelStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool-use-start'; id: string; name: string }
+  | { type: 'tool-use-delta'; id: string; json: string }
+  | { type: 'usage'; usage: ModelUsage }
+  | { type: 'retry'; attempt: number; status: number; delayMs: number }
+  /** A stream chunk that could not be read was skipped. */
+  | { type: 'skipped'; reason: string };
+
+/** A model API behind one small interface (one file per API). */
+export interface ModelAdapter {
+  /** `openai`, `anthropic`, `ollama`, … */
+  readonly provider: string;
+  /** The model's name as the API knows it. */
+  readonly model: string;
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}
+
+/** The `_meta` key of a `tool_use` whose arguments the model sent as text that is not a JSON object. */
+export const INVALID_ARGUMENTS_META = 'mcpkit/invalidArguments';
+
+/** Reads a tool call's streamed or given argument text; text that is not a JSON object is kept aside in `_meta`. */
+export function toolUse(id: string, name: string, argumentsText: string): ToolUseContent {
+  const text = argumentsText.trim();
+  if (text === '') return { type: 'tool_use', id, name, input: {} };
+  try {
+    const input: unknown = JSON.parse(text);
+    if (input !== null && typeof input === 'object' && !Array.isArray(input))
+      return { type: 'tool_use', id, name, input: input as Record<string, unknown> };
+  } catch {
+    // Not JSON: kept in _meta so the chat can tell the model, instead of calling the tool with nothing.
+  }
+  return { type: 'tool_use', id, name, input: {}, _meta: { [INVALID_ARGUMENTS_META]: argumentsText } };
+}
+
+/** The blocks of a message's content (a single block or an array). */
+export function blocksOf(content: SamplingContent | SamplingContent[]): SamplingContent[] {
+  return Array.isArray(content) ? content : [content];
+}

@@ -1,0 +1,206 @@
+import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
+import type { RequestOptions } from '../protocol/outgoing.js';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../spec/types.js';
+import { type ActivityLog, shorten, summarizeResult } from './activity-log.js';
+import { type ApprovalCallback, type ApprovalGate, deniedResult } from './approval.js';
+import type { ServerConnection } from './connection.js';
+import type { Registry } from './registry.js';
+
+/** Options of one {@link Host.callTool}: a request's options, and who approves this call when it must be asked. */
+export interface HostCallOptions extends RequestOptions {
+  /** Asks about this call instead of the host's `approve` callback (the gateway asks its connecting client). */
+  approve?: ApprovalCallback;
+}
+
+/**
+ * The host's calls: a qualified name or URI to its server through the registry, tool calls through the approval
+ * gate, each step in the activity log. One map lookup and one gate check per call on the hot path.
+ */
+export class Router {
+  readonly #registry: Registry;
+  readonly #connections: ReadonlyMap<string, ServerConnection>;
+  readonly #gate: ApprovalGate;
+  readonly #log: ActivityLog;
+  readonly #requestTimeoutMs: number;
+
+  constructor(
+    registry: Registry,
+    connections: ReadonlyMap<string, ServerConnection>,
+    gate: ApprovalGate,
+    log: ActivityLog,
+    requestTimeoutMs: number,
+  ) {
+    this.#registry = registry;
+    this.#connections = connections;
+    this.#gate = gate;
+    this.#log = log;
+    this.#requestTimeoutMs = requestTimeoutMs;
+  }
+
+  /** See {@link Host.callTool}. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: HostCallOptions | undefined,
+  ): Promise<CallToolResult> {
+    const started = performance.now();
+    const log = this.#log;
+    const entry = this.#registry.tool(name);
+    if (!entry) {
+      log.record({ kind: 'tool', name, arguments: args, outcome: 'error', summary: 'unknown tool' });
+      return errorResult(`There is no tool named ${name}.`);
+    }
+    const { server } = entry;
+    const connection = this.#connections.get(server);
+    let approval = 'policy';
+    if (entry.mode !== 'allow') {
+      const outcome = await this.#gate.decide(entry.mode, options?.approve, {
+        server,
+        tool: entry.tool.name,
+        qualifiedName: name,
+        annotations: entry.tool.annotations,
+        arguments: args,
+        trusted: connection?.config.trusted ?? false,
+      });
+      log.record({
+        kind: 'approval',
+        server,
+        name,
+        arguments: args,
+        outcome: outcome.allowed ? 'allowed' : 'denied',
+        approval: outcome.by,
+        ...(outcome.allowed || outcome.reason === undefined ? {} : { summary: shorten(outcome.reason) }),
+      });
+      if (!outcome.allowed) {
+        log.record({ kind: 'tool', server, name, arguments: args, outcome: 'denied', approval: outcome.by });
+        return deniedResult(name, outcome);
+      }
+      approval = outcome.by;
+    }
+    const client = connection?.client;
+    if (!client) {
+      const state = connection?.status.state ?? 'gone';
+      log.record({
+        kind: 'tool',
+        server,
+        name,
+        arguments: args,
+        outcome: 'error',
+        summary: `server ${state}`,
+      });
+      return errorResult(`The server of ${name} is not available (${state}).`);
+    }
+    let result: CallToolResult;
+    let outcome = 'ok';
+    try {
+      const { approve: _approve, ...request } = options ?? {};
+      result = await client.callTool(entry.tool.name, args, this.requestOptions(server, request));
+      if (result.isError === true) outcome = 'error';
+    } catch (e) {
+      outcome = 'error';
+      result = errorResult(`The call to ${name} failed: ${errorMessage(e)}`);
+    }
+    log.record({
+      kind: 'tool',
+      server,
+      name,
+      arguments: args,
+      outcome,
+      approval,
+      durationMs: performance.now() - started,
+      summary: summarizeResult(result),
+    });
+    return result;
+  }
+
+  /** See {@link Host.readResource}. */
+  async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    const started = performance.now();
+    const server = this.#registry.ownerOf(uri);
+    const client = server === undefined ? undefined : this.#connections.get(server)?.client;
+    if (server === undefined || !client) {
+      this.#log.record({
+        kind: 'resource',
+        name: uri,
+        outcome: 'error',
+        summary: 'no ready server offers it',
+      });
+      throw new McpkitError('NOT_FOUND', `No ready server offers the resource ${uri}`);
+    }
+    const base = { kind: 'resource' as const, server, name: uri };
+    try {
+      const result = await client.readResource(uri, this.requestOptions(server, options));
+      const sizes = result.contents.map((c) => ('text' in c ? `${c.text.length} chars` : 'blob'));
+      this.#log.record({
+        ...base,
+        outcome: 'ok',
+        durationMs: performance.now() - started,
+        summary: sizes.join(', '),
+      });
+      return result;
+    } catch (e) {
+      this.#log.record({
+        ...base,
+        outcome: 'error',
+        durationMs: performance.now() - started,
+        summary: shorten(errorMessage(e)),
+      });
+      throw e;
+    }
+  }
+
+  /** See {@link Host.getPrompt}. */
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options?: RequestOptions,
+  ): Promise<GetPromptResult> {
+    const started = performance.now();
+    const entry = this.#registry.prompt(name);
+    const client = entry === undefined ? undefined : this.#connections.get(entry.server)?.client;
+    if (!entry || !client) {
+      this.#log.record({
+        kind: 'prompt',
+        name,
+        arguments: args,
+        outcome: 'error',
+        summary: 'no ready server offers it',
+      });
+      throw new McpkitError('NOT_FOUND', `No ready server offers the prompt ${name}`);
+    }
+    const base = { kind: 'prompt' as const, server: entry.server, name, arguments: args };
+    try {
+      const result = await client.getPrompt(
+        entry.prompt.name,
+        args,
+        this.requestOptions(entry.server, options),
+      );
+      this.#log.record({
+        ...base,
+        outcome: 'ok',
+        durationMs: performance.now() - started,
+        summary: `${result.messages.length} messages`,
+      });
+      return result;
+    } catch (e) {
+      this.#log.record({
+        ...base,
+        outcome: 'error',
+        durationMs: performance.now() - started,
+        summary: shorten(errorMessage(e)),
+      });
+      throw e;
+    }
+  }
+
+  /** A request's options with the server's timeout when the caller gave none. */
+  requestOptions(server: string, options: RequestOptions | undefined): RequestOptions {
+    if (options?.timeout !== undefined) return options;
+    const timeout = this.#connections.get(server)?.config.requestTimeoutMs ?? this.#requestTimeoutMs;
+    return { ...options, timeout };
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
