@@ -2,9 +2,13 @@
 //   node dist/bench/host.js [--servers 10] [--calls 2000]
 // 1. Start: a host with N stdio servers (our example server) ready, against the slowest of N hosts with one
 //    server each started one after another (the parallel start should cost about the slowest single, not the sum).
+//    The floor: the same N server processes started bare (no host: spawn, write one `initialize`, read its answer),
+//    in parallel and alone, so what the host adds to the start is the difference, not a guess.
 // 2. Overhead, in-process (our example server over the in-memory transport, through the host's `transportFor`):
 //    host.callTool (registry lookup, approval with policy `allow`, activity log) against a direct client.callTool
 //    on the same connection, interleaved in blocks, medians per call; the difference is what the host adds.
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEverythingServer } from '../examples/everything/everything.js';
@@ -64,6 +68,46 @@ async function startFigures(): Promise<void> {
   );
 }
 
+/** One bare server process: spawned, sent `initialize`, timed to its answer's first byte, then ended. */
+function bareStart(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [EXAMPLE], { stdio: ['pipe', 'pipe', 'ignore'] });
+    child.once('error', reject);
+    child.stdout.once('data', () => {
+      const ms = performance.now() - t0;
+      child.kill();
+      resolve(ms);
+    });
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'bench', version: '1' },
+        },
+      })}\n`,
+    );
+  });
+}
+
+async function floorFigures(): Promise<void> {
+  const alone: number[] = [];
+  for (let i = 0; i < SERVERS; i++) alone.push(await bareStart());
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: SERVERS }, () => bareStart()));
+  const parallel = performance.now() - t0;
+  console.log(
+    `floor: ${SERVERS} bare server processes (spawn, initialize, first byte of the answer), no host:`,
+  );
+  console.log(
+    `  in parallel ${parallel.toFixed(0)} ms; alone one after another: slowest ${Math.max(...alone).toFixed(0)} ms, median ${median(alone).toFixed(0)} ms`,
+  );
+}
+
 async function overheadFigures(): Promise<void> {
   const inProcess = createEverythingServer();
   const host = new Host([server('one')], {
@@ -102,5 +146,16 @@ async function overheadFigures(): Promise<void> {
   );
 }
 
+console.log(
+  `load average at start: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+await floorFigures();
 await startFigures();
 await overheadFigures();
+console.log(
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
