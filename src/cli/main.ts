@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { register as auth } from './auth.js';
 import { register as call } from './call.js';
+import { register as chat } from './chat.js';
 import { register as complete } from './complete.js';
 import { register as discover } from './discover.js';
 import { register as ping } from './ping.js';
@@ -32,6 +33,7 @@ const COMMANDS: readonly Register[] = [
   ping,
   discover,
   auth,
+  chat,
 ];
 
 const argv = process.argv.slice(2);

@@ -1,0 +1,191 @@
+// `mcpkit chat` against the stand-in model (OpenAI's API shape) and real stdio servers: in a pseudo-terminal (tmux)
+// the servers' status shows, a tool call is shown and approved inline, a server's sampling request and its answer
+// are reviewed inline, a form is filled in inline, /tools and /log work, /quit ends it; with stdin not a terminal it
+// is scriptable (answers on stdout, approvals by the policy only, exit code of a model failure).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { type StandIn, startModelServer } from '../host/fixtures/model-server.js';
+import { EXAMPLE, MCPKIT, mcpkit, ROOT } from './helpers.js';
+
+const ODD = join(ROOT, 'dist/test/host/fixtures/odd-server.js');
+let standIn: StandIn;
+let config: string;
+
+before(async () => {
+  standIn = await startModelServer();
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-chat-'));
+  config = join(dir, '.mcp.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        up: { command: process.execPath, args: [ODD, '--name', 'up'] },
+        example: { command: process.execPath, args: [EXAMPLE] },
+      },
+    }),
+  );
+});
+
+after(async () => {
+  await standIn.close();
+});
+
+/** A tmux server of this test's own (its own socket), so nothing else's sessions are touched. */
+class Tmux {
+  readonly socket = `mcpkit-chat-${process.pid}`;
+  run(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
+  screen(): string {
+    return this.run('capture-pane', '-p', '-J', '-S', '-200', '-t', 'chat');
+  }
+  type(text: string): void {
+    this.run('send-keys', '-t', 'chat', '-l', text);
+    this.run('send-keys', '-t', 'chat', 'Enter');
+  }
+  async waitFor(pattern: RegExp, what: string, ms = 30_000): Promise<string> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const screen = this.screen();
+      if (pattern.test(screen)) return screen;
+      if (Date.now() > end) assert.fail(`timed out waiting for ${what}; the screen:\n${screen}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  kill(): void {
+    try {
+      this.run('kill-server');
+    } catch {
+      // Already gone: the chat ended and the session with it.
+    }
+  }
+}
+
+test('in a terminal: status, a tool call approved inline, sampling and a form answered inline, /tools, /log, /quit', {
+  timeout: 120_000,
+}, async () => {
+  const tmux = new Tmux();
+  const command = [
+    'env',
+    `OPENAI_BASE_URL=${standIn.openaiBase}`,
+    'OPENAI_API_KEY=',
+    process.execPath,
+    MCPKIT,
+    'chat',
+    '--config',
+    config,
+    '--model',
+    'openai:gpt-4o',
+  ]
+    .map((w) => `'${w}'`)
+    .join(' ');
+  tmux.run(
+    'new-session',
+    '-d',
+    '-s',
+    'chat',
+    '-x',
+    '200',
+    '-y',
+    '60',
+    `${command}; echo "exited $?"; sleep 30`,
+  );
+  try {
+    await tmux.waitFor(/model: openai:gpt-4o/, 'the chat to start');
+    const start = tmux.screen();
+    assert.match(start, /✓ up: ready, \d+ tools/);
+    assert.match(start, /✓ example: ready, \d+ tools/);
+
+    tmux.type('call up__delete_thing {}');
+    await tmux.waitFor(
+      /up__delete_thing \(destructive\) on up wants to run[\s\S]*allow \[o\]nce/,
+      'the approval question',
+    );
+    assert.match(tmux.screen(), /→ up__delete_thing \{\}/);
+    tmux.type('o');
+    await tmux.waitFor(/Tool result: deleted/, "the model's answer");
+    assert.match(tmux.screen(), /← up__delete_thing: deleted/);
+
+    tmux.type('call example__test_sampling {"prompt":"pick a colour"}');
+    await tmux.waitFor(/example__test_sampling on example wants to run/, 'the approval of the sampling tool');
+    tmux.type('s');
+    await tmux.waitFor(
+      /example asks the model: "pick a colour"[\s\S]*send it to the model\? \[y\/n\]/,
+      'the sampling request',
+    );
+    tmux.type('y');
+    await tmux.waitFor(
+      /the model answered: "You said: pick a colour"[\s\S]*give this answer to example\?/,
+      'the sampling answer',
+    );
+    tmux.type('y');
+    await tmux.waitFor(
+      /Tool result: LLM response: You said: pick a colour/,
+      "the model's answer after sampling",
+    );
+
+    tmux.type('call example__test_elicitation {"message":"Who are you?"}');
+    await tmux.waitFor(/example__test_elicitation on example wants to run/, 'the approval of the form tool');
+    tmux.type('o');
+    await tmux.waitFor(/example asks: Who are you\?[\s\S]*answer\? \[y\]es/, 'the form');
+    tmux.type('y');
+    await tmux.waitFor(/Username\*/, 'the first field');
+    tmux.type('ada');
+    await tmux.waitFor(/E-mail\*/, 'the second field');
+    tmux.type('ada@example.com');
+    await tmux.waitFor(/Tool result: User response: .*ada/, 'the answer with the form');
+
+    tmux.type('/tools');
+    await tmux.waitFor(/up__echo\s+ask/, 'the tools table');
+    tmux.type('/log 30');
+    await tmux.waitFor(/approval up up__delete_thing allowed \(once\)/, 'the log');
+    assert.match(tmux.screen(), /model openai:gpt-4o toolUse/);
+    tmux.type('/quit');
+    await tmux.waitFor(/exited 0/, 'the chat to end with 0');
+    assert.deepEqual(standIn.problems, []);
+  } finally {
+    tmux.kill();
+  }
+});
+
+test('scripted (stdin not a terminal): answers on stdout, approvals by the policy only', async () => {
+  const run = await mcpkit(['chat', '--config', config, '--model', 'openai:gpt-4o'], {
+    env: { OPENAI_BASE_URL: standIn.openaiBase, OPENAI_API_KEY: '' },
+    input: 'call up__delete_thing {}\nhello there\n/example__test_simple_prompt\n',
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  assert.match(
+    lines[0] ?? '',
+    /^Tool result: Error: The call to up__delete_thing was not run: it needs approval and no one is there/,
+  );
+  assert.equal(lines[1], 'You said: hello there');
+  assert.equal(lines[2], 'You said: This is a simple prompt for testing.');
+  assert.match(run.stderr, /✓ up: ready/);
+  assert.doesNotMatch(run.stderr, /allow \[o\]nce/);
+});
+
+test('scripted: a model failure ends the chat with its exit code and the provider message', async () => {
+  standIn.script({
+    kind: 'error',
+    status: 401,
+    type: 'invalid_api_key',
+    message: 'Incorrect API key provided',
+  });
+  const run = await mcpkit(['chat', '--config', config, '--model', 'openai:gpt-4o'], {
+    env: { OPENAI_BASE_URL: standIn.openaiBase, OPENAI_API_KEY: 'sk-wrong' },
+    input: 'hello\n',
+  });
+  assert.equal(run.code, 4, run.stderr);
+  assert.match(run.stderr, /error: openai answered HTTP 401 invalid_api_key: Incorrect API key provided/);
+});
+
+test('a model spec that cannot work is a usage error', async () => {
+  const run = await mcpkit(['chat', '--config', config, '--model', 'gpt-4o'], { env: { MCPKIT_MODEL: '' } });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /provider:name/);
+});
