@@ -3,7 +3,8 @@
 // start-up time. Types stay in dist/src (*.d.ts). ajv stays external: it is loaded lazily anyway; so do jose and
 // oauth4webapi (dependencies of `mcpkit/auth` only). The `mcpkit` command (dist/pkg/cli.js, the package's `bin`) is
 // bundled in the same run, so it shares the chunks; each command's code is a chunk of its own, loaded when it runs,
-// and commander stays external (a runtime dependency).
+// and commander stays external (a runtime dependency). `keepNames` keeps classes' and functions' own names (an
+// error is a `JsonRpcError` in a stack trace and in `error.constructor.name`, not the bundler's `_JsonRpcError`).
 import { chmod } from 'node:fs/promises';
 import { build } from 'esbuild';
 
@@ -20,6 +21,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external: ['ajv', 'ajv/*', 'ajv-formats', 'jose', 'oauth4webapi', 'commander'],
+  keepNames: true,
   logLevel: 'warning',
 });
 // The command's file keeps its `#!/usr/bin/env node` line; executable for running it from a checkout.

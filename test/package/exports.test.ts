@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -85,4 +85,29 @@ test('entry modules use named exports only', async () => {
     const mod = (await import(entry)) as Record<string, unknown>;
     assert.equal('default' in mod, false, `${entry} has no default export`);
   }
+});
+
+test('the published bundles keep every exported class and function its own name', async () => {
+  // esbuild renames a class whose body refers to itself (`_JsonRpcError`); `keepNames` restores the name that stack
+  // traces, `error.name` defaults and `constructor.name` show.
+  const entries = ['index', 'stdio', 'node', 'testing', 'auth', 'host'];
+  let checked = 0;
+  for (const entry of entries) {
+    const mod = (await import(pathToFileURL(join(root, 'dist/pkg', `${entry}.js`)).href)) as Record<
+      string,
+      unknown
+    >;
+    for (const [name, value] of Object.entries(mod)) {
+      if (typeof value !== 'function') continue;
+      assert.equal(value.name, name, `dist/pkg/${entry}.js exports ${name} named ${value.name}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 50, `checked ${checked} exported functions and classes`);
+  const { JsonRpcError } = (await import(
+    pathToFileURL(join(root, 'dist/pkg/index.js')).href
+  )) as typeof import('mcpkit');
+  const error = new JsonRpcError(-32600, 'bad');
+  assert.equal(error.constructor.name, 'JsonRpcError');
+  assert.match(String(error.stack), /^JsonRpcError: bad/);
 });
