@@ -462,7 +462,10 @@ export class Client {
       handlers: o,
       roots: () => this.#roots,
       applyDefaults: o.applyElicitationDefaults !== false,
-      logLevel: () => this.#logLevel,
+      // A client with a log handler gets the server's entries at 'info' and above until setLoggingLevel() says
+      // otherwise, as a stateful session does by default: the stateless revision sends none unless asked.
+      logLevel: () =>
+        this.#logLevel ?? (o.onlog !== undefined && this.#server?.capabilities.logging ? 'info' : undefined),
       maxRounds: o.maxInputRounds ?? DEFAULT_MAX_ROUNDS,
       cache: this.#cache,
       partition: o.cachePartition ?? (() => ''),

@@ -18,7 +18,11 @@ import type { DetailedTask, Task, WaitForTaskOptions } from './tasks.js';
 
 /** Notification callbacks of a client. */
 export interface ClientEvents {
-  /** A `notifications/message` log entry from the server. */
+  /**
+   * A `notifications/message` log entry from the server. With this handler a client receives entries at `info` and
+   * above in both eras without another call (2026-07-28 requests then carry `logLevel: 'info'`; a stateful server
+   * applies its own default); `setLoggingLevel()` changes the threshold.
+   */
   onlog?: (params: LoggingMessageParams) => void;
   /** The tool list changed; with `autoRefresh` the fresh list is passed. */
   onToolsChanged?: (tools: Tool[] | undefined) => void;
