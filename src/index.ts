@@ -11,6 +11,7 @@ export type {
 } from './client/handlers.js';
 export type { EraChoice } from './client/negotiate.js';
 export type { CallToolOptions, ClientEvents, ClientOptions, ToolCallStart } from './client/options.js';
+export { type ResultPlumbing, resultPlumbing } from './client/plumbing.js';
 export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
 export type { DetailedTask, InputResponses, Task, TaskStatus, WaitForTaskOptions } from './client/tasks.js';
 export { createProxy, type ProxyOptions, ProxyServer } from './compose/proxy.js';

@@ -5,6 +5,7 @@ import type { Peer } from '../protocol/peer.js';
 import { CACHEABLE_METHODS, INPUT_METHODS, META } from '../spec/modern.js';
 import type { ClientCapabilities, Implementation, Root } from '../spec/types.js';
 import { type ClientHandlers, fulfilInputRequests } from './handlers.js';
+import { tuckPlumbing } from './plumbing.js';
 import type { ResponseCache } from './response-cache.js';
 import { declaresTasksExtension } from './tasks.js';
 
@@ -73,8 +74,9 @@ export class StatelessCaller {
       // A task handle (tasks extension) is valid only for tools/call, and only when the client declared it.
       if (type === 'task' && method === 'tools/call' && declaresTasksExtension(s.capabilities)) return result;
       if (type === 'complete') {
-        if (cacheable && round === 0) s.cache?.put(method, key, s.partition(), result);
-        return result;
+        const tucked = tuckPlumbing(method, result);
+        if (cacheable && round === 0) s.cache?.put(method, key, s.partition(), tucked);
+        return tucked;
       }
       if (type !== 'input_required' || !INPUT_METHODS.has(method)) {
         throw new McpkitError(
