@@ -19,7 +19,7 @@ export interface AuthInfo {
   /** Every claim of the token (JWT payload or introspection answer). */
   readonly claims?: Readonly<Record<string, unknown>> | undefined;
   /**
-   * The owner of sessions, tasks and `requestState` when set (see {@link principalOf}); the auth gate sets it to a
+   * The owner of sessions, tasks and `requestState` when set (see `principalOf`); the auth gate sets it to a
    * hash of the token for a verified token that names no subject and no client.
    */
   readonly principal?: string | undefined;

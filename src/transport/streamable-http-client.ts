@@ -71,7 +71,7 @@ const DELETE_TIMEOUT_MS = 5_000;
  * lost streams resume with `Last-Event-ID` after the server's `retry` interval, and a session the server
  * forgot (404) is re-established once, transparently. A 2026-07-28 message (a protocol version in its
  * `_meta`) goes statelessly instead: `Mcp-*` headers, no session, no resumption, cancelled by closing its
- * stream (see {@link ModernExchanges}). Runtime-neutral: it needs only `fetch`.
+ * stream (see `ModernExchanges`). Runtime-neutral: it needs only `fetch`.
  *
  * @example
  * const client = new Client({ name: 'my-host', version: '1.0.0' });
