@@ -201,9 +201,17 @@ for (const kind of ['stdio', 'http'] as const) {
 
       test('logging: per request logLevel (stateless) or logging/setLevel (stateful)', async () => {
         if (stateless) {
+          // A client with a log handler asks for 'info' and above until told otherwise (the stateful default).
           seen.logs.length = 0;
           await client.callTool('progress_log', {}, CALL);
-          assert.deepEqual(seen.logs, [], 'no logLevel in _meta: the server must not send log messages');
+          assert.deepEqual(
+            seen.logs.map((l) => l.level),
+            ['info', 'error'],
+          );
+          const first = sentOf(tap, 'tools/call', (p) => p.name === 'progress_log').at(-1)?.params?._meta as
+            | JsonObject
+            | undefined;
+          assert.equal(first?.[META.logLevel], 'info', 'the default level travels in the request _meta');
         }
         await client.setLoggingLevel('error', CALL);
         seen.logs.length = 0;
