@@ -1,5 +1,6 @@
 import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
+import { checkToolName } from './tools.js';
 
 /**
  * How one tool is offered through a mount or a proxy: under another name, with another title or description,
@@ -53,6 +54,7 @@ export function checkToolTransforms(
       if (v !== undefined && (typeof v !== 'string' || v === ''))
         throw invalid(where, `the transform of tool "${tool}": "${key}" must be a non-empty string`);
     }
+    if (t.name !== undefined) checkToolName(t.name, `${where}: the transform of tool "${tool}": `);
     if (t.hidden !== undefined && typeof t.hidden !== 'boolean')
       throw invalid(where, `the transform of tool "${tool}": "hidden" must be a boolean`);
     if (t.fixed !== undefined) checkFixed(tool, t.fixed, tools.get(tool), where);

@@ -153,6 +153,10 @@ test('bad input is refused with a clear error: prefixes, unknown tools in transf
     () => app.mount('w', weather(), { tools: { forecast: { name: 'secret' } } }),
     /"secret" and "forecast" would both be offered as "secret"|"forecast" and "secret"/,
   );
+  assert.throws(
+    () => app.mount('w', weather(), { tools: { forecast: { name: 'no spaces' } } }),
+    /Mounting "w": the transform of tool "forecast": Invalid tool name "no spaces"/,
+  );
   const template = new McpServer({ name: 't', version: '1.0.0' });
   template.resourceTemplate('{+anything}', { name: 'any' }, () => 'x');
   assert.throws(() => app.mount('t', template), /Cannot prefix the resource URI "\{\+anything\}"/);

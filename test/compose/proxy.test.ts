@@ -173,6 +173,55 @@ for (const era of ['stateful', 'stateless'] as const) {
       }
     });
 
+    test('elicitation and roots requests of the server behind are asked of the client of the call', async () => {
+      const { client } = await connectInMemory(proxy, {
+        elicitation: () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }),
+        roots: [{ uri: 'file:///work', name: 'work' }],
+      });
+      try {
+        const elicited = await client.callTool('test_elicitation', { message: 'Who are you?' });
+        assert.match(texts(elicited), /accept/);
+        assert.match(texts(elicited), /ada@example.com/);
+        assert.match(texts(await client.callTool('roots')), /work: file:\/\/\/work/);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('a subscription through the proxy gets the updates of the server behind', async () => {
+      const updated: string[] = [];
+      const { client } = await connectInMemory(proxy, { onResourceUpdated: (uri) => updated.push(uri) });
+      try {
+        await client.subscribeResource('test://watched-resource');
+        await eventually(async () => {
+          await client.callTool('update_watched');
+          return updated.includes('test://watched-resource');
+        }, 'the update through the proxy');
+      } finally {
+        await client.close();
+      }
+    });
+
+    if (era === 'stateless')
+      test('concurrent calls: each sampling request reaches the client whose call caused it', async () => {
+        const clients = await Promise.all(
+          ['first', 'second', 'third'].map((who) =>
+            connectInMemory(proxy, { sampling: () => answer(`sampled by ${who}`) }),
+          ),
+        );
+        try {
+          const results = await Promise.all(
+            clients.map(({ client }) => client.callTool('test_sampling', {})),
+          );
+          assert.deepEqual(
+            results.map((r) => /sampled by (\w+)/.exec(texts(r))?.[1]),
+            ['first', 'second', 'third'],
+          );
+        } finally {
+          await Promise.all(clients.map(({ client }) => client.close()));
+        }
+      });
+
     test('progress and logs of the server behind reach the client', async () => {
       const progress: number[] = [];
       const logs: unknown[] = [];
