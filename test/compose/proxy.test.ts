@@ -24,7 +24,7 @@ import {
 } from '../../src/index.js';
 import { type RunningServer, serve } from '../../src/node.js';
 import { StdioClientTransport } from '../../src/stdio.js';
-import { connectInMemory } from '../../src/testing.js';
+import { connectInMemory, createLinkedTransports } from '../../src/testing.js';
 import { eventually } from '../eras/helpers.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/everything/server.js', import.meta.url));
@@ -308,6 +308,37 @@ describe('a proxy served over stdio in a mount, and bad input', () => {
     } finally {
       await client.close();
       await proxy.close();
+    }
+  });
+
+  test('cancellation reaches the server behind (any transport: here in memory)', async () => {
+    const backend = new McpServer({ name: 'slow', version: '1.0.0' });
+    let aborted = false;
+    let started = false;
+    backend.tool('slow', {}, (_args, ctx) => {
+      started = true;
+      return new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => {
+          aborted = true;
+          reject(ctx.signal.reason);
+        }),
+      );
+    });
+    const [clientSide, serverSide] = createLinkedTransports();
+    await backend.connect(serverSide);
+    const proxy = await createProxy(clientSide, { era: 'stateful' });
+    const { client } = await connectInMemory(proxy);
+    try {
+      const controller = new AbortController();
+      const call = client.callTool('slow', {}, { signal: controller.signal });
+      await eventually(() => started, 'the call reached the server behind');
+      controller.abort();
+      await assert.rejects(call);
+      await eventually(() => aborted, "the handler's signal aborted behind the proxy");
+    } finally {
+      await client.close();
+      await proxy.close();
+      await backend.close();
     }
   });
 
