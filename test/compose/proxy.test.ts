@@ -93,9 +93,24 @@ for (const era of ['stateful', 'stateless'] as const) {
         assert.deepEqual(Object.keys((sampling?.inputSchema.properties ?? {}) as object), []);
         assert.match(texts(await client.callTool('simple')), /simple text/i);
         await assert.rejects(client.callTool('test_error_handling'), /Unknown tool/);
-        // Resources and prompts come through too.
+        // Resources, templates, prompts and completion come through too.
         assert.ok((await client.listResources()).length > 0);
         assert.ok((await client.listPrompts()).length > 0);
+        assert.deepEqual((await client.readResource('test://items/beta')).contents, [
+          { uri: 'test://items/beta', mimeType: 'text/plain', text: 'item beta' },
+        ]);
+        const ids = await client.complete(
+          { type: 'ref/resource', uri: 'test://items/{id}' },
+          { name: 'id', value: 'g' },
+        );
+        assert.deepEqual(ids.values, ['gamma']);
+        const people = await client.complete(
+          { type: 'ref/prompt', name: 'greet' },
+          { name: 'name', value: 'a' },
+        );
+        assert.deepEqual(people.values, ['Ada', 'Alan']);
+        const greeting = await client.getPrompt('greet', { name: 'Ada' });
+        assert.match(JSON.stringify(greeting.messages), /Ada/);
       } finally {
         await client.close();
       }
