@@ -8,6 +8,7 @@ import { register as call } from './call.js';
 import { register as chat } from './chat.js';
 import { register as complete } from './complete.js';
 import { register as discover } from './discover.js';
+import { register as gateway } from './gateway.js';
 import { register as ping } from './ping.js';
 import { register as prompt } from './prompt.js';
 import { register as prompts } from './prompts.js';
@@ -34,6 +35,7 @@ const COMMANDS: readonly Register[] = [
   discover,
   auth,
   chat,
+  gateway,
 ];
 
 const argv = process.argv.slice(2);

@@ -1,0 +1,31 @@
+// `mcpkit gateway --config FILE [--http PORT]`: the servers of a host config served as one MCP server
+// (host.toServer()): over stdio by default, or over Streamable HTTP (with the legacy HTTP+SSE endpoint) on
+// 127.0.0.1:PORT; both protocol eras. Tool calls keep the config's approval policy: `ask` is put to the connecting
+// client as an elicitation, or denied when it cannot ask. Logs go to stderr; stdout is the protocol's over stdio.
+import type { Command } from 'commander';
+import { execute } from './run.js';
+
+/** The flags of `mcpkit gateway`. */
+export interface GatewayFlags {
+  config?: string;
+  http?: string;
+  host?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('gateway')
+    .description('Serve the servers of a host config as one MCP server (stdio, or --http PORT)')
+    .option('--config <file>', 'host config file (default: the known locations)')
+    .option(
+      '--http <port>',
+      'serve Streamable HTTP (and legacy SSE) on this port instead of stdio (0: any free port)',
+    )
+    .option('--host <address>', 'address to bind with --http', '127.0.0.1')
+    .action((flags: GatewayFlags) =>
+      execute({}, async () => {
+        const { runGateway } = await import('./gateway-run.js');
+        return runGateway(flags);
+      }),
+    );
+}
