@@ -320,7 +320,16 @@ test('matching adversarial input stays fast (no catastrophic backtracking)', () 
     ['{?a,b,c}{&d}x', `?${'a=1&'.repeat(MAX_URI_LENGTH / 4 - 1)}`],
     ['{;a}{;b}{.c}{/d}', `;${';a=b'.repeat(MAX_URI_LENGTH / 4 - 1)}`],
   ];
-  const started = performance.now();
-  for (const [template, uri] of adversarial) new UriTemplate(template).match(uri);
-  assert.ok(performance.now() - started < 1000, `took ${performance.now() - started} ms`);
+  // Catastrophic backtracking on these inputs takes minutes, not milliseconds; the bound is that far off so a busy
+  // machine cannot trip it, and the fastest of three tries counts (a pause of the process is not the matcher).
+  for (const [template, uri] of adversarial) {
+    const t = new UriTemplate(template);
+    let fastest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      t.match(uri);
+      fastest = Math.min(fastest, performance.now() - started);
+    }
+    assert.ok(fastest < 2000, `${template}: ${fastest.toFixed(0)} ms`);
+  }
 });
