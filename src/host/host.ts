@@ -246,6 +246,7 @@ export class Host {
         log: this.log,
         approve: this.#options.approve,
         tools: () => registry.tools(),
+        tool: (name) => registry.tool(name),
         prompts: () => registry.prompts(),
         prompt: (name) => registry.prompt(name),
         callTool: (name, args, o) => this.#router.callTool(name, args, o),

@@ -83,6 +83,7 @@ export interface ChatTurn {
 export interface ChatHost {
   readonly log: ActivityLog;
   tools(): HostTool[];
+  tool(name: string): HostTool | undefined;
   prompts(): HostPrompt[];
   prompt(name: string): HostPrompt | undefined;
   callTool(
@@ -285,7 +286,7 @@ export class Chat {
   }
 
   async #call(call: ToolUseContent, signal: AbortSignal | undefined): Promise<SamplingContent> {
-    const tool = this.#host.tools().find((t) => t.name === call.name);
+    const tool = this.#host.tool(call.name);
     this.#emit({
       type: 'tool-call',
       id: call.id,
