@@ -5,8 +5,12 @@
 // bundled in the same run, so it shares the chunks; each command's code is a chunk of its own, loaded when it runs,
 // and commander stays external (a runtime dependency). `keepNames` keeps classes' and functions' own names (an
 // error is a `JsonRpcError` in a stack trace and in `error.constructor.name`, not the bundler's `_JsonRpcError`).
-import { chmod } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
+
+// A fresh folder each build: esbuild names chunks by their hash, so an old build's chunks would otherwise stay
+// beside the new ones and be published with them.
+await rm('dist/pkg', { recursive: true, force: true });
 
 const entries = Object.fromEntries(
   ['index', 'stdio', 'node', 'testing', 'auth', 'host'].map((name) => [name, `dist/src/${name}.js`]),
