@@ -9,7 +9,8 @@
 // skips them on every other platform without fetching anything, and fetches the right one on its own platform.
 // Run it after any `npm install` that changes the lockfile; `--check` only reports (test/package/lockfile.test.ts
 // runs the same check).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const OS = new Set([
   'aix',
@@ -91,7 +92,11 @@ export function complete(lock) {
   return added;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (not imported): compared as real paths, so a symlinked folder or a space in the path still counts.
+if (
+  process.argv[1] !== undefined &&
+  realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+) {
   const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
   if (process.argv.includes('--check')) {
     const missing = missingOptional(lock);
