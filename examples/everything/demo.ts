@@ -1,5 +1,7 @@
 // What `npm start` runs: starts the everything server as a child process over stdio, connects a client
 // and walks through every feature, printing a readable transcript; then the host section (demo-host.ts).
+
+import { relative } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Client, type JsonSchema, type Tool } from '../../src/index.js';
@@ -174,6 +176,26 @@ async function walkthrough(): Promise<void> {
   await callAndShow('dynamic_tool');
 }
 
+/** The same walk from the command line: the `mcpkit` commands equivalent to what the demo did. */
+function commandLine(): string[] {
+  const server = `-- node ${relative(process.cwd(), SERVER_PATH) || SERVER_PATH}`;
+  return [
+    heading('The same from the command line: mcpkit'),
+    '  (`npx mcpkit` where the package is installed; in this checkout `node dist/pkg/cli.js`)',
+    `    mcpkit discover ${server}`,
+    `    mcpkit tools ${server}`,
+    `    mcpkit resources ${server}`,
+    `    mcpkit prompts ${server}`,
+    `    mcpkit call test_tool_with_progress ${server}`,
+    `    mcpkit call test_tool_with_logging --log-level debug ${server}`,
+    `    mcpkit call add a=2 b=3 --format json ${server}`,
+    `    mcpkit read test://static-text ${server}`,
+    `    mcpkit prompt greet name=Ann ${server}`,
+    `    mcpkit complete --prompt greet name A ${server}`,
+    `    mcpkit call test_multiple_content_types ${server}   # --save-media DIR saves the image`,
+  ];
+}
+
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [SERVER_PATH],
@@ -187,6 +209,7 @@ try {
   await client.close();
   say(heading('Closed'), '  The client closed the connection and the server process exited.');
   await hostDemo(SERVER_PATH, say);
+  say(...commandLine());
 } catch (e) {
   console.error(`demo failed: ${errorMessage(e)}`);
   await client.close();

@@ -7,7 +7,7 @@ import { Client } from '../client/client.js';
 import { HttpClientTransport } from '../transport/http-client.js';
 import type { LoginFlags } from './auth.js';
 import { oauthClient, tokenFile } from './auth-store.js';
-import { connectFailure } from './connect.js';
+import { connectFailure, HttpWatch } from './connect.js';
 import { CliError, ExitCode } from './exit.js';
 import { note, out, outJson, parseFormat } from './output.js';
 import type { CommonFlags } from './run.js';
@@ -79,12 +79,17 @@ export async function login(name: string, flags: LoginFlags): Promise<number> {
     target.oauth,
     flags.scope,
   );
-  const transport = new HttpClientTransport(target.url, { headers: target.headers, auth: oauth });
+  const http = new HttpWatch();
+  const transport = new HttpClientTransport(target.url, {
+    headers: target.headers,
+    auth: oauth,
+    fetch: http.fetch,
+  });
   const client = new Client({ name: 'mcpkit-cli', version: '0.1.0' });
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (e) {
-    throw connectFailure(e, target, transport);
+    throw connectFailure(e, target, transport, http);
   } finally {
     await client.close().catch(() => undefined);
     await receiver.close();

@@ -7,6 +7,7 @@ import { errorMessage } from '../jsonrpc/errors.js';
 import type { Transport } from '../protocol/transport.js';
 import type { LoggingLevel } from '../spec/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
+import type { FetchLike } from '../transport/http-client/shared.js';
 import { HttpClientTransport } from '../transport/http-client.js';
 import { SseLegacyClientTransport } from '../transport/sse-legacy-client.js';
 import { StdioClientTransport } from '../transport/stdio-client.js';
@@ -36,10 +37,30 @@ export const LOG_LEVELS: readonly LoggingLevel[] = [
 
 const ERAS = { legacy: 'stateful', modern: 'stateless', auto: 'auto' } as const;
 
+/**
+ * What the HTTP answers said: the status of the last one. A refusal for want of authorization (401, or 403)
+ * reaches the client as a JSON-RPC error whose HTTP status is gone; this keeps it, so the exit code can be 3.
+ */
+export class HttpWatch {
+  lastStatus: number | undefined;
+  /** A fetch that records each answer's status. */
+  readonly fetch: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    this.lastStatus = response.status;
+    return response;
+  };
+  /** Whether the last answer refused authorization. */
+  get refused(): boolean {
+    return this.lastStatus === 401 || this.lastStatus === 403;
+  }
+}
+
 /** A connected client and how to end it. */
 export interface Connection {
   readonly client: Client;
   readonly target: Target;
+  /** The statuses of a URL target's answers. */
+  readonly http: HttpWatch;
   /** Milliseconds each request may take. */
   readonly timeout: number;
   close(): Promise<void>;
@@ -64,7 +85,7 @@ export function parseLogLevel(value: string | undefined): LoggingLevel | undefin
 }
 
 /** The transport of a target (stdio: the server's stderr is kept for the failure message). */
-export function transportOf(target: Target, auth: HttpAuthorizer | undefined): Transport {
+export function transportOf(target: Target, auth: HttpAuthorizer | undefined, http?: HttpWatch): Transport {
   if (target.kind === 'stdio') {
     return new StdioClientTransport({
       command: target.command,
@@ -73,7 +94,11 @@ export function transportOf(target: Target, auth: HttpAuthorizer | undefined): T
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     });
   }
-  const options = { headers: target.headers, ...(auth ? { auth } : {}) };
+  const options = {
+    headers: target.headers,
+    ...(auth ? { auth } : {}),
+    ...(http ? { fetch: http.fetch } : {}),
+  };
   return target.transport === 'sse'
     ? new SseLegacyClientTransport(target.url, options)
     : new HttpClientTransport(target.url, options);
@@ -94,10 +119,20 @@ export async function connect(
   const era = ERAS[eraFlag as keyof typeof ERAS];
   const level = parseLogLevel(flags.logLevel);
   const timeout = parseTimeout(flags.timeout);
+  let closing = false;
   const client = new Client(
     { name: 'mcpkit-cli', version: '0.1.0' },
     {
       era,
+      // The probe's wait includes a stdio server's own start, which a loaded machine can make slow: a short
+      // limit would take a modern server for a legacy one.
+      probeTimeoutMs: Math.min(timeout, 10_000),
+      // One command, one answer: lists the server says changed are not fetched again.
+      autoRefresh: false,
+      // A problem that did not end the connection is worth a line, unless it is the connection ending as asked.
+      onerror: (error) => {
+        if (!closing) note(`warning: ${error.message}`);
+      },
       onlog: (log) => {
         const data = typeof log.data === 'string' ? log.data : JSON.stringify(log.data);
         note(`[${log.level}]${log.logger === undefined ? '' : ` ${log.logger}:`} ${data}`);
@@ -105,12 +140,13 @@ export async function connect(
       ...extra.client,
     },
   );
-  const transport = transportOf(target, extra.auth);
+  const http = new HttpWatch();
+  const transport = transportOf(target, extra.auth, http);
   try {
     await client.connect(transport, { timeout });
   } catch (e) {
     await client.close().catch(() => undefined);
-    throw connectFailure(e, target, transport);
+    throw connectFailure(e, target, transport, http);
   }
   if (level !== undefined && client.serverCapabilities?.logging !== undefined) {
     await client.setLoggingLevel(level, { timeout });
@@ -118,17 +154,24 @@ export async function connect(
   return {
     client,
     target,
+    http,
     timeout,
     close: async () => {
+      closing = true;
       await client.close().catch(() => undefined);
     },
   };
 }
 
 /** A connection failure as a CliError: 2 with the stderr tail (stdio), 3 (authorization), 4 (unreachable). */
-export function connectFailure(e: unknown, target: Target, transport: Transport): CliError {
+export function connectFailure(
+  e: unknown,
+  target: Target,
+  transport: Transport | undefined,
+  http?: HttpWatch,
+): CliError {
   if (e instanceof CliError) return e;
-  const code = exitCodeOf(e, target.kind);
+  const code = http?.refused ? ExitCode.authRequired : exitCodeOf(e, target.kind);
   const message = errorMessage(e);
   if (transport instanceof StdioClientTransport) {
     const stderr = transport.stderrTail.trim().split('\n').slice(-20).join('\n');

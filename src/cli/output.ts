@@ -31,7 +31,7 @@ export function outJson(value: unknown): void {
 export function printError(error: unknown, code: ExitCode, format: Format): void {
   const message = errorMessage(error);
   const details = error instanceof CliError ? error.details : {};
-  const errorCode = codeOf(error);
+  const errorCode = codeOf(error) ?? (error instanceof CliError ? codeOf(error.cause) : undefined);
   if (format === 'json') {
     const body: Record<string, unknown> = { kind: exitKind(code), exitCode: code, message, ...details };
     if (errorCode !== undefined) body.code = errorCode;

@@ -1,7 +1,8 @@
 // The common path of the target commands: resolve the target, connect, run, close; and the output format.
 import type { ClientOptions } from '../client/options.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
-import { type Connection, connect } from './connect.js';
+import { type Connection, connect, connectFailure } from './connect.js';
+import { CliError } from './exit.js';
 import { type Format, parseFormat } from './output.js';
 import type { CommonFlags } from './run.js';
 import { serverCommand } from './run.js';
@@ -30,6 +31,11 @@ export async function withConnection<T>(
   });
   try {
     return await body(connection, format);
+  } catch (e) {
+    // A request refused for want of authorization (a 403 for more scopes, a token gone stale) is exit 3 too.
+    if (connection.http.refused && !(e instanceof CliError))
+      throw connectFailure(e, resolved, undefined, connection.http);
+    throw e;
   } finally {
     await connection.close();
   }

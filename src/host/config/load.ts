@@ -63,12 +63,8 @@ export function detectFormat(file: string, text: string): ConfigFormat {
   if (name === 'mcpkit.json' || name.endsWith('.mcpkit.json')) return 'mcpkit';
   if (name === 'mcp.json' && folder === '.vscode') return 'vscode';
   if (name === 'mcp.json' && folder === '.cursor') return 'cursor';
-  let root: unknown;
-  try {
-    root = parseConfigText(text, file, true);
-  } catch {
-    throw new ConfigError({ file }, 'cannot tell the format from the name, and the file is not valid JSON');
-  }
+  // A syntax error is reported as such, with its line and column (JSONC is the most lenient reading).
+  const root = parseConfigText(text, file, true);
   if (isJsonObject(root)) {
     if (root.host !== undefined) return 'mcpkit';
     if (root.servers !== undefined || root.inputs !== undefined) return 'vscode';

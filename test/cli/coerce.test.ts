@@ -1,0 +1,69 @@
+// key=value words to tool arguments, by the input schema and never by the look of the value.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { coerce, parseArgsJson, parsePairs, toolArguments } from '../../src/cli/coerce.js';
+import { CliError } from '../../src/cli/exit.js';
+
+const usage = (fn: () => unknown, message: RegExp) =>
+  assert.throws(fn, (e: unknown) => e instanceof CliError && e.exitCode === 1 && message.test(e.message));
+
+test('each declared type: string as it is, numbers, integers, booleans, null, JSON arrays and objects', () => {
+  assert.equal(coerce('k', '007', { type: 'string' }), '007');
+  assert.equal(coerce('k', '007', { type: 'number' }), 7);
+  assert.equal(coerce('k', '-1.5e3', { type: 'number' }), -1500);
+  assert.equal(coerce('k', '3', { type: 'integer' }), 3);
+  assert.equal(coerce('k', 'true', { type: 'boolean' }), true);
+  assert.equal(coerce('k', 'null', { type: 'null' }), null);
+  assert.deepEqual(coerce('k', '[1,"a"]', { type: 'array' }), [1, 'a']);
+  assert.deepEqual(coerce('k', '{"a":1}', { type: 'object' }), { a: 1 });
+  // Undeclared: the text as it is, whatever it looks like.
+  assert.equal(coerce('k', '42', undefined), '42');
+  assert.equal(coerce('k', 'true', {}), 'true');
+});
+
+test('unions: the typed reading first, the string last; anyOf branches and enums count', () => {
+  assert.equal(coerce('k', '5', { type: ['string', 'number'] }), 5);
+  assert.equal(coerce('k', 'five', { type: ['string', 'number'] }), 'five');
+  assert.equal(coerce('k', '2', { anyOf: [{ type: 'integer' }, { type: 'null' }] }), 2);
+  assert.equal(coerce('k', 'null', { anyOf: [{ type: 'integer' }, { type: 'null' }] }), null);
+  assert.equal(coerce('k', 'b', { type: 'string', enum: ['a', 'b'] }), 'b');
+  assert.equal(coerce('k', '2', { enum: [1, 2] }), 2);
+  // A string enum whose member looks like a number stays a string when the number reading is not allowed.
+  assert.equal(coerce('k', '5', { type: ['number', 'string'], enum: ['5', 'x'] }), '5');
+});
+
+test('values that do not fit are usage errors naming the argument and the reason', () => {
+  usage(() => coerce('count', 'ten', { type: 'number' }), /argument "count": expected a number, got "ten"/);
+  usage(() => coerce('count', '', { type: 'number' }), /expected a number/);
+  usage(() => coerce('n', '1.5', { type: 'integer' }), /expected an integer/);
+  usage(() => coerce('flag', 'yes', { type: 'boolean' }), /expected true or false/);
+  usage(() => coerce('list', '{}', { type: 'array' }), /expected a JSON array/);
+  usage(() => coerce('obj', '[', { type: 'object' }), /expected a JSON object/);
+  usage(() => coerce('c', 'd', { type: 'string', enum: ['a', 'b'] }), /must be one of "a", "b"/);
+});
+
+test('toolArguments: --args-json under key=value, required and unknown arguments', () => {
+  const schema = {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  };
+  assert.deepEqual(toolArguments('add', schema, [['b', '4']], { a: 2, b: 3 }), { a: 2, b: 4 });
+  usage(() => toolArguments('add', schema, [['a', '1']], {}), /tool "add" needs b=…/);
+  usage(() => toolArguments('add', schema, [['c', '1']], {}), /tool "add" has no argument "c"/);
+  usage(() => toolArguments('add', schema, [['aa', '1']], {}), /did you mean "a"/);
+  // Without additionalProperties: false an undeclared key passes as text.
+  assert.deepEqual(toolArguments('t', { type: 'object' }, [['x', '1']], {}), { x: '1' });
+});
+
+test('parsePairs and parseArgsJson refuse malformed input', () => {
+  assert.deepEqual(parsePairs(['a=b=c', 'd='], 'args'), [
+    ['a', 'b=c'],
+    ['d', ''],
+  ]);
+  usage(() => parsePairs(['novalue'], 'tool arguments'), /tool arguments are key=value, got "novalue"/);
+  usage(() => parsePairs(['=x'], 'args'), /key=value/);
+  usage(() => parseArgsJson('[1]'), /must be a JSON object/);
+  usage(() => parseArgsJson('{'), /not valid JSON/);
+});
