@@ -7,6 +7,8 @@
 // - the example server's own cold start: spawned by this process, until its answer to `initialize`;
 // - `mcpkit tools -- node server.js` (target: within 150 ms of the floor plus the server's cold start) and the
 //   Inspector CLI's `node server.js --method tools/list`.
+// Besides wall time, each command's CPU time (user + system of the process and the children it waited for, as
+// bash's `times` reports them), which a loaded machine inflates far less than wall time.
 // The Inspector CLI (@modelcontextprotocol/inspector-cli 1.0.3, a development dependency) reads its own
 // package.json through a path it checks relative to the working directory, so it only runs from a directory
 // whose parent holds a package.json: it is run from bench/ (paths are absolute), where that holds.
@@ -30,6 +32,33 @@ interface Variant {
   name: string;
   /** One run's wall time in ms (throws when the run fails). */
   run(): Promise<number>;
+  /** The command line and working directory, for the CPU time (absent: not a single command). */
+  command?: { args: string[]; cwd: string };
+}
+
+/** CPU time (user + system, ms) of `node args…` and its children, from bash's `times` after it ran. */
+function cpuTime(args: string[], cwd: string): Promise<number> {
+  const script = '"$@" >/dev/null 2>&1; times';
+  const child = spawn('bash', ['-c', script, 'bash', NODE, ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => {
+    out += c;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', () => {
+      // Second line: the children's user and system time, e.g. "0m0.123s 0m0.045s".
+      const line = out.trim().split('\n')[1] ?? '';
+      const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map(
+        (m) => Number(m[1]) * 60_000 + Number(m[2]) * 1000,
+      );
+      if (parts.length !== 2) reject(new Error(`unexpected output of times: ${out}`));
+      else resolve((parts[0] ?? 0) + (parts[1] ?? 0));
+    });
+  });
 }
 
 /** Runs a process to its end; resolves with its wall time, rejects when it fails or prints nothing expected. */
@@ -74,8 +103,16 @@ function serverColdStart(): Promise<number> {
 }
 
 const variants: Variant[] = [
-  { name: 'node -e 0 (floor)', run: () => timed(['-e', '0'], ROOT, /^$/) },
-  { name: 'mcpkit --help', run: () => timed([MCPKIT, '--help'], ROOT, /Usage: mcpkit/) },
+  {
+    name: 'node -e 0 (floor)',
+    run: () => timed(['-e', '0'], ROOT, /^$/),
+    command: { args: ['-e', '0'], cwd: ROOT },
+  },
+  {
+    name: 'mcpkit --help',
+    run: () => timed([MCPKIT, '--help'], ROOT, /Usage: mcpkit/),
+    command: { args: [MCPKIT, '--help'], cwd: ROOT },
+  },
   { name: 'example server cold start (to initialize answer)', run: serverColdStart },
   {
     name: 'mcpkit tools -- node server.js',
@@ -97,10 +134,16 @@ if (inspector) {
 }
 
 const times = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+const cpu = new Map<string, number[]>(variants.map((v) => [v.name, []]));
 const loadBefore = loadavg();
 // One warm-up round (file-system caches), not counted.
 for (const v of variants) await v.run();
-for (let i = 0; i < RUNS; i++) for (const v of variants) times.get(v.name)?.push(await v.run());
+for (let i = 0; i < RUNS; i++) {
+  for (const v of variants) {
+    times.get(v.name)?.push(await v.run());
+    if (v.command) cpu.get(v.name)?.push(await cpuTime(v.command.args, v.command.cwd));
+  }
+}
 const loadAfter = loadavg();
 
 const med = (name: string) => quantile(times.get(name) ?? [], 0.5);
@@ -112,13 +155,18 @@ console.log(
   `load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`,
 );
 console.log('');
-console.log('| variant | median | p90 | median above floor |');
-console.log('| --- | --- | --- | --- |');
+const cpuMed = (name: string) => quantile(cpu.get(name) ?? [], 0.5);
+const cpuFloor = cpuMed('node -e 0 (floor)');
+console.log('| variant | wall median | wall p90 | wall above floor | CPU median | CPU above floor |');
+console.log('| --- | --- | --- | --- | --- | --- |');
 for (const v of variants) {
   const t = times.get(v.name) ?? [];
   const m = quantile(t, 0.5);
+  const floorRow = v.name.startsWith('node -e');
+  const c = v.command ? fmt(cpuMed(v.name)) : '';
+  const cAbove = v.command && !floorRow ? fmt(cpuMed(v.name) - cpuFloor) : '';
   console.log(
-    `| ${v.name} | ${fmt(m)} | ${fmt(quantile(t, 0.9))} | ${v.name.startsWith('node -e') ? '' : fmt(m - floor)} |`,
+    `| ${v.name} | ${fmt(m)} | ${fmt(quantile(t, 0.9))} | ${floorRow ? '' : fmt(m - floor)} | ${c} | ${cAbove} |`,
   );
 }
 console.log('');
@@ -130,7 +178,18 @@ const tools = med('mcpkit tools -- node server.js') - cold - floor;
 console.log(
   `mcpkit tools above the floor plus the server's cold start: ${fmt(tools)} (target ≤ 150 ms: ${tools <= 150 ? 'met' : 'NOT met'})`,
 );
+const helpCpu = cpuMed('mcpkit --help') - cpuFloor;
+const toolsCpu =
+  cpuMed('mcpkit tools -- node server.js') -
+  cpuMed('node server.js, stdin closed (its own start and exit)') -
+  cpuFloor;
+console.log(
+  `CPU: mcpkit --help above node -e 0: ${fmt(helpCpu)}; mcpkit tools above node -e 0 plus the server's own start and exit: ${fmt(toolsCpu)}`,
+);
 if (inspector) {
+  console.log(
+    `Inspector CLI / mcpkit CPU: --help ${(cpuMed('Inspector CLI --help') / cpuMed('mcpkit --help')).toFixed(2)}×, tools ${(cpuMed('Inspector CLI node server.js --method tools/list') / cpuMed('mcpkit tools -- node server.js')).toFixed(2)}×`,
+  );
   console.log(
     `Inspector CLI / mcpkit: --help ${(med('Inspector CLI --help') / med('mcpkit --help')).toFixed(2)}×, tools ${(med('Inspector CLI node server.js --method tools/list') / med('mcpkit tools -- node server.js')).toFixed(2)}×`,
   );

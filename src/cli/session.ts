@@ -1,8 +1,9 @@
 // The common path of the target commands: resolve the target, connect, run, close; and the output format.
 import type { ClientOptions } from '../client/options.js';
+import { errorMessage } from '../jsonrpc/errors.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import { type Connection, connect, connectFailure } from './connect.js';
-import { CliError } from './exit.js';
+import { CliError, exitCodeOf } from './exit.js';
 import { type Format, parseFormat } from './output.js';
 import type { CommonFlags } from './run.js';
 import { serverCommand } from './run.js';
@@ -33,9 +34,10 @@ export async function withConnection<T>(
     return await body(connection, format);
   } catch (e) {
     // A request refused for want of authorization (a 403 for more scopes, a token gone stale) is exit 3 too.
-    if (connection.http.refused && !(e instanceof CliError))
-      throw connectFailure(e, resolved, undefined, connection.http);
-    throw e;
+    if (e instanceof CliError) throw e;
+    if (connection.http.refused) throw connectFailure(e, resolved, undefined, connection.http);
+    // A connection lost mid-command: a stdio server that died (2), a URL gone (4); a refusal stays 1.
+    throw new CliError(exitCodeOf(e, resolved.kind), errorMessage(e), {}, e);
   } finally {
     await connection.close();
   }

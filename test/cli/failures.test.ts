@@ -33,6 +33,28 @@ describe('mcpkit: exit codes of failures', { timeout: 300_000 }, () => {
     assert.equal(run.code, 2, run.stderr);
   });
 
+  test('a server that dies in the middle of the command: exit 2', async () => {
+    const dir = tempHome();
+    const script = join(dir, 'dies.mjs');
+    // Answers the handshake of the legacy era, then exits when asked for its tools.
+    writeFileSync(
+      script,
+      [
+        "import { createInterface } from 'node:readline';",
+        'for await (const line of createInterface({ input: process.stdin })) {',
+        '  const m = JSON.parse(line);',
+        "  const reply = (body) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, ...body }) + '\\n');",
+        "  if (m.method === 'initialize') reply({ result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'dies', version: '1' } } });",
+        "  else if (m.method === 'tools/list') { console.error('crashed on tools/list'); process.exit(7); }",
+        "  else if (m.id !== undefined) reply({ error: { code: -32601, message: 'Method not found' } });",
+        '}',
+      ].join('\n'),
+    );
+    const run = await mcpkit(['tools', '--era', 'legacy', '--', process.execPath, script]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /exit|closed/i);
+  });
+
   test('an unreachable URL: exit 4 (text and JSON)', async () => {
     const port = await freePort();
     const run = await mcpkit(['tools', `http://127.0.0.1:${port}/mcp`]);
@@ -97,11 +119,11 @@ describe('mcpkit: exit codes of failures', { timeout: 300_000 }, () => {
   test('-e and --cwd reach a stdio server', async () => {
     const dir = tempHome();
     const script = join(dir, 'env-server.mjs');
-    // A tiny server in the example's own words: prints its cwd and a variable through the echo tool is not
-    // possible, so it fails at start with them in its stderr, which the exit-2 message shows.
+    // A "server" that reports its working directory and a variable on stderr and exits: the exit-2 message
+    // shows that stderr, so what the child was given is seen from outside.
     writeFileSync(
       script,
-      'console.error(`cwd=${process.cwd()} GREETING=${process.env.GREETING}`); process.exit(1);\n',
+      'console.error("cwd=" + process.cwd() + " GREETING=" + process.env.GREETING); process.exit(1);\n',
     );
     const run = await mcpkit(['ping', '-e', 'GREETING=hej', '--cwd', dir, '--', process.execPath, script]);
     assert.equal(run.code, 2);
