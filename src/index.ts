@@ -40,12 +40,36 @@ export type { AuthFailure, AuthInfo, TokenVerifier } from './server/auth.js';
 export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from './server/completion.js';
 export type { ReadReturn } from './server/content.js';
 export type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './server/context.js';
+export type { AccessOptions, AccessRule } from './server/guard/access.js';
+export type {
+  AuditError,
+  AuditOptions,
+  AuditOutcome,
+  AuditRecord,
+  AuditSink,
+} from './server/guard/audit.js';
+export type { ConcurrencyOptions, TimeoutOptions } from './server/guard/deadline.js';
+export type { GuardOptions } from './server/guard/guards.js';
+export type { SizeLimits } from './server/guard/limits.js';
+export { parseRate, type Rate } from './server/guard/rate.js';
+export type { RateLimitOptions, RateRule } from './server/guard/rate-limit.js';
 export {
   type BucketShape,
   MemoryRateLimitStore,
   type MemoryRateLimitStoreOptions,
   type RateLimitStore,
 } from './server/guard/rate-limit-store.js';
+export type { ResultCacheOptions, ToolCacheConfig } from './server/guard/result-cache.js';
+export type { RequestKey } from './server/guard/subject.js';
+export {
+  type Span,
+  type SpanAttributes,
+  type SpanEnd,
+  type SpanStart,
+  type TraceContext,
+  type Tracer,
+  traceContextOf,
+} from './server/guard/trace-context.js';
 export type { Middleware, MiddlewareRequest } from './server/middleware.js';
 export { type InputRequiredReturn, inputRequired, type MrtrState } from './server/modern/mrtr.js';
 export type { Mounted, MountOptions } from './server/mount.js';

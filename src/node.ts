@@ -19,6 +19,11 @@ import { loopbackHosts } from './transport/streamable-http/security.js';
 export { FileTokenStore } from './auth/client/file-store.js';
 export { LoopbackReceiver, type LoopbackReceiverOptions } from './auth/client/loopback.js';
 export {
+  type JsonlAuditOptions,
+  type JsonlAuditSink,
+  jsonlAuditSink,
+} from './server/guard/audit-file.js';
+export {
   createNodeListener,
   type NodeListener,
   type NodeListenerOptions,

@@ -1,4 +1,4 @@
-import { McpServer } from '../../src/index.js';
+import { type GuardOptions, McpServer } from '../../src/index.js';
 import { registerDynamicTools } from './dynamic-tools.js';
 import { registerFixtureTools } from './fixture-tools.js';
 import { registerPrompts } from './prompts.js';
@@ -11,12 +11,14 @@ export const EVERYTHING_SERVER_INFO = { name: 'mcpkit-everything', version: '0.1
 /**
  * Builds the "everything" server: every tool, resource and prompt the MCP conformance suite exercises,
  * the interoperability fixture contract, and a few tools that show handles and server-to-client requests.
- * Each call returns a fresh definition; connect it to any transport.
+ * Each call returns a fresh definition; connect it to any transport. `guards`: rate limits, audit and the other
+ * guard options of the server.
  */
-export function createEverythingServer(): McpServer {
+export function createEverythingServer(guards: GuardOptions = {}): McpServer {
   const server = new McpServer(EVERYTHING_SERVER_INFO, {
     instructions:
       'A test server exposing every MCP feature. Tools named test_* follow the conformance suite.',
+    ...guards,
   });
   registerConformanceTools(server);
   registerFixtureTools(server);

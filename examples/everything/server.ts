@@ -1,6 +1,11 @@
 // The "everything" example server. Usage:
 //   node dist/examples/everything/server.js [--http PORT [--auth-issuer URL] [--auth-introspect URL]]
+//                                           [--rate-limit RATE] [--audit FILE]
 // Over stdio (the default) nothing but protocol messages goes to stdout; diagnostics go to stderr.
+//   --rate-limit RATE      tool calls limited per client ("5/s", "100/min", "10/30s"): over it a call is refused with
+//                          error -32080 and data.retryAfterMs (a stateless HTTP request gets 429 and Retry-After).
+//   --audit FILE           a JSONL audit record of every tool call, resource read, prompt get, sampling and
+//                          elicitation request appended to FILE (rotated at 10 MiB), in stdio and HTTP mode alike.
 // Over HTTP it can protect itself as an OAuth 2.1 resource server (audience http://127.0.0.1:PORT/mcp):
 //   --auth-issuer URL      JWT access tokens checked with that issuer's keys (jwks_uri of its metadata); the
 //                          Protected Resource Metadata names that issuer.
@@ -11,17 +16,20 @@
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { introspectionVerifier, jwtVerifier } from '../../src/auth.js';
-import type { McpServer, ResourceAuthOptions } from '../../src/index.js';
-import { serve } from '../../src/node.js';
+import type { GuardOptions, McpServer, ResourceAuthOptions } from '../../src/index.js';
+import { parseRate } from '../../src/index.js';
+import { type JsonlAuditSink, jsonlAuditSink, serve } from '../../src/node.js';
 import { StdioServerTransport } from '../../src/stdio.js';
 import { createEverythingServer } from './everything.js';
 
-const USAGE = 'usage: server.js [--http PORT [--auth-issuer URL] [--auth-introspect URL]]';
+const USAGE =
+  'usage: server.js [--http PORT [--auth-issuer URL] [--auth-introspect URL]] [--rate-limit RATE] [--audit FILE]';
 
 /** How to serve, as read from the command line. */
-type Mode =
+type Mode = (
   | { transport: 'stdio' }
-  | { transport: 'http'; port: number; issuer: string | undefined; introspect: string | undefined };
+  | { transport: 'http'; port: number; issuer: string | undefined; introspect: string | undefined }
+) & { rateLimit: string | undefined; audit: string | undefined };
 
 /** Reads the command line; throws a message for the user on bad input. */
 function parseMode(argv: string[]): Mode {
@@ -31,15 +39,22 @@ function parseMode(argv: string[]): Mode {
       http: { type: 'string' },
       'auth-issuer': { type: 'string' },
       'auth-introspect': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      audit: { type: 'string' },
     },
     strict: true,
   });
+  const rateLimit = values['rate-limit'];
+  if (rateLimit !== undefined) parseRate(rateLimit, '--rate-limit');
+  const audit = values.audit;
+  if (audit === '') throw new Error('--audit needs a file name');
+  const guards = { rateLimit, audit };
   const issuer = values['auth-issuer'];
   const introspect = values['auth-introspect'];
   if (values.http === undefined) {
     if (issuer !== undefined || introspect !== undefined)
       throw new Error('--auth-* options need --http PORT');
-    return { transport: 'stdio' };
+    return { transport: 'stdio', ...guards };
   }
   const port = Number(values.http);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -52,7 +67,7 @@ function parseMode(argv: string[]): Mode {
   ] as const) {
     if (url !== undefined && !URL.canParse(url)) throw new Error(`${flag} needs a URL, got "${url}"`);
   }
-  return { transport: 'http', port, issuer, introspect };
+  return { transport: 'http', port, issuer, introspect, ...guards };
 }
 
 /** The `auth` option for the flags, or undefined when the server is not protected. */
@@ -87,6 +102,15 @@ function authFor(mode: Extract<Mode, { transport: 'http' }>): ResourceAuthOption
   };
 }
 
+/** The guard options of the flags: tool calls limited per client, the audit file. */
+function guardsFor(mode: Mode, sink: JsonlAuditSink | undefined): GuardOptions {
+  const guards: GuardOptions = {};
+  if (mode.rateLimit !== undefined)
+    guards.rateLimit = { methods: { 'tools/call': { limit: mode.rateLimit, key: 'client' } } };
+  if (sink !== undefined) guards.audit = { sink };
+  return guards;
+}
+
 async function serveStdio(server: McpServer): Promise<void> {
   await server.connect(new StdioServerTransport());
 }
@@ -106,7 +130,8 @@ async function main(): Promise<number | undefined> {
     console.error(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
     return 2;
   }
-  const server = createEverythingServer();
+  const sink = mode.audit === undefined ? undefined : jsonlAuditSink({ path: mode.audit });
+  const server = createEverythingServer(guardsFor(mode, sink));
   switch (mode.transport) {
     case 'stdio':
       await serveStdio(server);
@@ -122,10 +147,13 @@ async function main(): Promise<number | undefined> {
           (auth === undefined ? '' : `, protected (tokens from ${auth.authorizationServers.join(', ')})`),
       );
       const stop = () => {
-        running.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
+        running
+          .close()
+          .then(() => sink?.flush())
+          .then(
+            () => process.exit(0),
+            () => process.exit(1),
+          );
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);

@@ -17,6 +17,11 @@ export const ErrorCode = {
   MissingClientCapability: -32021,
   /** 2026-07-28: the requested protocol revision is not supported. */
   UnsupportedProtocolVersion: -32022,
+  /**
+   * mcpkit: the request was over a rate limit or a concurrency cap; `data.retryAfterMs` says when to retry (a
+   * stateless HTTP request also gets 429 with `Retry-After`).
+   */
+  RateLimited: -32080,
   /** Sampling rejected by the user (convention from the spec's examples). */
   UserRejected: -1,
 } as const;
@@ -71,6 +76,7 @@ export type McpkitErrorCode =
   | 'PROGRESS_NOT_INCREASING'
   | 'CONFIG_INVALID'
   | 'NOT_FOUND'
+  | 'RATE_LIMITED'
   // OAuth client (mcpkit/auth): discovery, registration, the authorization response, the token endpoint,
   // an endpoint that is not HTTPS (off loopback) or on another origin, a resource that is not this server's.
   | 'AUTH_DISCOVERY_FAILED'

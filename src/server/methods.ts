@@ -54,6 +54,20 @@ function requireScopes(def: Scoped, ctx: RequestContext, what: string): void {
   );
 }
 
+/** Refuses a subscription to a URI the access rules deny (through the template that serves it, if any). */
+function checkUri(d: ServerDefinition, uri: string, ctx: RequestContext): void {
+  let template: string | undefined;
+  if (!d.resources.get(uri)) {
+    for (const entry of d.templates.enabled()) {
+      if (entry.def.template.match(uri)) {
+        template = entry.key;
+        break;
+      }
+    }
+  }
+  d.access?.check('resource', uri, ctx.authInfo, template);
+}
+
 function str(params: JsonObject, key: string): string {
   const v = params[key];
   if (typeof v !== 'string')
@@ -67,7 +81,13 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
   { gate?: CapabilityGate; run: MethodHandler }
 >([
   ['ping', { run: () => EMPTY }],
-  ['tools/list', { gate: 'tools', run: (d, p, ctx) => d.tools.page(p.cursor, granted(ctx)) }],
+  [
+    'tools/list',
+    {
+      gate: 'tools',
+      run: (d, p, ctx) => d.tools.page(p.cursor, granted(ctx), d.access?.view('tool', ctx.authInfo)),
+    },
+  ],
   [
     'tools/call',
     {
@@ -77,11 +97,18 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         const tool = d.tools.get(name);
         if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
         requireScopes(tool.def, ctx, `the tool ${name}`);
+        d.access?.check('tool', name, ctx.authInfo);
         return callTool(tool.def, p.arguments, ctx);
       },
     },
   ],
-  ['prompts/list', { gate: 'prompts', run: (d, p, ctx) => d.prompts.page(p.cursor, granted(ctx)) }],
+  [
+    'prompts/list',
+    {
+      gate: 'prompts',
+      run: (d, p, ctx) => d.prompts.page(p.cursor, granted(ctx), d.access?.view('prompt', ctx.authInfo)),
+    },
+  ],
   [
     'prompts/get',
     {
@@ -91,6 +118,7 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         const prompt = d.prompts.get(name);
         if (!prompt) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
         requireScopes(prompt.def, ctx, `the prompt ${name}`);
+        d.access?.check('prompt', name, ctx.authInfo);
         return getPrompt(prompt.def, p.arguments, ctx);
       },
     },
@@ -98,7 +126,10 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
   ['resources/list', { gate: 'resources', run: (d, p, ctx) => d.listResources(p.cursor, ctx) }],
   [
     'resources/templates/list',
-    { gate: 'resources', run: (d, p, ctx) => d.templates.page(p.cursor, granted(ctx)) },
+    {
+      gate: 'resources',
+      run: (d, p, ctx) => d.templates.page(p.cursor, granted(ctx), d.access?.view('template', ctx.authInfo)),
+    },
   ],
   [
     'resources/read',
@@ -109,12 +140,14 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         const fixed = d.resources.get(uri);
         if (fixed) {
           requireScopes(fixed.def, ctx, `the resource ${uri}`);
+          d.access?.check('resource', uri, ctx.authInfo);
           return readResource(fixed.def, ctx);
         }
         for (const entry of d.templates.enabled()) {
           const variables = entry.def.template.match(uri);
           if (variables) {
             requireScopes(entry.def, ctx, `the resource ${uri}`);
+            d.access?.check('resource', uri, ctx.authInfo, entry.key);
             return readTemplated(entry.def, uri, variables, ctx);
           }
         }
@@ -126,8 +159,10 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
     'resources/subscribe',
     {
       gate: 'resources.subscribe',
-      run: (_d, p, _ctx, session) => {
-        session.subscribe(str(p, 'uri'));
+      run: (d, p, ctx, session) => {
+        const uri = str(p, 'uri');
+        if (d.access) checkUri(d, uri, ctx);
+        session.subscribe(uri);
         return EMPTY;
       },
     },
@@ -182,6 +217,8 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
               ? d.templates.get(ref.uri)?.def
               : undefined;
         if (named) requireScopes(named, ctx, 'completing its arguments');
+        if (d.access && ref?.type === 'ref/prompt') d.access.check('prompt', ref.name, ctx.authInfo);
+        if (d.access && ref?.type === 'ref/resource') d.access.check('template', ref.uri, ctx.authInfo);
         const completer = d.completerFor(ref, argument.name);
         return complete(completer, argument.value, context, ctx);
       },

@@ -4,6 +4,12 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import { grants, type Scoped, scopesOf } from './auth.js';
 import { decodeCursor, slicePage } from './pagination.js';
 
+/** A filter of list pages by entry key (access rules), whose pages are cached by `key`. */
+export interface ListView {
+  readonly key: string;
+  allows(name: string): boolean;
+}
+
 /** A handle to one registered tool, resource, template or prompt. */
 export interface RegisteredHandle<TUpdate> {
   /** Whether the entry is listed and callable. */
@@ -141,11 +147,17 @@ export class Registry<TDef extends Scoped, TUpdate> {
 
   /**
    * One page of the list result (cached until the registry changes). `granted`: the scopes of an authenticated
-   * caller, who sees only the entries it may use; undefined for an unauthenticated one, who sees them all.
+   * caller, who sees only the entries it may use; undefined for an unauthenticated one, who sees them all. `view`:
+   * a further filter by name (access rules), whose pages are cached by its key.
    */
-  page(cursor: unknown, granted?: readonly string[]): JsonObject {
+  page(cursor: unknown, granted?: readonly string[], view?: ListView): JsonObject {
+    const byScope = granted !== undefined && this.scoped;
     const pages =
-      granted === undefined || !this.scoped ? (this.#pages ?? this.#build()) : this.#pagesFor(granted);
+      view !== undefined
+        ? this.#pagesFor(byScope ? granted : undefined, view)
+        : byScope
+          ? this.#pagesFor(granted, undefined)
+          : (this.#pages ?? this.#build());
     const offset = decodeCursor(cursor);
     const index = offset / this.#pageSize;
     const page = Number.isInteger(index) ? pages[index] : undefined;
@@ -153,17 +165,22 @@ export class Registry<TDef extends Scoped, TUpdate> {
     return page;
   }
 
-  /** Whether a caller with `granted` scopes (undefined: not authenticated) may see and use `def`. */
-  allows(def: TDef, granted: readonly string[] | undefined): boolean {
-    return granted === undefined || grants(granted, scopesOf(def));
+  /** Whether a caller with `granted` scopes (undefined: not authenticated) may see and use `entry`. */
+  allows(entry: Entry<TDef>, granted: readonly string[] | undefined, view?: ListView): boolean {
+    return (
+      (granted === undefined || grants(granted, scopesOf(entry.def))) && (view?.allows(entry.key) ?? true)
+    );
   }
 
-  #pagesFor(granted: readonly string[]): JsonObject[] {
-    const key = granted.join(' ');
+  #pagesFor(granted: readonly string[] | undefined, view: ListView | undefined): JsonObject[] {
+    const key =
+      view === undefined
+        ? (granted as readonly string[]).join(' ')
+        : `${view.key}\u0000${granted?.join(' ') ?? '*'}`;
     let pages = this.#filtered.get(key);
     if (pages === undefined) {
       if (this.#filtered.size >= 256) this.#filtered.clear();
-      pages = this.#paginate([...this.enabled()].filter((e) => grants(granted, scopesOf(e.def))));
+      pages = this.#paginate([...this.enabled()].filter((e) => this.allows(e, granted, view)));
       this.#filtered.set(key, pages);
     }
     return pages;

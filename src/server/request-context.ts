@@ -29,7 +29,20 @@ export interface ContextSetup {
   readonly mrtr: MrtrState;
   /** Where progress and log notifications go instead of the session (a stateless request answered alone). */
   readonly notifier?: Notifier | undefined;
+  /** Runs around each request the handler makes of its client (rate limits, audit), when the server has guards. */
+  readonly asks?: AskHook | undefined;
 }
+
+/**
+ * Runs around one request a handler makes of its client (`sampling/createMessage`, `elicitation/create`,
+ * `roots/list`): `send` makes it (a real request, or an input round of the stateless revision).
+ */
+export type AskHook = (
+  method: string,
+  params: JsonObject | undefined,
+  ctx: RequestContext,
+  send: () => Promise<unknown>,
+) => Promise<unknown>;
 
 /**
  * The channel of a request that has no connection of its own (a stateless HTTP request answered directly): its
@@ -44,7 +57,7 @@ export interface Notifier {
 const NO_MRTR: MrtrState = Object.freeze({ inputResponses: Object.freeze({}), state: undefined });
 
 /** The setup of a request on a stateful session (a `ping` before initialize is served as the newest revision). */
-export function statefulSetup(session: ServerSession): ContextSetup {
+export function statefulSetup(session: ServerSession, asks?: AskHook): ContextSetup {
   const policy = session.policy ?? POLICIES[LATEST_STATEFUL_REVISION];
   // Made once per session and revision (the revision only changes at initialize), not once per request.
   const cached = session.contextSetup;
@@ -56,9 +69,20 @@ export function statefulSetup(session: ServerSession): ContextSetup {
     asker: { era: 'stateful', session },
     logThreshold: () => (session.serverCapabilities.logging ? session.logLevel : undefined),
     mrtr: NO_MRTR,
+    asks,
   };
   session.contextSetup = setup;
   return setup;
+}
+
+/**
+ * Gives a handler's context a signal of its own instead of the request's (a deadline's); `false` when `ctx` is not
+ * a context this module made.
+ */
+export function replaceSignal(ctx: RequestContext, signal: AbortSignal): boolean {
+  if (!(ctx instanceof HandlerContext)) return false;
+  ctx.replaceSignal(signal);
+  return true;
 }
 
 /** Builds the context a handler receives for one request. */
@@ -94,6 +118,8 @@ class HandlerContext implements RequestContext {
   #sample: Method<'sample'> | undefined;
   #listRoots: Method<'listRoots'> | undefined;
   #closeStream: Method<'closeStream'> | undefined;
+  /** A signal that replaces the request's own (a deadline's, which also follows the request's). */
+  #signal: AbortSignal | undefined;
 
   constructor(incoming: IncomingRequest, setup: ContextSetup) {
     this.#incoming = incoming;
@@ -108,7 +134,12 @@ class HandlerContext implements RequestContext {
 
   /** The request's signal, read lazily: the AbortController exists only once someone looks at it. */
   get signal(): AbortSignal {
-    return this.#incoming.signal;
+    return this.#signal ?? this.#incoming.signal;
+  }
+
+  /** @internal Gives the handler `signal` instead of the request's own (it must follow the request's). */
+  replaceSignal(signal: AbortSignal): void {
+    this.#signal = signal;
   }
 
   /** The request has been answered: progress and log messages are dropped from now on. */
@@ -250,9 +281,12 @@ class HandlerContext implements RequestContext {
     options: { signal?: AbortSignal } | undefined,
   ): Promise<unknown> {
     const asker = this.#setup.asker;
-    if (asker.era === 'stateless')
-      return asker.collector.ask(params === undefined ? { method } : { method, params });
-    return asker.session.request(method, params, withSignal(options, this.#incoming.signal), this.requestId);
+    const send =
+      asker.era === 'stateless'
+        ? () => asker.collector.ask(params === undefined ? { method } : { method, params })
+        : () => asker.session.request(method, params, withSignal(options, this.signal), this.requestId);
+    const asks = this.#setup.asks;
+    return asks === undefined ? send() : asks(method, params, this, send);
   }
 }
 

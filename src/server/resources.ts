@@ -5,6 +5,7 @@ import type { Annotations, Icon, Meta, Resource } from '../spec/types.js';
 import type { Completer } from './completion.js';
 import { type ReadReturn, toReadResult } from './content.js';
 import type { RequestContext } from './context.js';
+import type { AccessPolicy } from './guard/access.js';
 import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
 import { pageAt } from './pagination.js';
 import type { Registry } from './registry.js';
@@ -160,18 +161,25 @@ export async function listResources(
   cursor: unknown,
   ctx: RequestContext,
   pageSize: number,
+  access?: AccessPolicy,
 ): Promise<JsonObject> {
   const granted = ctx.authInfo?.scopes;
+  const auth = ctx.authInfo;
+  const resourceView = access?.view('resource', auth);
+  const templateView = access?.view('template', auth);
   const listing = [...templates.enabled()].filter(
-    (t) => t.def.config.list !== undefined && templates.allows(t.def, granted),
+    (t) => t.def.config.list !== undefined && templates.allows(t, granted, templateView),
   );
-  if (listing.length === 0) return resources.page(cursor, granted);
+  if (listing.length === 0) return resources.page(cursor, granted, resourceView);
   const all: unknown[] = [...resources.enabled()]
-    .filter((e) => resources.allows(e.def, granted))
+    .filter((e) => resources.allows(e, granted, resourceView))
     .map((e) => describeResource(e.def));
   for (const t of listing) {
     const list = t.def.config.list;
-    if (list) all.push(...((await list(ctx)) as Resource[]));
+    if (!list) continue;
+    const listed = (await list(ctx)) as Resource[];
+    if (access === undefined) all.push(...listed);
+    else for (const r of listed) if (access.allows('resource', r.uri, auth, t.key)) all.push(r);
   }
   return pageAt(all, cursor, pageSize, 'resources');
 }

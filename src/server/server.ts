@@ -12,6 +12,8 @@ import { cacheHintOf } from './cache-hints.js';
 import { DeclaredCapabilities, declares } from './capabilities.js';
 import { type Completer, completerFor } from './completion.js';
 import type { RequestContext } from './context.js';
+import type { AccessPolicy } from './guard/access.js';
+import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './methods.js';
 import type { Middleware } from './middleware.js';
 import { dispatchModern } from './modern/dispatch.js';
@@ -29,7 +31,7 @@ import {
   updatePrompt,
 } from './prompts.js';
 import { type RegisteredHandle, Registry } from './registry.js';
-import type { Notifier } from './request-context.js';
+import type { AskHook, Notifier } from './request-context.js';
 import {
   defineResource,
   defineTemplate,
@@ -108,6 +110,12 @@ export class McpServer {
   /** Servers mounted in this one (a mount that would make a cycle is refused). */
   readonly #mounted = new Set<McpServer>();
   #updateListeners: ((uri: string) => void)[] = [];
+  /** The guards of the options (rate limits, access, audit, …), when any is given. */
+  #guards: Guards | undefined;
+  /** Whether the result cache is in the chain (once a tool marked `cache` is registered). */
+  #caching = false;
+  /** Whether the options' names were checked against what is registered (once, at start). */
+  #checked = false;
   /** @internal Open `subscriptions/listen` streams. */
   readonly subscriptions: Subscriptions;
 
@@ -152,6 +160,10 @@ export class McpServer {
       updateTemplate,
     );
     this.#capabilities = new DeclaredCapabilities(options.capabilities, this.templates);
+    if (hasGuards(options)) {
+      this.#guards = buildGuards(options, this.tools, (e) => this.error(e, undefined));
+      this.#middleware.push(...this.#guards.chain);
+    }
   }
 
   /** Registers a tool; the handle enables, disables, updates or removes it. */
@@ -162,6 +174,7 @@ export class McpServer {
   ): RegisteredHandle<ToolUpdate> {
     this.#use('tools');
     if (config.task !== undefined) this.#taskTools = true;
+    if (config.cache !== undefined) this.#cacheResults();
     return this.tools.add(name, defineTool(name, config, handler as ToolHandler<unknown, unknown>));
   }
 
@@ -275,6 +288,34 @@ export class McpServer {
     };
   }
 
+  /** Puts the result cache in the chain, where the guards' order has it (before the author's middleware). */
+  #cacheResults(): void {
+    if (this.#caching) return;
+    this.#caching = true;
+    this.#guards ??= buildGuards({}, this.tools, (e) => this.error(e, undefined));
+    this.#middleware.splice(this.#guards.cacheIndex, 0, this.#guards.cache());
+  }
+
+  /**
+   * Checks the names the guard options give (tools of `rateLimit.tools`, `timeouts.tools`, `concurrency.perTool`,
+   * the tools, prompts and templates of `access` rules) against what is registered, once: `connect()` and the HTTP
+   * endpoints call it when they start. A name that matches nothing is an `INVALID_DEFINITION` error.
+   */
+  checkOptions(): void {
+    if (this.#checked || this.#guards === undefined) return;
+    this.#guards.check({
+      has: (kind, name) =>
+        kind === 'tool'
+          ? this.tools.has(name)
+          : kind === 'prompt'
+            ? this.prompts.has(name)
+            : kind === 'template'
+              ? this.templates.has(name)
+              : this.resources.has(name),
+    });
+    this.#checked = true;
+  }
+
   /** Adds middleware that runs around every incoming request, in the order added. */
   use(middleware: Middleware): this {
     this.#middleware.push(middleware);
@@ -293,6 +334,11 @@ export class McpServer {
 
   /** Serves one client over `transport`; resolves once the transport has started. */
   connect(transport: Transport): Promise<ServerSession> {
+    try {
+      this.checkOptions();
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.#sessions.connect(transport, this, this.#options.defaultLogLevel ?? 'info');
   }
 
@@ -307,6 +353,7 @@ export class McpServer {
     this.subscriptions.closeAll();
     await this.#tasks?.close();
     await this.#sessions.closeAll();
+    await this.#guards?.close();
   }
 
   /**
@@ -375,6 +422,16 @@ export class McpServer {
     return declares(this.capabilities, gate);
   }
 
+  /** @internal The compiled access rules (option `access`). */
+  get access(): AccessPolicy | undefined {
+    return this.#guards?.access;
+  }
+
+  /** @internal The hook around requests handlers make of their client (audit, rate limits). */
+  get asks(): AskHook | undefined {
+    return this.#guards?.asks;
+  }
+
   /** @internal The middleware chain. */
   get middleware(): readonly Middleware[] {
     return this.#middleware;
@@ -427,7 +484,7 @@ export class McpServer {
 
   /** @internal */
   listResources(cursor: unknown, ctx: RequestContext): Promise<JsonObject> {
-    return listResources(this.resources, this.templates, cursor, ctx, this.#pageSize);
+    return listResources(this.resources, this.templates, cursor, ctx, this.#pageSize, this.#guards?.access);
   }
 
   /** @internal */

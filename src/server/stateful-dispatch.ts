@@ -10,7 +10,7 @@ import type { CapabilityGate, MethodHandler } from './methods.js';
 import { type Middleware, runChain } from './middleware.js';
 import { MRTR_METHODS } from './modern/dispatch.js';
 import { fulfilInputLocally } from './modern/local-input.js';
-import { createRequestContext, statefulSetup } from './request-context.js';
+import { type AskHook, createRequestContext, statefulSetup } from './request-context.js';
 import type { ServerDefinition } from './server-definition.js';
 import type { ServerSession } from './session.js';
 
@@ -20,6 +20,7 @@ export interface StatefulHost extends ServerDefinition {
   readonly capabilities: ServerCapabilities;
   readonly instructions: string | undefined;
   readonly middleware: readonly Middleware[];
+  readonly asks: AskHook | undefined;
   method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
 }
 
@@ -49,7 +50,7 @@ export function dispatchStateful(
   if (!entry || (entry.gate && !declares(session.serverCapabilities, entry.gate))) {
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
-  const setup = statefulSetup(session);
+  const setup = statefulSetup(session, host.asks);
   const ctx = createRequestContext(incoming, setup);
   const run = MRTR_METHODS.has(method)
     ? () => fulfilInputLocally(entry.run, host, params, ctx, incoming, setup)

@@ -10,6 +10,8 @@ import {
 import { readParamHeaders } from '../spec/tool-headers.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../spec/types.js';
 import type { RequestContext } from './context.js';
+import { withFailure } from './guard/failure.js';
+import { checkToolCache, type ToolCacheConfig } from './guard/result-cache.js';
 import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from './modern/mrtr.js';
 import { checkToolTaskConfig, type ToolTaskConfig } from './tasks/types.js';
 
@@ -49,6 +51,11 @@ export interface ToolConfig<
    * authenticated (no \`auth\` on the endpoint, stdio) are not checked.
    */
   requiredScopes?: readonly string[];
+  /**
+   * Marks the tool's results safe to cache: the same arguments give the same result for `ttlMs` (per principal
+   * unless `scope: 'shared'`). A cached result is answered again without running the handler; errors are not kept.
+   */
+  cache?: ToolCacheConfig;
 }
 
 /** The arguments a tool handler receives. */
@@ -103,6 +110,7 @@ export function defineTool(
   }
   if (input) checkParamHeaders(name, input.jsonSchema);
   if (config.task !== undefined) checkToolTaskConfig(name, config.task);
+  if (config.cache !== undefined) checkToolCache(name, config.cache);
   return { name, config, input, output, handler };
 }
 
@@ -206,7 +214,7 @@ function handlerReturned(
 /** A thrown error is a tool execution error (the model should see it and may recover), except protocol errors. */
 function handlerFailed(e: unknown, ctx: RequestContext): JsonObject {
   if (e instanceof JsonRpcError || e instanceof InputRequiredSignal || ctx.signal.aborted) throw e;
-  return errorResult(errorMessage(e));
+  return withFailure(errorResult(errorMessage(e)), { error: e });
 }
 
 function finishResult(def: ToolDef, returned: ToolReturn<unknown>): JsonObject | Promise<JsonObject> {

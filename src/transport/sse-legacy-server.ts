@@ -93,6 +93,7 @@ class LegacySseTransport implements Transport {
 
 /** Creates the legacy HTTP+SSE endpoints: GET opens a session stream, POST `messagesPath?sessionId=` feeds it. */
 export function createSseLegacyHandler(server: McpServer, options: SseLegacyOptions = {}): SseLegacyHandler {
+  server.checkOptions();
   const messagesPath = options.messagesPath ?? '/messages';
   const maxSessions = options.maxSessions ?? 1000;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;

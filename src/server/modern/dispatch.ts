@@ -16,7 +16,7 @@ import { principalOf } from '../auth.js';
 import type { SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
 import { type Middleware, runChain } from '../middleware.js';
-import { createRequestContext, type Notifier } from '../request-context.js';
+import { type AskHook, createRequestContext, type Notifier } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
 import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
@@ -37,6 +37,7 @@ export interface ModernHost extends ServerDefinition {
   readonly capabilities: ServerCapabilities;
   readonly instructions: string | undefined;
   readonly middleware: readonly Middleware[];
+  readonly asks: AskHook | undefined;
   readonly stateCodec: RequestStateCodec;
   readonly subscriptions: Subscriptions;
   /** The tasks extension, when enabled. */
@@ -124,6 +125,7 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
     logThreshold: () => (host.capabilities.logging ? envelope.logLevel : undefined),
     mrtr: { inputResponses: answers, state: state?.app },
     notifier: r.notifier,
+    asks: host.asks,
   });
   const tasks = host.tasks;
   const run = () =>

@@ -77,6 +77,7 @@ export function createStreamableHttpHandler(
   server: McpServer,
   options: StreamableHttpOptions = {},
 ): StreamableHttpHandler {
+  server.checkOptions();
   const stateful = options.sessions !== false;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const store = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());

@@ -151,7 +151,11 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
       const resolve = this.#reply;
       this.#reply = undefined;
       status ??= this.#settings.statusOf?.(response) ?? 200;
-      resolve?.({ status, headers: { 'content-type': 'application/json' }, body });
+      resolve?.({
+        status,
+        headers: status === 429 ? retryHeaders(response) : { 'content-type': 'application/json' },
+        body,
+      });
       return;
     }
     this.#write(formatSseEvent({ data: body }));
@@ -215,4 +219,14 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
     this.#sink = undefined;
     if (close && sink && !sink.closed) sink.close();
   }
+}
+
+/** The headers of a 429: `Retry-After` in whole seconds when the error says when to retry. */
+function retryHeaders(response: JsonRpcResponse): Record<string, string> {
+  const ms =
+    'error' in response
+      ? (response.error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs
+      : undefined;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return { 'content-type': 'application/json' };
+  return { 'content-type': 'application/json', 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) };
 }

@@ -71,6 +71,8 @@ export function checkModernHeaders(
 /** The HTTP status of a stateless error response. */
 export function statusOfError(code: number): number {
   if (code === ErrorCode.MethodNotFound) return 404;
+  // The whole HTTP request is refused: a rate limit or a concurrency cap (with Retry-After when known).
+  if (code === ErrorCode.RateLimited) return 429;
   if (
     code === ErrorCode.InvalidParams ||
     code === ErrorCode.HeaderMismatch ||

@@ -1,0 +1,363 @@
+/**
+ * Audit: a structured record of every tool call, resource read and prompt get, and of every sampling and elicitation
+ * request a handler makes, to sinks (a callback; the JSONL file of `mcpkit/node`) and to a tracing hook. The
+ * outermost guard: a request refused by another guard (rate limit, access rule, size limit) is recorded too, with
+ * the full error (error normalization only changes what the client sees).
+ */
+import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
+import type { Implementation } from '../../spec/types.js';
+import type { RequestContext } from '../context.js';
+import type { Middleware } from '../middleware.js';
+import { InputRequiredSignal, isInputRequired } from '../modern/mrtr.js';
+import type { AskHook } from '../request-context.js';
+import { failureOf } from './failure.js';
+import { invalid } from './rate.js';
+import { clientKey, principalKey, sessionKey } from './subject.js';
+import {
+  type Span,
+  type SpanAttributes,
+  type TraceContext,
+  type Tracer,
+  traceContextOf,
+} from './trace-context.js';
+
+/** How an audited operation ended. */
+export type AuditOutcome =
+  | 'ok'
+  | 'error'
+  | 'denied'
+  | 'rate_limited'
+  | 'timeout'
+  | 'too_large'
+  | 'cancelled'
+  | 'input_required';
+
+/** What the audit record says of an error: everything, stack included (it never reaches the client from here). */
+export interface AuditError {
+  readonly message: string;
+  readonly name?: string;
+  /** A JSON-RPC code or an mcpkit error code. */
+  readonly code?: number | string;
+  readonly stack?: string;
+  /** The reference the client was given instead (error normalization). */
+  readonly ref?: string;
+}
+
+/** One audited operation. */
+export interface AuditRecord {
+  /** When it started (ISO 8601). */
+  readonly time: string;
+  readonly kind: 'tool' | 'resource' | 'prompt' | 'sampling' | 'elicitation';
+  readonly method: string;
+  /** The tool or prompt name, the resource URI; for a request of the server's, the method. */
+  readonly name: string | undefined;
+  /** The JSON-RPC id of the client's request (for sampling and elicitation: the request whose handler asked). */
+  readonly requestId: RequestId;
+  readonly principal: string | undefined;
+  /** The session (undefined for a stateless request). */
+  readonly session: string | undefined;
+  /** The client: OAuth client, session, or the name it announced (see the rate limiter's "client" key). */
+  readonly client: string;
+  readonly clientInfo: Implementation | undefined;
+  readonly protocolVersion: string;
+  /** A digest of the arguments (53-bit hash of their JSON, hex: correlates calls, not a secret), unless off. */
+  readonly argumentsDigest?: string;
+  /** The arguments with secret-looking values redacted, when `arguments: 'redacted'`. */
+  readonly arguments?: unknown;
+  /** Length of the arguments' JSON text (characters). */
+  readonly argumentsSize: number;
+  /** Length of the result's JSON text (characters), when there is a result. */
+  readonly resultSize?: number;
+  readonly outcome: AuditOutcome;
+  readonly error?: AuditError;
+  readonly durationMs: number;
+  /** From the request's `_meta.traceparent`. */
+  readonly traceId?: string;
+  readonly parentSpanId?: string;
+}
+
+/** Receives audit records. Must not throw (a throw is reported and ignored). */
+export type AuditSink = (record: AuditRecord) => void;
+
+/**
+ * The `audit` option of a server.
+ *
+ * @example
+ * new McpServer(info, { audit: { sink: (record) => log.info(record), arguments: 'redacted' } });
+ * // Node: a JSONL file rotated by size
+ * import { jsonlAuditSink } from 'mcpkit/node';
+ * new McpServer(info, { audit: { sink: jsonlAuditSink({ path: 'audit.jsonl', maxBytes: 10_000_000 }) } });
+ */
+export interface AuditOptions {
+  /** Where records go: one sink or several. */
+  readonly sink?: AuditSink | readonly AuditSink[];
+  /** What of the arguments is kept: "digest" (default), "redacted" (the arguments, secrets hidden) or "none". */
+  readonly arguments?: 'digest' | 'redacted' | 'none';
+  /** Keys whose values are redacted in "redacted" arguments. Default: password, secret, token, key, auth, cookie, credential. */
+  readonly redactKeys?: RegExp;
+  /** Spans of audited operations, carrying W3C trace context from `_meta`. */
+  readonly tracer?: Tracer;
+}
+
+const KINDS: ReadonlyMap<string, AuditRecord['kind']> = new Map([
+  ['tools/call', 'tool'],
+  ['resources/read', 'resource'],
+  ['prompts/get', 'prompt'],
+  ['sampling/createMessage', 'sampling'],
+  ['elicitation/create', 'elicitation'],
+]);
+
+const SECRET_KEYS = /pass|secret|token|key|auth|cookie|credential/i;
+
+/** The compiled audit: a middleware and the hook of requests a handler makes of its client. */
+export class Auditor {
+  readonly #sinks: readonly AuditSink[];
+  readonly #tracer: Tracer | undefined;
+  readonly #args: 'digest' | 'redacted' | 'none';
+  readonly #redact: RegExp;
+  readonly #report: (error: Error) => void;
+
+  constructor(options: AuditOptions, report: (error: Error) => void) {
+    const sink = options.sink;
+    const sinks = sink === undefined ? [] : typeof sink === 'function' ? [sink] : [...sink];
+    if (sinks.some((s) => typeof s !== 'function'))
+      throw invalid('audit.sink', 'must be a function or an array of functions');
+    if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function')
+      throw invalid('audit.tracer', 'must have a startSpan function');
+    if (sinks.length === 0 && options.tracer === undefined)
+      throw invalid('audit', 'needs a sink or a tracer');
+    const args = options.arguments ?? 'digest';
+    if (args !== 'digest' && args !== 'redacted' && args !== 'none')
+      throw invalid('audit.arguments', 'must be "digest", "redacted" or "none"');
+    this.#sinks = sinks;
+    this.#tracer = options.tracer;
+    this.#args = args;
+    this.#redact = options.redactKeys ?? SECRET_KEYS;
+    this.#report = report;
+  }
+
+  /** The middleware: records tool calls, resource reads and prompt gets, whatever their outcome. */
+  readonly middleware: Middleware = (request, next) => {
+    const kind = KINDS.get(request.method);
+    if (kind === undefined) return next();
+    const { method, params, ctx } = request;
+    const name =
+      typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+    const started = this.#start(kind, method, name, params.arguments, ctx, 'server');
+    let pending: Promise<JsonObject>;
+    try {
+      pending = next();
+    } catch (e) {
+      this.#finish(started, undefined, e, ctx);
+      throw e;
+    }
+    return pending.then(
+      (result) => {
+        this.#finish(started, result, undefined, ctx);
+        return result;
+      },
+      (e: unknown) => {
+        this.#finish(started, undefined, e, ctx);
+        throw e;
+      },
+    );
+  };
+
+  /** The hook around sampling and elicitation requests of handlers. */
+  readonly ask: AskHook = (method, params, ctx, send) => {
+    const kind = KINDS.get(method);
+    if (kind === undefined) return send();
+    const started = this.#start(kind, method, method, params, ctx, 'client');
+    const span = started.span;
+    if (span?.traceparent !== undefined && params !== undefined) {
+      // The client's spans join the trace: the server's span is their parent.
+      const meta: JsonObject = { ...(params._meta as JsonObject | undefined), traceparent: span.traceparent };
+      if (span.tracestate !== undefined) meta.tracestate = span.tracestate;
+      params._meta = meta;
+    }
+    return send().then(
+      (answer) => {
+        this.#finish(started, answer as JsonObject, undefined, ctx);
+        return answer;
+      },
+      (e: unknown) => {
+        this.#finish(started, undefined, e, ctx);
+        throw e;
+      },
+    );
+  };
+
+  #start(
+    kind: AuditRecord['kind'],
+    method: string,
+    name: string | undefined,
+    args: unknown,
+    ctx: RequestContext,
+    spanKind: 'server' | 'client',
+  ): Started {
+    const at = Date.now();
+    const text = args === undefined ? '' : JSON.stringify(args);
+    const trace = traceContextOf(ctx.meta);
+    let span: Span | undefined;
+    if (this.#tracer !== undefined) {
+      const attributes: SpanAttributes = { 'mcp.method.name': method };
+      if (name !== undefined) {
+        if (kind === 'tool') attributes['gen_ai.tool.name'] = name;
+        else if (kind === 'prompt') attributes['gen_ai.prompt.name'] = name;
+        else if (kind === 'resource') attributes['mcp.resource.uri'] = name;
+      }
+      const session = sessionKey(ctx);
+      if (session !== undefined) attributes['mcp.session.id'] = session;
+      attributes['mcp.protocol.version'] = ctx.session.protocolVersion;
+      try {
+        span = this.#tracer.startSpan({
+          name: name === undefined || name === method ? method : `${method} ${name}`,
+          kind: spanKind,
+          startTime: at,
+          parent: trace,
+          attributes,
+        });
+      } catch (e) {
+        this.#report(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+    return { kind, method, name, at, clock: performance.now(), args, text, trace, span };
+  }
+
+  #finish(s: Started, result: JsonObject | undefined, thrown: unknown, ctx: RequestContext): void {
+    const durationMs = Math.round((performance.now() - s.clock) * 1000) / 1000;
+    let outcome: AuditOutcome;
+    let error: unknown;
+    if (result !== undefined) {
+      const failure = failureOf(result);
+      if (isInputRequired(result)) outcome = 'input_required';
+      else if (failure !== undefined) {
+        outcome = failure.outcome ?? 'error';
+        error = failure.error;
+      } else outcome = result.isError === true ? 'error' : 'ok';
+    } else {
+      error = thrown instanceof JsonRpcError && thrown.cause !== undefined ? thrown.cause : thrown;
+      outcome = outcomeOf(thrown, ctx);
+    }
+    if (s.span !== undefined) {
+      try {
+        s.span.end(
+          error === undefined ? { endTime: Date.now(), outcome } : { endTime: Date.now(), outcome, error },
+        );
+      } catch (e) {
+        this.#report(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+    if (this.#sinks.length === 0) return;
+    const record: {
+      -readonly [K in keyof AuditRecord]: AuditRecord[K];
+    } = {
+      time: new Date(s.at).toISOString(),
+      kind: s.kind,
+      method: s.method,
+      name: s.name,
+      requestId: ctx.requestId,
+      principal: principalKey(ctx),
+      session: sessionKey(ctx),
+      client: clientKey(ctx),
+      clientInfo: ctx.session.clientInfo,
+      protocolVersion: ctx.session.protocolVersion,
+      argumentsSize: s.text.length,
+      outcome,
+      durationMs,
+    };
+    if (s.text !== '') {
+      if (this.#args === 'digest') record.argumentsDigest = digest(s.text);
+      else if (this.#args === 'redacted') record.arguments = redact(s.args, this.#redact, 0);
+    }
+    if (result !== undefined) record.resultSize = JSON.stringify(result).length;
+    if (error !== undefined) {
+      const ref = result === undefined ? refOf(thrown) : failureOf(result)?.ref;
+      record.error = ref === undefined ? describeError(error) : { ...describeError(error), ref };
+    }
+    if (s.trace !== undefined) {
+      record.traceId = s.trace.traceId;
+      record.parentSpanId = s.trace.parentSpanId;
+    }
+    for (const sink of this.#sinks) {
+      try {
+        sink(record);
+      } catch (e) {
+        this.#report(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+  }
+}
+
+interface Started {
+  readonly kind: AuditRecord['kind'];
+  readonly method: string;
+  readonly name: string | undefined;
+  readonly at: number;
+  readonly clock: number;
+  readonly args: unknown;
+  readonly text: string;
+  readonly trace: TraceContext | undefined;
+  readonly span: Span | undefined;
+}
+
+function outcomeOf(e: unknown, ctx: RequestContext): AuditOutcome {
+  if (e instanceof InputRequiredSignal) return 'input_required';
+  if (e instanceof JsonRpcError) {
+    if (e.code === ErrorCode.RateLimited) return 'rate_limited';
+    const reason = (e.data as { reason?: unknown } | undefined)?.reason;
+    if (reason === 'too_large') return 'too_large';
+    if (reason === 'access_denied' || e.message.startsWith('Forbidden')) return 'denied';
+  }
+  if (e instanceof McpkitError && e.code === 'RATE_LIMITED') return 'rate_limited';
+  if (ctx.signal.aborted) return 'cancelled';
+  return 'error';
+}
+
+/** The reference of a normalized error (its `data.ref`). */
+function refOf(e: unknown): string | undefined {
+  if (!(e instanceof JsonRpcError) || e.cause === undefined) return undefined;
+  const ref = (e.data as { ref?: unknown } | undefined)?.ref;
+  return typeof ref === 'string' ? ref : undefined;
+}
+
+function describeError(e: unknown): AuditError {
+  // A JSON-RPC error is an answer someone chose (a guard's refusal, a handler's): its stack says nothing more.
+  if (e instanceof JsonRpcError) return { message: e.message, name: e.name, code: e.code };
+  if (e instanceof McpkitError) {
+    return e.stack === undefined
+      ? { message: e.message, name: e.name, code: e.code }
+      : { message: e.message, name: e.name, code: e.code, stack: e.stack };
+  }
+  if (e instanceof Error)
+    return e.stack === undefined
+      ? { message: e.message, name: e.name }
+      : { message: e.message, name: e.name, stack: e.stack };
+  return { message: String(e) };
+}
+
+/** Secret-looking values replaced by "[redacted]", to a bounded depth. */
+function redact(value: unknown, keys: RegExp, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 8) return '[…]';
+  if (Array.isArray(value)) return value.map((v) => redact(v, keys, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value))
+    out[k] = keys.test(k) ? '[redacted]' : redact(v, keys, depth + 1);
+  return out;
+}
+
+/** A 53-bit non-cryptographic hash (cyrb53) of a string, as 14 hex digits. */
+export function digest(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}

@@ -1,0 +1,99 @@
+/**
+ * Who a request comes from, as the guards key it: the principal (from the verified token), the session, the client,
+ * the name the request targets. Computed on demand, each a field read or two.
+ */
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { isModernRevision } from '../../spec/modern.js';
+import { principalOf } from '../auth.js';
+import type { RequestContext, SessionInfo } from '../context.js';
+import type { MiddlewareRequest } from '../middleware.js';
+
+/** Ids given to sessions without a transport id (stdio, in-memory), once per session. */
+const localIds = new WeakMap<SessionInfo, string>();
+let nextLocal = 0;
+
+/**
+ * The session of a request: the transport's session id, or a process-local id of a connection without one;
+ * undefined for a stateless request (it has no session).
+ */
+export function sessionKey(ctx: RequestContext): string | undefined {
+  const info = ctx.session;
+  if (info.id !== undefined) return info.id;
+  // A stateless request's SessionInfo is made per request: it has no session.
+  if (isModernRevision(info.protocolVersion)) return undefined;
+  let id = localIds.get(info);
+  if (id === undefined) {
+    id = `local-${++nextLocal}`;
+    localIds.set(info, id);
+  }
+  return id;
+}
+
+/** The principal of a request (see `principalOf`), undefined when it was not authenticated. */
+export function principalKey(ctx: RequestContext): string | undefined {
+  return principalOf(ctx.authInfo);
+}
+
+/**
+ * The client of a request: the OAuth client of its token; else its session; else the name and version it
+ * announced (a stateless request without a token); else "anonymous".
+ */
+export function clientKey(ctx: RequestContext): string {
+  const auth = ctx.authInfo;
+  if (auth?.clientId !== undefined) return `oauth:${auth.issuer ?? ''}|${auth.clientId}`;
+  const session = sessionKey(ctx);
+  if (session !== undefined) return `session:${session}`;
+  const info = ctx.session.clientInfo;
+  return info === undefined ? 'anonymous' : `info:${info.name}@${info.version}`;
+}
+
+/** The name a request targets: the tool or prompt name, the resource URI; undefined for other methods. */
+export function targetOf(method: string, params: JsonObject): string | undefined {
+  switch (method) {
+    case 'tools/call':
+    case 'prompts/get': {
+      const name = params.name;
+      return typeof name === 'string' ? name : undefined;
+    }
+    case 'resources/read':
+    case 'resources/subscribe': {
+      const uri = params.uri;
+      return typeof uri === 'string' ? uri : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** How a limit groups requests: by one of the built-in keys, or by any function of the request. */
+export type RequestKey =
+  | 'principal'
+  | 'session'
+  | 'client'
+  | 'global'
+  | ((request: MiddlewareRequest) => string | undefined);
+
+/** The function computing a key; undefined from it means the request is not counted. */
+export type KeyFn = (request: MiddlewareRequest) => string | undefined;
+
+const GLOBAL: KeyFn = () => '';
+
+/** Compiles a {@link RequestKey} once. `principal` falls back to the client for unauthenticated requests. */
+export function keyFn(key: RequestKey | undefined, fallback: RequestKey = 'client'): KeyFn {
+  const k = key ?? fallback;
+  if (typeof k === 'function') return k;
+  switch (k) {
+    case 'principal':
+      return (r) => principalKey(r.ctx) ?? clientKey(r.ctx);
+    case 'session':
+      return (r) => sessionKey(r.ctx) ?? clientKey(r.ctx);
+    case 'client':
+      return (r) => clientKey(r.ctx);
+    case 'global':
+      return GLOBAL;
+    default:
+      throw new TypeError(
+        `Unknown key ${JSON.stringify(k)}: use "principal", "session", "client", "global" or a function`,
+      );
+  }
+}
