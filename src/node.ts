@@ -66,6 +66,8 @@ export interface RunningServer {
 export async function serve(server: McpServer, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
+  // Before listening: options that name what is not registered are refused with nothing left open.
+  server.checkOptions();
   const httpServer = createServer();
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

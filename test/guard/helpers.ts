@@ -3,9 +3,9 @@
 // stateless mode, and the 2026-07-28 revision) with bearer tokens a trivial verifier turns into principals, and a
 // collecting audit sink. Not a test file itself.
 import { Client, type ClientOptions } from '../../src/client/client.js';
+import { type RunningServer, serve } from '../../src/node.js';
 import type { AuthInfo, TokenVerifier } from '../../src/server/auth.js';
 import type { AuditRecord } from '../../src/server/guard/audit.js';
-import { type RunningServer, serve } from '../../src/node.js';
 import type { McpServer } from '../../src/server/server.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
 import { connect } from '../tasks/fixture.js';
@@ -40,7 +40,11 @@ export async function memoryClient(
   auth?: AuthInfo,
   options: ClientOptions = {},
 ): Promise<Client> {
-  const { client } = await connect(server, { era, ...(auth === undefined ? {} : { authInfo: auth }), ...options });
+  const { client } = await connect(server, {
+    era,
+    ...(auth === undefined ? {} : { authInfo: auth }),
+    ...options,
+  });
   return client;
 }
 

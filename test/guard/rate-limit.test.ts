@@ -5,19 +5,24 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
-import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { parseRate } from '../../src/server/guard/rate.js';
 import { MemoryRateLimitStore } from '../../src/server/guard/rate-limit-store.js';
-import { authOf, codeOf, collect, ERAS, httpClient, memoryClient, principal, serveHttp } from './helpers.js';
+import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { handlers } from '../tasks/fixture.js';
+import { authOf, codeOf, collect, ERAS, httpClient, memoryClient, principal, serveHttp } from './helpers.js';
 
 function server(options: ServerOptions): McpServer {
   const s = new McpServer({ name: 'limited', version: '1' }, options);
   s.tool('echo', {}, () => 'echo');
   s.tool('search', {}, () => 'found');
   s.tool('ask', {}, async (_args, ctx) => {
-    const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 5 });
-    return answer.content && !Array.isArray(answer.content) && answer.content.type === 'text' ? answer.content.text : '';
+    const answer = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'q' } }],
+      maxTokens: 5,
+    });
+    return answer.content && !Array.isArray(answer.content) && answer.content.type === 'text'
+      ? answer.content.text
+      : '';
   });
   s.resource('mem://a', { name: 'a' }, () => 'a');
   return s;
@@ -39,7 +44,9 @@ async function calls(
 }
 
 // Rates of a few per hour: no token comes back during a test, so counts are exact whatever the machine's load.
-const PER_CLIENT: ServerOptions = { rateLimit: { methods: { 'tools/call': { limit: '3/h', key: 'client' } } } };
+const PER_CLIENT: ServerOptions = {
+  rateLimit: { methods: { 'tools/call': { limit: '3/h', key: 'client' } } },
+};
 
 describe('rate limits', { timeout: 60_000 }, () => {
   for (const era of ERAS) {
@@ -49,8 +56,11 @@ describe('rate limits', { timeout: 60_000 }, () => {
         const counted = await calls(() => client.callTool('echo'), 5);
         assert.deepEqual(counted, { ok: 3, limited: 2, other: [] });
         const error = await client.callTool('echo').catch((e: unknown) => e);
-        assert.match(String((error as Error).message), /Rate limit exceeded for tools\/call echo \(3\/h per client on tools\/call\): retry after \d+ ms/);
-        assert.ok(((error as { data: { retryAfterMs: number } }).data.retryAfterMs) > 1000);
+        assert.match(
+          String((error as Error).message),
+          /Rate limit exceeded for tools\/call echo \(3\/h per client on tools\/call\): retry after \d+ ms/,
+        );
+        assert.ok((error as { data: { retryAfterMs: number } }).data.retryAfterMs > 1000);
         assert.equal((await client.readResource('mem://a')).contents.length, 1);
       } finally {
         await client.close();
@@ -77,7 +87,9 @@ describe('rate limits', { timeout: 60_000 }, () => {
   }
 
   test('a 2026-07-28 POST over the limit is answered 429 with Retry-After, the body a JSON-RPC error', async () => {
-    const running = await serveHttp(server({ rateLimit: { methods: { 'tools/call': { limit: '1/h', key: 'global' } } } }));
+    const running = await serveHttp(
+      server({ rateLimit: { methods: { 'tools/call': { limit: '1/h', key: 'global' } } } }),
+    );
     try {
       const post = () =>
         fetch(running.url, {
@@ -108,7 +120,10 @@ describe('rate limits', { timeout: 60_000 }, () => {
       assert.equal(refused.status, 429);
       const seconds = Number(refused.headers.get('retry-after'));
       assert.ok(Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600, `Retry-After ${seconds}`);
-      const body = (await refused.json()) as { id: number; error: { code: number; data: { retryAfterMs: number } } };
+      const body = (await refused.json()) as {
+        id: number;
+        error: { code: number; data: { retryAfterMs: number } };
+      };
       assert.equal(body.id, 7);
       assert.equal(body.error.code, ErrorCode.RateLimited);
       assert.ok(body.error.data.retryAfterMs > 0);
@@ -170,7 +185,9 @@ describe('rate limits', { timeout: 60_000 }, () => {
   test('a key function: requests it returns undefined for are not counted', async () => {
     const s = server({
       rateLimit: {
-        methods: { 'tools/call': { limit: '1/h', key: (r) => (r.params.name === 'search' ? 'search' : undefined) } },
+        methods: {
+          'tools/call': { limit: '1/h', key: (r) => (r.params.name === 'search' ? 'search' : undefined) },
+        },
       },
     });
     const client = await memoryClient(s, 'stateless');
@@ -182,7 +199,7 @@ describe('rate limits', { timeout: 60_000 }, () => {
     }
   });
 
-  test('sampling per session: the handler\'s ctx.sample() is refused over the limit, the call still answers', async () => {
+  test("sampling per session: the handler's ctx.sample() is refused over the limit, the call still answers", async () => {
     const seen = { elicitations: 0, samplings: 0 };
     const s = server({ rateLimit: { clientRequests: { sampling: '2/h' } } });
     const first = await memoryClient(s, 'stateful', undefined, handlers(seen));
@@ -205,9 +222,13 @@ describe('rate limits', { timeout: 60_000 }, () => {
 
   test('an asynchronous store works the same (every take a promise)', async () => {
     const memory = new MemoryRateLimitStore();
-    const store = { take: (...a: Parameters<MemoryRateLimitStore['take']>) => Promise.resolve(memory.take(...a)) };
+    const store = {
+      take: (...a: Parameters<MemoryRateLimitStore['take']>) => Promise.resolve(memory.take(...a)),
+    };
     // Limits are taken in turn: a call refused by the second has spent a token of the first (echo's second call).
-    const s = server({ rateLimit: { store, methods: { 'tools/call': '3/h' }, tools: { echo: '1/h' }, key: 'global' } });
+    const s = server({
+      rateLimit: { store, methods: { 'tools/call': '3/h' }, tools: { echo: '1/h' }, key: 'global' },
+    });
     const client = await memoryClient(s, 'stateless');
     try {
       assert.deepEqual(await calls(() => client.callTool('echo'), 2), { ok: 1, limited: 1, other: [] });
@@ -240,18 +261,36 @@ describe('rate limits', { timeout: 60_000 }, () => {
 describe('rate limit options given wrong', () => {
   const make = (options: ServerOptions) => () => new McpServer({ name: 'x', version: '1' }, options);
   test('refused when the server is made, naming the option', () => {
-    assert.throws(make({ rateLimit: { methods: { 'tools/call': '-5/s' } } }), /rateLimit\.methods\["tools\/call"\].*not a rate/);
+    assert.throws(
+      make({ rateLimit: { methods: { 'tools/call': '-5/s' } } }),
+      /rateLimit\.methods\["tools\/call"\].*not a rate/,
+    );
     assert.throws(make({ rateLimit: { methods: { 'tools/call': '0/s' } } }), /positive integer/);
     assert.throws(make({ rateLimit: { methods: { 'tools/call': '5/fortnight' } } }), /not a rate/);
-    assert.throws(make({ rateLimit: { tools: { echo: { limit: { capacity: -1, refillPerSecond: 1 } } } } }), /capacity must be a positive integer/);
-    assert.throws(make({ rateLimit: { tools: { echo: { limit: { capacity: 1, refillPerSecond: 0 } } } } }), /refillPerSecond/);
-    assert.throws(make({ rateLimit: { methods: { 'tools/call': { limit: '1/s', key: 'planet' as never } } } }), /Unknown key "planet"/);
+    assert.throws(
+      make({ rateLimit: { tools: { echo: { limit: { capacity: -1, refillPerSecond: 1 } } } } }),
+      /capacity must be a positive integer/,
+    );
+    assert.throws(
+      make({ rateLimit: { tools: { echo: { limit: { capacity: 1, refillPerSecond: 0 } } } } }),
+      /refillPerSecond/,
+    );
+    assert.throws(
+      make({ rateLimit: { methods: { 'tools/call': { limit: '1/s', key: 'planet' as never } } } }),
+      /Unknown key "planet"/,
+    );
   });
 
   test('an unknown tool name is refused at start (connect and the HTTP endpoint), a pattern is not', async () => {
     const s = server({ rateLimit: { tools: { serch: '1/s' } } });
-    await assert.rejects(memoryClient(s, 'stateful'), /rateLimit\.tools\["serch"\]: no tool named "serch" is registered/);
-    await assert.rejects(serveHttp(server({ rateLimit: { tools: { serch: '1/s' } } })), /no tool named "serch"/);
+    await assert.rejects(
+      memoryClient(s, 'stateful'),
+      /rateLimit\.tools\["serch"\]: no tool named "serch" is registered/,
+    );
+    await assert.rejects(
+      serveHttp(server({ rateLimit: { tools: { serch: '1/s' } } })),
+      /no tool named "serch"/,
+    );
     const patterned = server({ rateLimit: { tools: { 'se*': '1/s' } } });
     const client = await memoryClient(patterned, 'stateful');
     await client.close();
@@ -264,4 +303,3 @@ describe('rate limit options given wrong', () => {
     assert.deepEqual(parseRate('3600/h', 'x'), { capacity: 3600, refillPerSecond: 1 });
   });
 });
-
