@@ -51,6 +51,7 @@ const BY_CODE: Record<McpkitErrorCode, ExitClass> = {
   PROGRESS_NOT_INCREASING: ExitCode.usage,
   CONFIG_INVALID: ExitCode.usage,
   NOT_FOUND: ExitCode.usage,
+  RATE_LIMITED: ExitCode.usage,
   AUTH_DISCOVERY_FAILED: ExitCode.authRequired,
   AUTH_REGISTRATION_FAILED: ExitCode.authRequired,
   AUTH_AUTHORIZATION_FAILED: ExitCode.authRequired,
