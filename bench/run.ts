@@ -19,7 +19,7 @@ import { type Results, record, targetsTable, workloadTable } from './lib/report.
 import { cvPercent, median, summarize } from './lib/stats.js';
 import type { ServerCommand } from './load/stdio.js';
 import { coldStart } from './workloads/cold-start.js';
-import { HTTP_CLIENTS, httpAuthCalls, httpCalls, httpMemory } from './workloads/http.js';
+import { HTTP_CLIENTS, httpAuthCalls, httpCalls, httpGuardCalls, httpMemory } from './workloads/http.js';
 import { clientList, construction, serverList } from './workloads/inproc.js';
 import { stdioCalls, stdioClosedLoop, stdioPayload } from './workloads/stdio.js';
 import { appliesTo, type Workload } from './workloads/types.js';
@@ -38,6 +38,7 @@ const WORKLOADS: readonly Workload[] = [
     HTTP_CLIENTS.map((clients) => httpCalls(mode, clients)),
   ),
   httpAuthCalls(8),
+  httpGuardCalls(8),
   httpMemory,
 ];
 

@@ -4,9 +4,24 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** How a server answers: see bench/workloads/http.ts for what each mode means per implementation. */
-export type HttpMode = 'stateless' | 'json' | 'sse' | 'default' | 'modern' | 'stateless-auth';
+export type HttpMode =
+  | 'stateless'
+  | 'json'
+  | 'sse'
+  | 'default'
+  | 'modern'
+  | 'stateless-auth'
+  | 'stateless-guards';
 
-const MODES: readonly HttpMode[] = ['stateless', 'json', 'sse', 'default', 'modern', 'stateless-auth'];
+const MODES: readonly HttpMode[] = [
+  'stateless',
+  'json',
+  'sse',
+  'default',
+  'modern',
+  'stateless-auth',
+  'stateless-guards',
+];
 
 /** The port (0 = any free one) and the mode from argv. */
 export function httpArgs(): { port: number; mode: HttpMode } {

@@ -2,11 +2,12 @@
 // 'mcpkit/node' on 127.0.0.1. Modes: stateless (sessions off, JSON replies), json (sessions, JSON replies), sse
 // (sessions, SSE replies), default (serve() defaults: sessions, 'auto' replies; the same endpoint also answers the
 // stateless 2026-07-28 revision, which the 'modern' workload sends), stateless-auth (stateless with a JWT bearer
-// token checked on every request, for the auth workload).
+// token checked on every request, for the auth workload), stateless-guards (stateless with a rate limit per client on
+// tool calls that the load never reaches, access rules, and an audit record of every call to a callback: issue 13).
 
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
-import { McpServer } from 'mcpkit';
+import { type AuditRecord, McpServer } from 'mcpkit';
 import { jwtVerifier } from 'mcpkit/auth';
 import { type ServeOptions, serve } from 'mcpkit/node';
 import { z } from 'zod';
@@ -15,7 +16,29 @@ import { announce, httpArgs } from './http-common.js';
 
 const { port, mode } = httpArgs();
 
-const server = new McpServer({ name: 'bench-mcpkit', version: '1.0.0' });
+/** The audit callback's ring of the last 1,024 records (what a logger's in-memory buffer would hold). */
+const ring: AuditRecord[] = new Array(1024);
+let audited = 0;
+
+const server = new McpServer(
+  { name: 'bench-mcpkit', version: '1.0.0' },
+  mode === 'stateless-guards'
+    ? {
+        rateLimit: { methods: { 'tools/call': { limit: '1000000/s', key: 'client' } } },
+        access: {
+          rules: [
+            { effect: 'deny', tools: ['admin_*'], when: (auth) => !auth?.scopes.includes('admin') },
+            { effect: 'allow', tools: ['echo'] },
+          ],
+        },
+        audit: {
+          sink: (record) => {
+            ring[audited++ & 1023] = record;
+          },
+        },
+      }
+    : {},
+);
 
 server.tool(
   'echo',
@@ -24,7 +47,7 @@ server.tool(
 );
 
 const options: ServeOptions =
-  mode === 'stateless' || mode === 'stateless-auth'
+  mode === 'stateless' || mode === 'stateless-auth' || mode === 'stateless-guards'
     ? { sessions: false, responseMode: 'json' }
     : mode === 'json'
       ? { responseMode: 'json' }

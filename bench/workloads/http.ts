@@ -3,11 +3,13 @@
 // JSON replies, sessions with SSE replies, the stateless 2026-07-28 revision), and the memory of 1,000 idle
 // initialized sessions. Server CPU comes from /proc/<pid>/stat around the timed phase; memory from the server's own
 // process.memoryUsage() after forced collections.
+import type { Profile } from '../config.js';
 import type { HttpWorkloadMode, Implementation } from '../implementations.js';
 import { onCpus } from '../lib/affinity.js';
 import { quantile } from '../lib/stats.js';
 import { drive } from '../load/driver.js';
 import { HttpLoad, HttpServerProcess, type HttpStyle, openSessions } from '../load/http.js';
+import type { HttpMode } from '../servers/http-common.js';
 import type { Metric, Workload } from './types.js';
 
 const READY_TIMEOUT_MS = 15_000;
@@ -197,6 +199,91 @@ export const httpMemory: Workload = {
 const AUTH_PHASES = 3;
 
 /**
+ * Two servers of `impl` running side by side on the server CPUs, `base` and `other`, each loaded by `clients`
+ * keep-alive clients; their measured phases alternate (`AUTH_PHASES` each) so both see the same machine. Calls/s
+ * and server CPU per call of each.
+ */
+async function alternate(
+  impl: Implementation,
+  profile: Profile,
+  clients: number,
+  base: HttpMode,
+  other: HttpMode,
+  otherHeaders: (server: HttpServerProcess) => Promise<Record<string, string>>,
+): Promise<{ base: PairTotals; other: PairTotals }> {
+  const http = impl.http;
+  if (!http) throw new Error(`${impl.name} has no HTTP server`);
+  const command = onCpus(http.command, 'server');
+  const baseServer = new HttpServerProcess(command, base);
+  const otherServer = new HttpServerProcess(command, other);
+  const headers = otherHeaders(otherServer);
+  headers.catch(() => {}); // a server that fails first is reported by ready() below
+  const loads: HttpLoad[] = [];
+  try {
+    const baseLoad = new HttpLoad(await baseServer.ready(READY_TIMEOUT_MS), 'stateless');
+    loads.push(baseLoad);
+    const otherOrigin = await otherServer.ready(READY_TIMEOUT_MS);
+    const otherLoad = new HttpLoad(otherOrigin, 'stateless', await headers);
+    loads.push(otherLoad);
+    const totals = { base: { calls: 0, ns: 0, cpuMs: 0 }, other: { calls: 0, ns: 0, cpuMs: 0 } };
+    for (const load of loads) {
+      await load.connect(clients);
+      load.prepareEcho(TEXT);
+    }
+    for (let phase = 0; phase < AUTH_PHASES * 2; phase++) {
+      const key = phase % 2 === 0 ? 'base' : 'other';
+      const load = key === 'base' ? baseLoad : otherLoad;
+      const server = key === 'base' ? baseServer : otherServer;
+      let cpu0 = 0;
+      let cpu1 = 0;
+      const result = await drive(load, {
+        inFlight: clients,
+        warmup: profile.http.warmup,
+        measure: profile.http.measure,
+        stallMs: profile.stallMs,
+        firstId: phase * 1_000_000 + 1,
+        beforeMeasure: () => {
+          cpu0 = server.cpuMs();
+        },
+        afterMeasure: () => {
+          cpu1 = server.cpuMs();
+        },
+      });
+      totals[key].calls += result.calls;
+      totals[key].ns += result.elapsedNs;
+      totals[key].cpuMs += cpu1 - cpu0;
+    }
+    return totals;
+  } catch (error) {
+    const stderr = `${baseServer.stderr.trim()} ${otherServer.stderr.trim()}`.trim();
+    throw stderr === '' ? error : new Error(`${(error as Error).message}; server stderr: ${stderr}`);
+  } finally {
+    await Promise.all(loads.map((l) => l.close()));
+    await Promise.all([baseServer.stop(), otherServer.stop()]);
+  }
+}
+
+interface PairTotals {
+  calls: number;
+  ns: number;
+  cpuMs: number;
+}
+
+const rate = (t: PairTotals) => t.calls / (t.ns / 1e9);
+const cpuPerCall = (t: PairTotals) => (t.cpuMs * 1e3) / t.calls;
+
+/** A metric of a paired workload (no ratios between implementations: only mcpkit runs it). */
+function pairMetric(
+  key: string,
+  label: string,
+  unit: string,
+  better: 'higher' | 'lower',
+  digits: number,
+): Metric {
+  return { key, label, unit, better, digits, ratios: false };
+}
+
+/**
  * Issue 9's figure: stateless `tools/call echo` from `clients` keep-alive clients with a JWT bearer token on every
  * request (checked by `jwtVerifier` against an issuer's JWKS; the verified token is cached), beside the same server
  * without auth, in one run: both servers run side by side and their measured phases alternate, so machine noise
@@ -252,63 +339,62 @@ export function httpAuthCalls(clients: number): Workload {
     rounds: (profile) => profile.httpRounds,
     applies: (impl) => impl.name === 'mcpkit',
     run: async (impl, profile) => {
-      const http = impl.http;
-      if (!http) throw new Error(`${impl.name} has no HTTP server`);
-      const command = onCpus(http.command, 'server');
-      const plainServer = new HttpServerProcess(command, 'stateless');
-      const authServer = new HttpServerProcess(command, 'stateless-auth');
-      const token = authServer.line('token ', READY_TIMEOUT_MS);
-      token.catch(() => {}); // a server that fails first is reported by ready() below
-      const loads: HttpLoad[] = [];
-      try {
-        const plain = new HttpLoad(await plainServer.ready(READY_TIMEOUT_MS), 'stateless');
-        loads.push(plain);
-        const authOrigin = await authServer.ready(READY_TIMEOUT_MS);
-        const auth = new HttpLoad(authOrigin, 'stateless', { authorization: `Bearer ${await token}` });
-        loads.push(auth);
-        const totals = { plain: { calls: 0, ns: 0, cpuMs: 0 }, auth: { calls: 0, ns: 0, cpuMs: 0 } };
-        for (const load of loads) {
-          await load.connect(clients);
-          load.prepareEcho(TEXT);
-        }
-        for (let phase = 0; phase < AUTH_PHASES * 2; phase++) {
-          const key = phase % 2 === 0 ? 'plain' : 'auth';
-          const load = key === 'plain' ? plain : auth;
-          const server = key === 'plain' ? plainServer : authServer;
-          let cpu0 = 0;
-          let cpu1 = 0;
-          const result = await drive(load, {
-            inFlight: clients,
-            warmup: profile.http.warmup,
-            measure: profile.http.measure,
-            stallMs: profile.stallMs,
-            firstId: phase * 1_000_000 + 1,
-            beforeMeasure: () => {
-              cpu0 = server.cpuMs();
-            },
-            afterMeasure: () => {
-              cpu1 = server.cpuMs();
-            },
-          });
-          totals[key].calls += result.calls;
-          totals[key].ns += result.elapsedNs;
-          totals[key].cpuMs += cpu1 - cpu0;
-        }
-        const rate = (t: { calls: number; ns: number }) => t.calls / (t.ns / 1e9);
-        return {
-          auth_calls_per_s: rate(totals.auth),
-          plain_calls_per_s: rate(totals.plain),
-          auth_ratio: rate(totals.auth) / rate(totals.plain),
-          auth_cpu_us_per_call: (totals.auth.cpuMs * 1e3) / totals.auth.calls,
-          plain_cpu_us_per_call: (totals.plain.cpuMs * 1e3) / totals.plain.calls,
-        };
-      } catch (error) {
-        const stderr = `${plainServer.stderr.trim()} ${authServer.stderr.trim()}`.trim();
-        throw stderr === '' ? error : new Error(`${(error as Error).message}; server stderr: ${stderr}`);
-      } finally {
-        await Promise.all(loads.map((l) => l.close()));
-        await Promise.all([plainServer.stop(), authServer.stop()]);
-      }
+      const totals = await alternate(
+        impl,
+        profile,
+        clients,
+        'stateless',
+        'stateless-auth',
+        async (server) => ({
+          authorization: `Bearer ${await server.line('token ', READY_TIMEOUT_MS)}`,
+        }),
+      );
+      return {
+        auth_calls_per_s: rate(totals.other),
+        plain_calls_per_s: rate(totals.base),
+        auth_ratio: rate(totals.other) / rate(totals.base),
+        auth_cpu_us_per_call: cpuPerCall(totals.other),
+        plain_cpu_us_per_call: cpuPerCall(totals.base),
+      };
+    },
+  };
+}
+
+/**
+ * Issue 13: `http-stateless-8` with the server's guards on (a rate limit per client on tool calls that the load never
+ * reaches, access rules, an audit record of every call to a callback) beside the same server without them, both
+ * running, their measured phases alternating: calls/s of each and the ratio guarded / plain (target ≥ 0.85).
+ */
+export function httpGuardCalls(clients: number): Workload {
+  return {
+    id: `http-stateless-guards-${clients}`,
+    group: 'http',
+    title: `Streamable HTTP tools/call, 11 B, stateless, ${clients} clients: rate limit, access rules and audit on vs none`,
+    metrics: [
+      pairMetric('guarded_calls_per_s', 'calls/s with the guards', 'calls/s', 'higher', 0),
+      pairMetric('plain_calls_per_s', 'calls/s without', 'calls/s', 'higher', 0),
+      pairMetric('guard_ratio', 'guarded / plain throughput', '×', 'higher', 3),
+      pairMetric('guarded_cpu_us_per_call', 'server CPU per call with the guards', 'µs', 'lower', 1),
+      pairMetric('plain_cpu_us_per_call', 'server CPU per call without', 'µs', 'lower', 1),
+    ],
+    rounds: (profile) => profile.httpRounds,
+    applies: (impl) => impl.name === 'mcpkit',
+    run: async (impl, profile) => {
+      const totals = await alternate(
+        impl,
+        profile,
+        clients,
+        'stateless',
+        'stateless-guards',
+        async () => ({}),
+      );
+      return {
+        guarded_calls_per_s: rate(totals.other),
+        plain_calls_per_s: rate(totals.base),
+        guard_ratio: rate(totals.other) / rate(totals.base),
+        guarded_cpu_us_per_call: cpuPerCall(totals.other),
+        plain_cpu_us_per_call: cpuPerCall(totals.base),
+      };
     },
   };
 }

@@ -25,6 +25,8 @@ export interface SessionInfo {
   readonly clientCapabilities: ClientCapabilities;
   /** The client's name and version. */
   readonly clientInfo: Implementation | undefined;
+  /** True for a session made for one request (Streamable HTTP without sessions): no identity across requests. */
+  readonly transient?: boolean;
 }
 
 /** Form-mode elicitation as a handler asks for it (`mode` may be omitted). */

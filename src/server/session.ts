@@ -90,6 +90,8 @@ export class ServerSession implements SessionInfo {
   initialized = false;
   /** True once `notifications/initialized` has arrived. */
   ready = false;
+  /** True for a session made for one request (Streamable HTTP without sessions): it has no identity of its own. */
+  transient = false;
   logLevel: number;
   /** Subscribed resource URIs; made on the first subscription (most sessions never subscribe). */
   subscriptions: Set<string> | undefined;

@@ -19,8 +19,8 @@ let nextLocal = 0;
 export function sessionKey(ctx: RequestContext): string | undefined {
   const info = ctx.session;
   if (info.id !== undefined) return info.id;
-  // A stateless request's SessionInfo is made per request: it has no session.
-  if (isModernRevision(info.protocolVersion)) return undefined;
+  // A stateless request's SessionInfo is made per request, and a session made for one request is no session either.
+  if (info.transient === true || isModernRevision(info.protocolVersion)) return undefined;
   let id = localIds.get(info);
   if (id === undefined) {
     id = `local-${++nextLocal}`;
@@ -36,7 +36,8 @@ export function principalKey(ctx: RequestContext): string | undefined {
 
 /**
  * The client of a request: the OAuth client of its token; else its session; else the name and version it
- * announced (a stateless request without a token); else "anonymous".
+ * announced (a stateless request without a token); else "anonymous" (a request over HTTP without sessions and
+ * without a token names no client: all such requests share one key).
  */
 export function clientKey(ctx: RequestContext): string {
   const auth = ctx.authInfo;

@@ -29,7 +29,11 @@ export function traceContextOf(
   if (typeof header !== 'string' || header.length > 512) return undefined;
   const m = TRACEPARENT.exec(header);
   if (!m) return undefined;
-  const [, version, traceId, spanId, flags] = m as unknown as [string, string, string, string, string];
+  // The four groups are not optional: a match has them all.
+  const version = m[1] as string;
+  const traceId = m[2] as string;
+  const spanId = m[3] as string;
+  const flags = m[4] as string;
   // Version ff is invalid; version 00 has exactly four fields; all-zero ids are invalid.
   if (version === 'ff' || (version === '00' && header.length !== 55)) return undefined;
   if (traceId === ZERO_TRACE || spanId === ZERO_SPAN) return undefined;

@@ -90,6 +90,7 @@ export async function postStateless(
     );
   }
   const { transport, session } = await connectTransport(server, undefined, settings);
+  session.transient = true;
   if (!body.init) {
     // Without sessions every request stands alone: treat it as coming from an initialized client.
     session.initialized = true;
