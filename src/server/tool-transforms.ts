@@ -61,7 +61,7 @@ export function checkToolTransforms(
   }
   const offered = new Map<string, string>();
   for (const tool of tools.keys()) {
-    const t = transforms[tool];
+    const t = Object.hasOwn(transforms, tool) ? transforms[tool] : undefined;
     if (t?.hidden) continue;
     const name = t?.name ?? tool;
     const other = offered.get(name);

@@ -281,3 +281,12 @@ for (const era of ['stateful', 'stateless'] as const) {
     }
   });
 }
+
+test('tools named like members of Object.prototype are not mistaken for transforms', () => {
+  const odd = new McpServer({ name: 'odd', version: '1.0.0' });
+  odd.tool('constructor', {}, () => 'c');
+  odd.tool('Object', {}, () => 'o');
+  const app = new McpServer({ name: 'app', version: '1.0.0' });
+  app.mount('o', odd);
+  assert.ok(app.tools.get('o_constructor') && app.tools.get('o_Object'));
+});
