@@ -107,8 +107,11 @@ export class McpServer {
   #stateCodec: RequestStateCodec | undefined;
   #tasks: TaskManager | undefined;
   #taskTools = false;
-  /** Servers mounted in this one (a mount that would make a cycle is refused). */
-  readonly #mounted = new Set<McpServer>();
+  /**
+   * The servers mounted in this one, each with its number of live mounts (one server may be mounted twice); a
+   * mount that would make a cycle is refused.
+   */
+  readonly #mounted = new Map<McpServer, number>();
   #updateListeners: ((uri: string) => void)[] = [];
   /** The guards of the options (rate limits, access, audit, …), when any is given. */
   #guards: Guards | undefined;
@@ -244,18 +247,23 @@ export class McpServer {
         `Mounting "${prefix}": a server cannot be mounted in itself`,
       );
     const mounted = mount(this.#mountHost(), prefix, server.#mountSource(), options);
-    this.#mounted.add(server);
+    this.#mounted.set(server, (this.#mounted.get(server) ?? 0) + 1);
+    let live = true;
     return {
       prefix: mounted.prefix,
       unmount: () => {
+        if (!live) return;
+        live = false;
         mounted.unmount();
-        this.#mounted.delete(server);
+        const left = (this.#mounted.get(server) ?? 1) - 1;
+        if (left > 0) this.#mounted.set(server, left);
+        else this.#mounted.delete(server);
       },
     };
   }
 
   #reaches(target: McpServer): boolean {
-    for (const child of this.#mounted) if (child === target || child.#reaches(target)) return true;
+    for (const child of this.#mounted.keys()) if (child === target || child.#reaches(target)) return true;
     return false;
   }
 

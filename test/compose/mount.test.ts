@@ -290,3 +290,14 @@ test('tools named like members of Object.prototype are not mistaken for transfor
   app.mount('o', odd);
   assert.ok(app.tools.get('o_constructor') && app.tools.get('o_Object'));
 });
+
+test('the same server mounted twice: unmounting one mount keeps the cycle check of the other', () => {
+  const p = new McpServer({ name: 'p', version: '1.0.0' });
+  const c = new McpServer({ name: 'c', version: '1.0.0' });
+  c.tool('t', {}, () => 't');
+  const one = p.mount('a', c);
+  p.mount('b', c);
+  one.unmount();
+  one.unmount(); // twice changes nothing
+  assert.throws(() => c.mount('z', p), /cannot be mounted in itself/);
+});
