@@ -1,4 +1,4 @@
-import { McpkitError } from '../jsonrpc/errors.js';
+import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import { toToolSchema } from '../schema/index.js';
 import type { Resource, ResourceContents } from '../spec/types.js';
@@ -9,7 +9,7 @@ import type { ListKind } from './modern/listen.js';
 import type { InputRequiredReturn } from './modern/mrtr.js';
 import { checkMountNaming, type MountNaming, mountNaming } from './mount-names.js';
 import type { PromptDef, PromptUpdate } from './prompts.js';
-import type { RegisteredHandle, Registry } from './registry.js';
+import type { Entry, RegisteredHandle, Registry } from './registry.js';
 import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
 import { checkToolTransforms, type ToolTransforms, withoutArguments } from './tool-transforms.js';
 import { callTool, checkToolName, type ToolDef, type ToolHandler, type ToolUpdate } from './tools.js';
@@ -43,10 +43,12 @@ export interface Mountable {
   readonly templates: Registry<TemplateDef, TemplateUpdate>;
 }
 
-/** The parent's side: registering a kind (capabilities, tasks) and passing resource updates on. */
+/** The parent's side: registering a kind (capabilities, tasks), passing resource updates on, warnings. */
 export interface MountHost extends Mountable {
   noteMounted(kind: ListKind, completes: boolean, task: boolean): void;
   notifyResourceUpdated(uri: string): void;
+  /** Reports a child entry that could not be brought into the parent (the mount goes on with the others). */
+  warn(message: string): void;
 }
 
 /** The child's side: its resource updates. */
@@ -69,6 +71,7 @@ class MountedKind<D extends Scoped, U> {
   readonly #map: (key: string, def: D) => { key: string; def: D } | undefined;
   readonly #note: (def: D) => void;
   readonly #what: string;
+  readonly #warn: (message: string) => void;
 
   constructor(
     from: Registry<D, U>,
@@ -76,12 +79,14 @@ class MountedKind<D extends Scoped, U> {
     what: string,
     map: (key: string, def: D) => { key: string; def: D } | undefined,
     note: (def: D) => void,
+    warn: (message: string) => void,
   ) {
     this.#from = from;
     this.#to = to;
     this.#what = what;
     this.#map = map;
     this.#note = note;
+    this.#warn = warn;
   }
 
   /** Every parent key this kind would add now; throws on a clash with the parent or a bad name. */
@@ -89,7 +94,7 @@ class MountedKind<D extends Scoped, U> {
     for (const e of this.#from.all()) {
       const mapped = this.#map(e.key, e.def);
       if (mapped) {
-        this.#claim(mapped.key, taken, where);
+        this.#claim(mapped.key, mapped.def, taken, where);
         this.#note(e.def);
       }
     }
@@ -98,48 +103,67 @@ class MountedKind<D extends Scoped, U> {
   /** Refuses a child entry about to be added whose parent key is taken. */
   adding(key: string, def: D, where: string): void {
     const mapped = this.#map(key, def);
-    if (mapped) this.#claim(mapped.key, new Set(), where);
+    if (mapped) this.#claim(mapped.key, mapped.def, new Set(), where);
     this.#note(def);
   }
 
-  #claim(key: string, taken: Set<string>, where: string): void {
+  /**
+   * Refuses a parent key that is taken, in the parent or (through the parent's observers) in the servers the
+   * parent is itself mounted in, so a refused registration or mount adds nothing anywhere up the chain.
+   */
+  #claim(key: string, def: D, taken: Set<string>, where: string): void {
     if (taken.has(key) || this.#to.has(key)) {
       throw new McpkitError(
         'INVALID_DEFINITION',
         `${where}: the ${this.#what} ${JSON.stringify(key)} is already offered by the server it is mounted in`,
       );
     }
+    this.#to.check(key, def);
     taken.add(key);
   }
 
-  /** Brings the parent in step with the child (called on every change of the child's registry). */
+  /**
+   * Brings the parent in step with the child (called on every change of the child's registry). An entry the
+   * parent refuses is reported and left out; the others are still brought in step (this never throws into the
+   * child's registry, which has already committed its change).
+   */
   sync(): void {
     const seen = new Set<string>();
     for (const e of this.#from.all()) {
       seen.add(e.key);
-      let known = this.#known.get(e.key);
-      if (known?.source !== e.def) {
-        const mapped = this.#map(e.key, e.def);
-        if (!mapped) {
-          this.#drop(e.key);
-          continue;
-        }
-        this.#note(e.def);
-        if (known && known.key === mapped.key) {
-          this.#to.replace(mapped.key, mapped.def);
-          known.source = e.def;
-        } else {
-          this.#drop(e.key);
-          known = { source: e.def, key: mapped.key, handle: this.#to.add(mapped.key, mapped.def) };
-          this.#known.set(e.key, known);
-        }
-      }
-      if (known.handle.enabled !== e.enabled) {
-        if (e.enabled) known.handle.enable();
-        else known.handle.disable();
+      try {
+        this.#syncEntry(e);
+      } catch (error) {
+        this.#warn(
+          `the ${this.#what} ${JSON.stringify(e.key)} of a mounted server could not be offered: ${errorMessage(error)}`,
+        );
       }
     }
     for (const key of [...this.#known.keys()]) if (!seen.has(key)) this.#drop(key);
+  }
+
+  #syncEntry(e: Entry<D>): void {
+    let known = this.#known.get(e.key);
+    if (known?.source !== e.def) {
+      const mapped = this.#map(e.key, e.def);
+      if (!mapped) {
+        this.#drop(e.key);
+        return;
+      }
+      this.#note(e.def);
+      if (known && known.key === mapped.key) {
+        this.#to.replace(mapped.key, mapped.def);
+        known.source = e.def;
+      } else {
+        this.#drop(e.key);
+        known = { source: e.def, key: mapped.key, handle: this.#to.add(mapped.key, mapped.def) };
+        this.#known.set(e.key, known);
+      }
+    }
+    if (known.handle.enabled !== e.enabled) {
+      if (e.enabled) known.handle.enable();
+      else known.handle.disable();
+    }
   }
 
   #drop(key: string): void {
@@ -176,6 +200,7 @@ export function mount(
   const inputs = new Map<string, JsonObject | undefined>();
   for (const e of child.tools.all()) inputs.set(e.key, e.def.input?.jsonSchema);
   checkToolTransforms(transforms, inputs, where);
+  const warn = (message: string) => parent.warn(`${where}: ${message}`);
 
   const kinds = [
     new MountedKind<ToolDef, ToolUpdate>(
@@ -184,6 +209,7 @@ export function mount(
       'tool',
       (key, def) => mountTool(def, key, naming, transforms, where),
       (def) => parent.noteMounted('tools', false, def.config.task !== undefined),
+      warn,
     ),
     new MountedKind<PromptDef, PromptUpdate>(
       child.prompts,
@@ -194,6 +220,7 @@ export function mount(
         return { key: name, def: { ...def, name } };
       },
       () => parent.noteMounted('prompts', true, false),
+      warn,
     ),
     new MountedKind<ResourceDef, ResourceUpdate>(
       child.resources,
@@ -201,6 +228,7 @@ export function mount(
       'resource',
       (key, def) => mountResource(def, key, naming),
       () => parent.noteMounted('resources', false, false),
+      warn,
     ),
     new MountedKind<TemplateDef, TemplateUpdate>(
       child.templates,
@@ -208,6 +236,7 @@ export function mount(
       'resource template',
       (key, def) => mountTemplate(def, key, naming),
       () => parent.noteMounted('resources', true, false),
+      warn,
     ),
   ] as const;
   const [tools, prompts, resources, templates] = kinds;

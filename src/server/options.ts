@@ -21,7 +21,8 @@ export interface ServerOptions extends GuardOptions {
   onerror?: (error: Error, session: ServerSession | undefined) => void;
   /**
    * Receives warnings about the definition, such as a kind of feature registered after sessions initialized (they
-   * were not offered it and never will be). Default: `console.warn` (stderr).
+   * were not offered it and never will be), or an entry of a mounted server that the server cannot offer. Default:
+   * `console.warn` (stderr).
    */
   onwarning?: (message: string) => void;
   /** Called when a client says its roots changed. */

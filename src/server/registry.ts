@@ -80,6 +80,18 @@ export class Registry<TDef extends Scoped, TUpdate> {
 
   /** Adds an entry; a duplicate key is a definition error. */
   add(key: string, def: TDef): RegisteredHandle<TUpdate> {
+    this.check(key, def);
+    const entry: Entry<TDef> = { key, def, enabled: true };
+    this.#entries.set(key, entry);
+    this.#changed();
+    return this.#handle(entry);
+  }
+
+  /**
+   * @internal Throws what `add(key, def)` would throw, adding nothing: a duplicate key, or a refusal of an
+   * observer (the server this one is mounted in, and so on up the chain of mounts).
+   */
+  check(key: string, def: TDef): void {
     if (this.#entries.has(key)) {
       throw new McpkitError(
         'INVALID_DEFINITION',
@@ -87,10 +99,6 @@ export class Registry<TDef extends Scoped, TUpdate> {
       );
     }
     for (const o of this.#observers) o.adding?.(key, def);
-    const entry: Entry<TDef> = { key, def, enabled: true };
-    this.#entries.set(key, entry);
-    this.#changed();
-    return this.#handle(entry);
   }
 
   /** The enabled entry with this key, if any. */

@@ -225,6 +225,11 @@ export class McpServer {
     const message =
       `${added.map((c) => `"${c}"`).join(' and ')} registered after ${open} session(s) initialized: those ` +
       'sessions were not offered it and will not see it; declare `capabilities` in the server options up front';
+    this.#warn(message);
+  }
+
+  /** A warning through `onwarning`, or on stderr when none is given. */
+  #warn(message: string): void {
     if (this.#options.onwarning) this.#options.onwarning(message);
     else console.warn(`mcpkit server: ${message}`);
   }
@@ -278,6 +283,7 @@ export class McpServer {
         if (task) this.#taskTools = true;
       },
       notifyResourceUpdated: (uri: string) => this.notifyResourceUpdated(uri),
+      warn: (message: string) => this.#warn(message),
     };
   }
 

@@ -291,6 +291,36 @@ test('tools named like members of Object.prototype are not mistaken for transfor
   assert.ok(app.tools.get('o_constructor') && app.tools.get('o_Object'));
 });
 
+test('nested mounts: a clash two levels up refuses the registration and the mount keeps syncing', () => {
+  const g = new McpServer({ name: 'g', version: '1.0.0' });
+  g.tool('p_c_x', {}, () => 'grandparent');
+  const p = new McpServer({ name: 'p', version: '1.0.0' });
+  g.mount('p', p);
+  const c = new McpServer({ name: 'c', version: '1.0.0' });
+  p.mount('c', c);
+  assert.throws(() => c.tool('x', {}, () => 'child'), /the tool "p_c_x" is already offered/);
+  assert.equal(c.tools.get('x'), undefined, 'the refused registration is not kept by the child');
+  assert.equal(p.tools.get('c_x'), undefined, 'nor by the parent');
+  c.tool('y', {}, () => 'y');
+  assert.ok(p.tools.get('c_y'), 'later registrations still reach the parent');
+  assert.ok(g.tools.get('p_c_y'), 'and the grandparent');
+  assert.equal(g.tools.get('p_c_x')?.def.name, 'p_c_x');
+});
+
+test('nested mounts: a mount refused two levels up adds nothing anywhere', () => {
+  const g = new McpServer({ name: 'g', version: '1.0.0' });
+  g.tool('p_c_z', {}, () => 'grandparent');
+  const p = new McpServer({ name: 'p', version: '1.0.0' });
+  g.mount('p', p);
+  const c = new McpServer({ name: 'c', version: '1.0.0' });
+  c.tool('a', {}, () => 'a');
+  c.tool('z', {}, () => 'z');
+  assert.throws(() => p.mount('c', c), /the tool "p_c_z" is already offered/);
+  assert.equal(p.tools.size, 0);
+  assert.equal(g.tools.get('p_c_a'), undefined);
+  assert.equal(g.tools.size, 1);
+});
+
 test('the same server mounted twice: unmounting one mount keeps the cycle check of the other', () => {
   const p = new McpServer({ name: 'p', version: '1.0.0' });
   const c = new McpServer({ name: 'c', version: '1.0.0' });
