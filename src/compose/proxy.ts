@@ -59,7 +59,11 @@ export class ProxyServer extends McpServer {
   readonly #report: (error: Error) => void;
   readonly #refreshing = new Map<ProxiedList, Promise<void>>();
   readonly #again = new Set<ProxiedList>();
-  readonly #subscribed = new Set<string>();
+  /**
+   * Resources the server behind is subscribed to, each with the number of client requests that asked for it and
+   * did not fail (the subscription stays while one remains), and the forwarded `resources/subscribe`.
+   */
+  readonly #subscribed = new Map<string, { wanted: number; done: Promise<boolean> }>();
 
   /** Made by {@link createProxy}. */
   private constructor(backend: Client, inFlight: InFlight, options: ProxyOptions) {
@@ -220,27 +224,52 @@ export class ProxyServer extends McpServer {
     return options;
   }
 
-  /** Subscribes the proxy to a resource of the server behind it once one of its clients subscribes to it. */
+  /**
+   * Subscribes the proxy to a resource of the server behind it once one of its clients subscribes to it. The
+   * subscription is forwarded before the request runs: a `subscriptions/listen` request lasts as long as its stream,
+   * so its updates would otherwise never be asked for. A request that fails takes its part back.
+   */
   #subscriptionForwarder(): Middleware {
     return async (request, next) => {
-      const result = await next();
-      const { method, params } = request;
-      let uris: unknown[] = [];
-      if (method === 'resources/subscribe') uris = [params.uri];
-      else if (method === 'subscriptions/listen') {
-        const wanted = (params.notifications as JsonObject | undefined)?.resourceSubscriptions;
-        if (Array.isArray(wanted)) uris = wanted;
+      const uris = subscribedUris(request.method, request.params);
+      for (const uri of uris) this.#want(uri);
+      try {
+        return await next();
+      } catch (e) {
+        for (const uri of uris) this.#unwant(uri);
+        throw e;
       }
-      for (const uri of uris) {
-        if (typeof uri !== 'string' || this.#subscribed.has(uri)) continue;
-        this.#subscribed.add(uri);
-        this.backend.subscribeResource(uri).catch((e: unknown) => {
-          this.#subscribed.delete(uri);
-          this.#report(toError(e));
-        });
-      }
-      return result;
     };
+  }
+
+  #want(uri: string): void {
+    const known = this.#subscribed.get(uri);
+    if (known) {
+      known.wanted++;
+      return;
+    }
+    const entry = {
+      wanted: 1,
+      done: this.backend.subscribeResource(uri).then(
+        () => true,
+        (e: unknown) => {
+          if (this.#subscribed.get(uri) === entry) this.#subscribed.delete(uri);
+          this.#report(toError(e));
+          return false;
+        },
+      ),
+    };
+    this.#subscribed.set(uri, entry);
+  }
+
+  #unwant(uri: string): void {
+    const entry = this.#subscribed.get(uri);
+    if (!entry || --entry.wanted > 0) return;
+    this.#subscribed.delete(uri);
+    void entry.done.then((subscribed) => {
+      if (subscribed && !this.#subscribed.has(uri))
+        this.backend.unsubscribeResource(uri).catch((e: unknown) => this.#report(toError(e)));
+    });
   }
 
   /** @internal The body of {@link createProxy}. */
@@ -325,4 +354,12 @@ export function createProxy(
   options: ProxyOptions = {},
 ): Promise<ProxyServer> {
   return ProxyServer.open(target, options);
+}
+
+/** The resource URIs a client request subscribes to (`resources/subscribe`, or a `subscriptions/listen` filter). */
+function subscribedUris(method: string, params: JsonObject): string[] {
+  if (method === 'resources/subscribe') return typeof params.uri === 'string' ? [params.uri] : [];
+  if (method !== 'subscriptions/listen') return [];
+  const wanted = (params.notifications as JsonObject | undefined)?.resourceSubscriptions;
+  return Array.isArray(wanted) ? [...new Set(wanted.filter((u): u is string => typeof u === 'string'))] : [];
 }

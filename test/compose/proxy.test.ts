@@ -203,6 +203,26 @@ for (const era of ['stateful', 'stateless'] as const) {
       }
     });
 
+    // Runs before any other subscription to this resource, so the proxy has not yet subscribed the server behind.
+    test('a stateless (2026-07-28) client over HTTP subscribed through the proxy gets the updates of the server behind', async () => {
+      const updated: string[] = [];
+      const client = new Client(
+        { name: 'modern', version: '1.0.0' },
+        { era: 'stateless', onResourceUpdated: (uri) => updated.push(uri) },
+      );
+      try {
+        await client.connect(new HttpClientTransport(http.url));
+        assert.equal(client.era, 'stateless');
+        await client.subscribeResource('test://watched-resource');
+        await eventually(async () => {
+          await client.callTool('update_watched');
+          return updated.includes('test://watched-resource');
+        }, 'the update through the proxy to the listen stream');
+      } finally {
+        await client.close();
+      }
+    });
+
     test('a subscription through the proxy gets the updates of the server behind', async () => {
       const updated: string[] = [];
       const { client } = await connectInMemory(proxy, { onResourceUpdated: (uri) => updated.push(uri) });
