@@ -30,3 +30,19 @@ await build({
 });
 // The command's file keeps its `#!/usr/bin/env node` line; executable for running it from a checkout.
 await chmod('dist/pkg/cli.js', 0o755);
+
+// The web inspector's page (src/inspector/ui, preact): one minified script and one stylesheet, served as static
+// files by the inspector's server (src/inspector/assets.ts reads them from dist/pkg/inspector).
+await build({
+  entryPoints: { app: 'src/inspector/ui/main.tsx' },
+  outdir: 'dist/pkg/inspector',
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -85,6 +85,7 @@ test('src/README.md states the folder order, and every folder of src/ is in it',
     'auth',
     'compose',
     'host',
+    'inspector',
     'cli',
   ]);
   const folders = readdirSync(src, { withFileTypes: true })

@@ -1,0 +1,236 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorMessage, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import { type Asset, loadAssets } from './assets.js';
+import { BadInput, objectOf } from './bad-input.js';
+import { Guard, newToken, type Refusal } from './guard.js';
+import { OPERATIONS } from './operations.js';
+import {
+  type ConnectionState,
+  type InspectorEvent,
+  InspectorSession,
+  type SessionOptions,
+} from './session.js';
+
+/** Options of {@link startInspector}. */
+export interface InspectorOptions extends SessionOptions {
+  /** The port on 127.0.0.1; 0 (the default) picks a free one. */
+  port?: number;
+}
+
+/** A running inspector. */
+export interface RunningInspector {
+  /** The URL to open: it carries the token, which the page then keeps in an HttpOnly cookie. */
+  readonly url: string;
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  readonly port: number;
+  readonly session: InspectorSession;
+  /** Settles when the target given in the options is connected (or failed); the state otherwise. */
+  readonly connected: Promise<ConnectionState>;
+  /** Ends the page streams, the connection and the web server. */
+  close(): Promise<void>;
+}
+
+/** Largest request body the page may send. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Bytes queued for a page's event stream before it is ended (the page reconnects and gets a fresh snapshot). */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+const HEARTBEAT_MS = 15_000;
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; " +
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/**
+ * Starts the web inspector: a small HTTP server on 127.0.0.1 serving the page's static bundle, its event stream
+ * (SSE) and its actions (POST /api/<name>), all behind a random token. The server side holds the mcpkit `Client`;
+ * the page never sees the target's headers or tokens. A target in the options is connected at once.
+ *
+ * @example
+ * const inspector = await startInspector({ target: { kind: 'stdio', command: 'node', args: ['server.js'] } });
+ * console.error(`Inspector: ${inspector.url}`);
+ */
+export async function startInspector(options: InspectorOptions = {}): Promise<RunningInspector> {
+  const assets = loadAssets();
+  const { port: wanted = 0, ...sessionOptions } = options;
+  const session = new InspectorSession(sessionOptions);
+  const token = newToken();
+  const streams = new Set<ServerResponse>();
+  let guard: Guard | undefined;
+  const server = createServer((req, res) => {
+    if (!guard) return void res.writeHead(503).end();
+    handle(req, res, guard, session, assets, streams).catch((e: unknown) => {
+      if (!res.headersSent) json(res, 500, { ok: false, error: { message: errorMessage(e) } });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(wanted, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  guard = new Guard(token, port);
+  const origin = `http://127.0.0.1:${port}`;
+  const connected = options.target ? session.connect() : Promise.resolve(session.state);
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    session,
+    connected,
+    async close() {
+      for (const stream of streams) stream.end();
+      await session.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  guard: Guard,
+  session: InspectorSession,
+  assets: Map<string, Asset>,
+  streams: Set<ServerResponse>,
+): Promise<void> {
+  const refusal = guard.checkPlace(req);
+  if (refusal) return refuse(res, refusal);
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token')) {
+    if (!guard.matches(url.searchParams.get('token')))
+      return refuse(res, { status: 401, reason: 'Wrong token' });
+    // The token moves into an HttpOnly cookie and out of the address bar (and the page's reach).
+    res.writeHead(303, {
+      ...SECURITY_HEADERS,
+      Location: '/',
+      'Set-Cookie': guard.cookie(),
+      'Cache-Control': 'no-store',
+    });
+    return void res.end();
+  }
+  if (!guard.authenticated(req))
+    return refuse(res, {
+      status: 401,
+      reason: 'Open the URL that mcpkit inspect printed (it carries the token)',
+    });
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    if (url.pathname === '/events') return events(res, session, streams);
+    const file = assets.get(url.pathname);
+    if (!file) return refuse(res, { status: 404, reason: 'Not found' });
+    if (req.headers['if-none-match'] === file.etag) return void res.writeHead(304, { ETag: file.etag }).end();
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': file.type,
+      'Content-Length': file.body.length,
+      ETag: file.etag,
+      'Cache-Control': 'no-cache',
+    });
+    return void res.end(req.method === 'HEAD' ? undefined : file.body);
+  }
+  if (req.method === 'POST' && url.pathname.startsWith('/api/')) return action(req, res, url, session);
+  return refuse(res, { status: 405, reason: 'Method not allowed' });
+}
+
+/** The page's event stream: a snapshot first, then every event. */
+function events(res: ServerResponse, session: InspectorSession, streams: Set<ServerResponse>) {
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-store',
+    'X-Accel-Buffering': 'no',
+  });
+  res.write(`event: snapshot\ndata: ${JSON.stringify(session.snapshot())}\n\n`);
+  const send = (event: InspectorEvent) => {
+    if (res.writableLength > MAX_QUEUED_BYTES) return void res.end();
+    res.write(`data: ${JSON.stringify(event)}\n\n`);
+  };
+  const unsubscribe = session.subscribe(send);
+  const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+  streams.add(res);
+  const done = () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+    streams.delete(res);
+  };
+  res.once('close', done);
+}
+
+/** One action of the page: a JSON body in, `{ ok, result }` or `{ ok: false, error }` out. */
+async function action(req: IncomingMessage, res: ServerResponse, url: URL, session: InspectorSession) {
+  const operation = OPERATIONS.get(url.pathname.slice('/api/'.length));
+  if (!operation) return refuse(res, { status: 404, reason: 'No such action' });
+  if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
+    return json(res, 415, { ok: false, error: { message: 'Send application/json' } });
+  let body: Record<string, unknown>;
+  try {
+    const text = await readBody(req);
+    body = objectOf(text === '' ? {} : JSON.parse(text));
+  } catch (e) {
+    return json(res, 400, { ok: false, error: { message: `Malformed request: ${errorMessage(e)}` } });
+  }
+  try {
+    json(res, 200, { ok: true, result: (await operation(session, body)) ?? null });
+  } catch (e) {
+    json(res, e instanceof BadInput ? 400 : 200, { ok: false, error: describeError(e) });
+  }
+}
+
+function describeError(e: unknown): { message: string; code?: string | number; data?: unknown } {
+  if (e instanceof JsonRpcError)
+    return e.data === undefined
+      ? { message: e.message, code: e.code }
+      : { message: e.message, code: e.code, data: e.data };
+  if (e instanceof McpkitError) return { message: e.message, code: e.code };
+  return { message: errorMessage(e) };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`the body is over ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
+}
+
+function refuse(res: ServerResponse, refusal: Refusal | { status: 404 | 405; reason: string }): void {
+  res.writeHead(refusal.status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  res.end(`${refusal.reason}\n`);
+}

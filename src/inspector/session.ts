@@ -1,0 +1,439 @@
+import { Client } from '../client/client.js';
+import type { ClientOptions } from '../client/options.js';
+import { type ActivityEntry, ActivityLog } from '../host/activity-log.js';
+import { errorMessage } from '../jsonrpc/errors.js';
+import { LATEST_MODERN_REVISION } from '../spec/modern.js';
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingMessageParams,
+  Root,
+  ServerCapabilities,
+} from '../spec/types.js';
+import { STATEFUL_REVISIONS } from '../spec/versions.js';
+import { HttpClientTransport } from '../transport/http-client.js';
+import { type AskOutcome, Asks, type PendingAsk } from './asks.js';
+import { BadInput } from './bad-input.js';
+import { Ring } from './ring.js';
+import { TappedTransport, type TrafficEntry, TrafficRecorder } from './tap.js';
+import { describeTarget, type InspectTarget, openTransport } from './target.js';
+
+/** How the person asked to connect: negotiate (`auto`), or one revision pinned by hand. */
+export interface EraSelection {
+  /** `auto`, or a revision: `2026-07-28` (stateless) or a stateful one. */
+  revision: string;
+}
+
+/** The connection as the page shows it. No secrets: header values and tokens never appear here. */
+export interface ConnectionState {
+  /** Increases with each connection attempt (the page reloads its lists when it changes). */
+  connection: number;
+  status: 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
+  target?: ReturnType<typeof describeTarget>;
+  selection: EraSelection;
+  /** The revisions the person may pin. */
+  revisions: string[];
+  error?: string;
+  era?: 'stateful' | 'stateless';
+  protocolVersion?: string;
+  transport?: string;
+  serverInfo?: Implementation;
+  serverCapabilities?: ServerCapabilities;
+  clientCapabilities: ClientCapabilities;
+  instructions?: string;
+  roots: Root[];
+  subscriptions: string[];
+}
+
+/** A log message from the server (or a line of a spawned server's stderr, level `stderr`). */
+export interface LogEntry {
+  seq: number;
+  time: number;
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+/** Something the server announced or the connection went through. */
+export interface FeedEntry {
+  seq: number;
+  time: number;
+  kind: 'list_changed' | 'resource_updated' | 'notification' | 'stderr' | 'error' | 'closed' | 'connected';
+  detail: string;
+}
+
+/** Progress of a running tool call. */
+export interface ProgressEntry {
+  callId: string;
+  name: string;
+  progress: number;
+  total?: number;
+  message?: string;
+  done?: boolean;
+}
+
+/** What the page receives over its event stream. */
+export type InspectorEvent =
+  | { type: 'state'; state: ConnectionState }
+  | { type: 'traffic'; entry: TrafficEntry }
+  | { type: 'log'; entry: LogEntry }
+  | { type: 'feed'; entry: FeedEntry }
+  | { type: 'progress'; entry: ProgressEntry }
+  | { type: 'ask'; ask: PendingAsk }
+  | { type: 'answered'; outcome: AskOutcome }
+  | { type: 'activity'; entry: ActivityEntry };
+
+/** Everything a page that (re)opens gets first. */
+export interface Snapshot {
+  state: ConnectionState;
+  traffic: TrafficEntry[];
+  logs: LogEntry[];
+  feed: FeedEntry[];
+  progress: ProgressEntry[];
+  asks: PendingAsk[];
+  activity: ActivityEntry[];
+}
+
+/** Options of an {@link InspectorSession}. */
+export interface SessionOptions {
+  target?: InspectTarget;
+  selection?: EraSelection;
+  roots?: Root[];
+  clientInfo?: Implementation;
+  /** Per-request timeout (ms). Default 60 000; progress restarts it. */
+  requestTimeoutMs?: number;
+}
+
+const CLIENT_CAPABILITIES: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
+
+/**
+ * The inspector's side of one page: the target, the mcpkit `Client` connected to it (a fresh one per connection,
+ * so a revision can be pinned), the person's answers to server requests, and the live panes' recent history.
+ */
+export class InspectorSession {
+  #target: InspectTarget | undefined;
+  #selection: EraSelection;
+  #roots: Root[];
+  readonly #clientInfo: Implementation;
+  readonly #timeout: number;
+  #client: Client | undefined;
+  #generation = 0;
+  #seq = 0;
+  #state: ConnectionState;
+  readonly #subscriptions = new Set<string>();
+  readonly #traffic = new Ring<TrafficEntry>(1000);
+  readonly #logs = new Ring<LogEntry>(500);
+  readonly #feed = new Ring<FeedEntry>(500);
+  readonly #progress = new Map<string, ProgressEntry>();
+  readonly #calls = new Map<string, AbortController>();
+  readonly #listeners = new Set<(event: InspectorEvent) => void>();
+  readonly #asks: Asks;
+  readonly activity = new ActivityLog({ capacity: 500 });
+
+  constructor(options: SessionOptions = {}) {
+    this.#target = options.target;
+    this.#selection = options.selection ?? { revision: 'auto' };
+    this.#roots = options.roots ?? [];
+    this.#clientInfo = options.clientInfo ?? { name: 'mcpkit-inspector', version: '0.1.0' };
+    this.#timeout = options.requestTimeoutMs ?? 60_000;
+    this.#state = this.#idleState();
+    this.#asks = new Asks(
+      (ask) => this.#emit({ type: 'ask', ask }),
+      (outcome) => this.#emit({ type: 'answered', outcome }),
+    );
+    this.activity.subscribe((entry) => this.#emit({ type: 'activity', entry }));
+  }
+
+  /** The connection's state now. */
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** The connected client, or BadInput when there is none. */
+  get client(): Client {
+    if (!this.#client || this.#state.status !== 'connected') throw new BadInput('Not connected');
+    return this.#client;
+  }
+
+  /** The person's answers to server requests. */
+  get asks(): Asks {
+    return this.#asks;
+  }
+
+  /** Listens to every event; returns the unsubscribe function. */
+  subscribe(listener: (event: InspectorEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The state and recent history, for a page that just opened. */
+  snapshot(): Snapshot {
+    return {
+      state: this.#state,
+      traffic: this.#traffic.items(),
+      logs: this.#logs.items(),
+      feed: this.#feed.items(),
+      progress: [...this.#progress.values()],
+      asks: this.#asks.pending(),
+      activity: this.activity.entries(),
+    };
+  }
+
+  /** Connects (again) to `target` or the current one, with `selection` or the current era choice. */
+  async connect(target?: InspectTarget, selection?: EraSelection): Promise<ConnectionState> {
+    if (target) this.#target = target;
+    if (selection) this.#selection = checkSelection(selection);
+    const chosen = this.#target;
+    if (!chosen) throw new BadInput('No target to connect to');
+    await this.disconnect();
+    const generation = ++this.#generation;
+    this.#setState({ ...this.#idleState(), status: 'connecting' });
+    const recorder = new TrafficRecorder(
+      (entry) => this.#push(this.#traffic, { type: 'traffic', entry }, entry),
+      () => ++this.#seq,
+    );
+    const client = new Client(this.#clientInfo, this.#clientOptions(generation));
+    this.#client = client;
+    const started = performance.now();
+    try {
+      const transport = new TappedTransport(
+        openTransport(chosen, (chunk) => this.#note('stderr', chunk.trimEnd())),
+        recorder,
+      );
+      await client.connect(transport, { timeout: this.#timeout });
+      if (generation !== this.#generation) return this.#state;
+      const inner = transport.inner;
+      this.#setState({
+        ...this.#idleState(),
+        status: 'connected',
+        era: client.era ?? 'stateful',
+        transport: inner instanceof HttpClientTransport ? inner.kind : chosen.kind,
+        ...defined('protocolVersion', client.protocolVersion),
+        ...defined('serverInfo', client.serverInfo),
+        ...defined('serverCapabilities', client.serverCapabilities),
+        ...defined('instructions', client.instructions),
+      });
+      this.#note(
+        'connected',
+        `${client.serverInfo?.name ?? 'server'} over ${this.#state.transport}, ${client.protocolVersion}`,
+      );
+      this.#record('ok', performance.now() - started, client.protocolVersion ?? '');
+    } catch (e) {
+      if (generation !== this.#generation) return this.#state;
+      this.#client = undefined;
+      await client.close().catch(() => undefined);
+      this.#setState({ ...this.#idleState(), status: 'failed', error: errorMessage(e) });
+      this.#record('failed', performance.now() - started, errorMessage(e));
+    }
+    return this.#state;
+  }
+
+  /** Closes the connection (open asks are cancelled, running calls aborted). */
+  async disconnect(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    this.#generation++;
+    this.#asks.cancelAll('The inspector disconnected');
+    for (const controller of this.#calls.values()) controller.abort(new Error('The inspector disconnected'));
+    this.#subscriptions.clear();
+    if (client) {
+      await client.close();
+      this.#setState({ ...this.#state, status: 'closed', subscriptions: [] });
+    }
+  }
+
+  /** Replaces the roots offered to the server (announced as a list change on a stateful connection). */
+  async setRoots(roots: Root[]): Promise<void> {
+    this.#roots = roots;
+    if (this.#client && this.#state.status === 'connected') await this.#client.setRoots(roots);
+    this.#setState({ ...this.#state, roots });
+  }
+
+  /** Runs a tool call the page can follow (progress) and cancel by `callId`. */
+  async callTool(callId: string, name: string, args: Record<string, unknown>): Promise<unknown> {
+    const client = this.client;
+    if (this.#calls.has(callId)) throw new BadInput(`Call ${callId} is already running`);
+    const controller = new AbortController();
+    this.#calls.set(callId, controller);
+    const started = performance.now();
+    try {
+      const result = await client.callTool(name, args, {
+        signal: controller.signal,
+        timeout: this.#timeout,
+        onprogress: (p) => {
+          const entry: ProgressEntry = { callId, name, progress: p.progress };
+          if (p.total !== undefined) entry.total = p.total;
+          if (p.message !== undefined) entry.message = p.message;
+          this.#progress.set(callId, entry);
+          this.#emit({ type: 'progress', entry });
+        },
+      });
+      this.#log('tool', name, args, result.isError ? 'error' : 'ok', started, resultSummary(result.content));
+      return result;
+    } catch (e) {
+      this.#log('tool', name, args, 'error', started, errorMessage(e));
+      throw e;
+    } finally {
+      this.#calls.delete(callId);
+      const last = this.#progress.get(callId);
+      if (last) {
+        this.#progress.delete(callId);
+        this.#emit({ type: 'progress', entry: { ...last, done: true } });
+      }
+    }
+  }
+
+  /** Cancels a running tool call. */
+  cancel(callId: string): boolean {
+    const controller = this.#calls.get(callId);
+    controller?.abort(new Error('Cancelled in the inspector'));
+    return controller !== undefined;
+  }
+
+  /** Records a resource read or prompt in the activity log. */
+  log(kind: 'resource' | 'prompt', name: string, args: unknown, outcome: string, started: number): void {
+    this.#log(kind, name, args, outcome, started, '');
+  }
+
+  /** Subscribes to or unsubscribes from updates of `uri`. */
+  async subscription(uri: string, on: boolean): Promise<void> {
+    const client = this.client;
+    if (on) await client.subscribeResource(uri, { timeout: this.#timeout });
+    else await client.unsubscribeResource(uri, { timeout: this.#timeout });
+    if (on) this.#subscriptions.add(uri);
+    else this.#subscriptions.delete(uri);
+    this.#setState({ ...this.#state, subscriptions: [...this.#subscriptions] });
+  }
+
+  /** Ends everything: the connection and the listeners. */
+  async close(): Promise<void> {
+    await this.disconnect();
+    this.#listeners.clear();
+  }
+
+  #clientOptions(generation: number): ClientOptions {
+    const current = () => generation === this.#generation;
+    const options: ClientOptions = {
+      capabilities: CLIENT_CAPABILITIES,
+      roots: this.#roots,
+      autoRefresh: false,
+      sampling: (params, ctx) => this.#asks.sampling(params, ctx.signal),
+      elicitation: (params, ctx) => this.#asks.elicitation(params, ctx.signal),
+      onlog: (params) => {
+        if (current()) this.#serverLog(params);
+      },
+      onToolsChanged: () => current() && this.#note('list_changed', 'tools'),
+      onPromptsChanged: () => current() && this.#note('list_changed', 'prompts'),
+      onResourcesChanged: () => current() && this.#note('list_changed', 'resources'),
+      onResourceUpdated: (uri) => current() && this.#note('resource_updated', uri),
+      onnotification: (n) => current() && this.#note('notification', n.method),
+      onerror: (e) => current() && this.#note('error', e.message),
+      onclose: (e) => {
+        if (!current()) return;
+        this.#note('closed', e ? e.message : 'the connection closed');
+        this.#client = undefined;
+        this.#asks.cancelAll('The connection closed');
+        this.#subscriptions.clear();
+        this.#setState({
+          ...this.#state,
+          status: 'closed',
+          subscriptions: [],
+          ...(e ? { error: e.message } : {}),
+        });
+      },
+    };
+    const revision = this.#selection.revision;
+    if (revision !== 'auto') options.protocolVersion = revision;
+    return options;
+  }
+
+  #idleState(): ConnectionState {
+    const state: ConnectionState = {
+      connection: this.#generation,
+      status: 'idle',
+      selection: this.#selection,
+      revisions: [LATEST_MODERN_REVISION, ...[...STATEFUL_REVISIONS].reverse()],
+      clientCapabilities: CLIENT_CAPABILITIES,
+      roots: this.#roots,
+      subscriptions: [...this.#subscriptions],
+    };
+    if (this.#target) state.target = describeTarget(this.#target);
+    return state;
+  }
+
+  #setState(state: ConnectionState): void {
+    this.#state = state;
+    this.#emit({ type: 'state', state });
+  }
+
+  #serverLog(params: LoggingMessageParams): void {
+    const entry: LogEntry = { seq: ++this.#seq, time: Date.now(), level: params.level, data: params.data };
+    if (params.logger !== undefined) entry.logger = params.logger;
+    this.#push(this.#logs, { type: 'log', entry }, entry);
+  }
+
+  #note(kind: FeedEntry['kind'], detail: string): void {
+    const entry: FeedEntry = { seq: ++this.#seq, time: Date.now(), kind, detail };
+    this.#push(this.#feed, { type: 'feed', entry }, entry);
+  }
+
+  #record(outcome: string, durationMs: number, summary: string): void {
+    const name = this.#state.target?.label ?? '';
+    this.activity.record({ kind: 'server', name, outcome, durationMs, summary, ...this.#serverName() });
+  }
+
+  #log(
+    kind: ActivityEntry['kind'],
+    name: string,
+    args: unknown,
+    outcome: string,
+    started: number,
+    summary: string,
+  ) {
+    this.activity.record({
+      kind,
+      name,
+      arguments: args,
+      outcome,
+      durationMs: performance.now() - started,
+      summary,
+      ...this.#serverName(),
+    });
+  }
+
+  #serverName(): { server?: string } {
+    const name = this.#state.target?.configured ?? this.#state.serverInfo?.name;
+    return name === undefined ? {} : { server: name };
+  }
+
+  #push<T>(ring: Ring<T>, event: InspectorEvent, item: T): void {
+    ring.push(item);
+    this.#emit(event);
+  }
+
+  #emit(event: InspectorEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+}
+
+/** Refuses a revision this client does not speak. */
+function checkSelection(selection: EraSelection): EraSelection {
+  const known = ['auto', LATEST_MODERN_REVISION, ...STATEFUL_REVISIONS];
+  if (!known.includes(selection.revision))
+    throw new BadInput(`Unknown revision ${JSON.stringify(selection.revision)}; known: ${known.join(', ')}`);
+  return { revision: selection.revision };
+}
+
+function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function resultSummary(content: readonly { type: string; text?: string }[]): string {
+  return content
+    .map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : `[${b.type}]`))
+    .join(' ');
+}

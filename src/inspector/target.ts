@@ -1,0 +1,107 @@
+import type { Transport } from '../protocol/transport.js';
+import { HttpClientTransport } from '../transport/http-client.js';
+import { StdioClientTransport } from '../transport/stdio-client.js';
+
+/**
+ * What the inspector connects to: a command spawned over stdio, an HTTP URL (Streamable HTTP with the legacy
+ * fallback) with extra headers, or any transport the caller builds (a configured server, a URL with OAuth).
+ */
+export type InspectTarget =
+  | { kind: 'stdio'; command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string; headers?: Record<string, string> }
+  | {
+      kind: 'transport';
+      /** What the page shows for it (no secrets). */
+      label: string;
+      /** A fresh, unstarted transport for each (re)connection. */
+      open: () => Transport;
+      /** The server's name in a host configuration, when it came from one. */
+      configured?: string;
+    };
+
+/** A fresh transport to `target`; `onstderr` receives a spawned server's stderr. */
+export function openTransport(target: InspectTarget, onstderr: (chunk: string) => void): Transport {
+  switch (target.kind) {
+    case 'stdio': {
+      const transport = new StdioClientTransport({
+        command: target.command,
+        ...(target.args === undefined ? {} : { args: target.args }),
+        ...(target.env === undefined ? {} : { env: target.env }),
+        ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+        stderr: 'pipe',
+      });
+      transport.onstderr = onstderr;
+      return transport;
+    }
+    case 'http':
+      return new HttpClientTransport(
+        target.url,
+        target.headers === undefined ? {} : { headers: target.headers },
+      );
+    case 'transport': {
+      const transport = target.open();
+      if (transport instanceof StdioClientTransport) transport.onstderr = onstderr;
+      return transport;
+    }
+  }
+}
+
+/** A description of `target` for the page: header values are never included (they may carry tokens). */
+export function describeTarget(target: InspectTarget): {
+  kind: InspectTarget['kind'];
+  label: string;
+  headerNames?: string[];
+  configured?: string;
+} {
+  switch (target.kind) {
+    case 'stdio':
+      return { kind: 'stdio', label: [target.command, ...(target.args ?? [])].map(quoteArg).join(' ') };
+    case 'http':
+      return { kind: 'http', label: target.url, headerNames: Object.keys(target.headers ?? {}) };
+    case 'transport':
+      return {
+        kind: 'transport',
+        label: target.label,
+        ...(target.configured === undefined ? {} : { configured: target.configured }),
+      };
+  }
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w./:=@%+-]+$/.test(arg) ? arg : JSON.stringify(arg);
+}
+
+/**
+ * Splits a command line typed in the page into words: whitespace separates, single and double quotes group, a
+ * backslash escapes the next character outside single quotes. Throws on an unterminated quote.
+ */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < line.length) word += line[++i];
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new Error(`Unterminated ${quote} quote in the command`);
+  if (inWord) words.push(word);
+  return words;
+}

@@ -1,0 +1,186 @@
+// The connection bar (target, era, connect) and the Server tab (what was negotiated).
+import { useState } from 'preact/hooks';
+import type { ConnectionState } from '../session.js';
+import { act } from './api.js';
+import { Json } from './content.js';
+import { Markdown } from './markdown.js';
+
+/** Header lines `Name: value` to an object. */
+function parseHeaders(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return out;
+}
+
+export function ConnectBar(props: { state: ConnectionState | undefined; live: boolean }) {
+  const state = props.state;
+  const [kind, setKind] = useState<'stdio' | 'http'>(state?.target?.kind === 'http' ? 'http' : 'stdio');
+  const [command, setCommand] = useState('');
+  const [url, setUrl] = useState('');
+  const [headers, setHeaders] = useState('');
+  const [revision, setRevision] = useState(state?.selection.revision ?? 'auto');
+  const [error, setError] = useState<string | undefined>(undefined);
+  const typed = kind === 'stdio' ? command.trim() !== '' : url.trim() !== '';
+  const connect = (withTarget: boolean) => {
+    setError(undefined);
+    const target = !withTarget
+      ? undefined
+      : kind === 'stdio'
+        ? { kind, command }
+        : { kind, url: url.trim(), headers: parseHeaders(headers) };
+    act('connect', target ? { target, revision } : { revision }).catch((e: Error) => setError(e.message));
+  };
+  const status = state?.status ?? 'idle';
+  return (
+    <header class="bar">
+      <strong class="logo">mcpkit inspector</strong>
+      <span class={`status ${status}`} data-status={status} title={state?.error ?? ''}>
+        {status}
+        {props.live ? '' : ' (page offline)'}
+      </span>
+      <span class="target muted" data-target>
+        {state?.target ? state.target.label : 'no target'}
+      </span>
+      <form
+        class="connect"
+        onSubmit={(e) => {
+          e.preventDefault();
+          connect(typed);
+        }}
+      >
+        <select name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as 'stdio' | 'http')}>
+          <option value="stdio">stdio</option>
+          <option value="http">HTTP</option>
+        </select>
+        {kind === 'stdio' ? (
+          <input
+            name="command"
+            placeholder="command to spawn, e.g. node server.js"
+            value={command}
+            onInput={(e) => setCommand(e.currentTarget.value)}
+          />
+        ) : (
+          <>
+            <input
+              name="url"
+              placeholder="http://127.0.0.1:3000/mcp"
+              value={url}
+              onInput={(e) => setUrl(e.currentTarget.value)}
+            />
+            <textarea
+              name="headers"
+              rows={1}
+              placeholder="Header: value (one a line; kept on the server)"
+              value={headers}
+              onInput={(e) => setHeaders(e.currentTarget.value)}
+            />
+          </>
+        )}
+        <select
+          name="revision"
+          value={revision}
+          title="negotiate, or pin a revision"
+          onChange={(e) => setRevision(e.currentTarget.value)}
+        >
+          <option value="auto">era: auto</option>
+          {(state?.revisions ?? []).map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <button type="submit" data-connect>
+          {typed ? 'Connect' : 'Reconnect'}
+        </button>
+        <button type="button" onClick={() => act('disconnect').catch((e: Error) => setError(e.message))}>
+          Disconnect
+        </button>
+      </form>
+      {error || (status === 'failed' && state?.error) ? (
+        <div class="error-text bar-error">{error ?? state?.error}</div>
+      ) : null}
+    </header>
+  );
+}
+
+export function ServerTab(props: { state: ConnectionState | undefined }) {
+  const s = props.state;
+  const [level, setLevel] = useState('info');
+  const [note, setNote] = useState<string | undefined>(undefined);
+  if (!s) return <p class="muted">Loading…</p>;
+  const rows: [string, unknown][] = [
+    ['status', s.status],
+    [
+      'target',
+      s.target
+        ? `${s.target.label}${s.target.headerNames?.length ? ` (headers: ${s.target.headerNames.join(', ')})` : ''}`
+        : '—',
+    ],
+    ['era', s.era ?? '—'],
+    ['revision', s.protocolVersion ?? '—'],
+    ['transport', s.transport ?? '—'],
+    ['server', s.serverInfo ? `${s.serverInfo.title ?? s.serverInfo.name} ${s.serverInfo.version}` : '—'],
+    ['era choice', s.selection.revision],
+  ];
+  return (
+    <section class="server-tab" data-tab="server">
+      <table class="facts">
+        <tbody>
+          {rows.map(([k, v]) => (
+            <tr key={k}>
+              <th>{k}</th>
+              <td data-fact={k}>{String(v)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {s.error ? <p class="error-text">{s.error}</p> : null}
+      <div class="row">
+        <button
+          type="button"
+          onClick={() =>
+            act('ping').then(
+              () => setNote('pong'),
+              (e: Error) => setNote(e.message),
+            )
+          }
+        >
+          Ping
+        </button>
+        {s.serverCapabilities?.logging ? (
+          <label>
+            server log level{' '}
+            <select
+              value={level}
+              onChange={(e) => {
+                const next = e.currentTarget.value;
+                setLevel(next);
+                act('level', { level: next }).catch((err: Error) => setNote(err.message));
+              }}
+            >
+              {['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'].map((l) => (
+                <option key={l}>{l}</option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        {note ? <span class="muted">{note}</span> : null}
+      </div>
+      <div class="columns">
+        <div>
+          <h4>Server capabilities</h4>
+          <Json value={s.serverCapabilities ?? null} />
+        </div>
+        <div>
+          <h4>Client capabilities</h4>
+          <Json value={s.clientCapabilities} />
+        </div>
+      </div>
+      <h4>Instructions</h4>
+      {s.instructions ? <Markdown text={s.instructions} /> : <p class="muted">none</p>}
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+// The Tools tab: the list, a form generated from the selected tool's input schema, the call (with its progress and
+// a cancel button) and the result rendered by content type.
+import { useEffect, useState } from 'preact/hooks';
+import type { CallToolResult, Tool } from '../../spec/types.js';
+import type { ProgressEntry } from '../session.js';
+import { act, newCallId } from './api.js';
+import { ToolResult } from './content.js';
+import { initialValue, type Schema } from './schema.js';
+import { SchemaForm } from './schema-form.js';
+import { useList } from './use-list.js';
+
+export function ToolsTab(props: { connected: boolean; listKey: string; progress: ProgressEntry[] }) {
+  const { items, error, reload } = useList<Tool>('tools', props.connected, props.listKey);
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const tool = items.find((t) => t.name === selected);
+  return (
+    <section class="split" data-tab="tools">
+      <nav class="list">
+        <div class="list-head">
+          {items.length} tools{' '}
+          <button type="button" class="small" onClick={reload}>
+            refresh
+          </button>
+        </div>
+        {error ? <p class="error-text">{error}</p> : null}
+        {items.map((t) => (
+          <button
+            type="button"
+            key={t.name}
+            data-tool={t.name}
+            class={t.name === selected ? 'item selected' : 'item'}
+            onClick={() => setSelected(t.name)}
+          >
+            <strong>{t.title ?? t.name}</strong>
+            {t.description ? <span class="muted">{t.description}</span> : null}
+          </button>
+        ))}
+      </nav>
+      <div class="detail">
+        {tool ? (
+          <ToolDetail key={tool.name} tool={tool} progress={props.progress} />
+        ) : (
+          <p class="muted">Pick a tool.</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ToolDetail(props: { tool: Tool; progress: ProgressEntry[] }) {
+  const { tool } = props;
+  const schema = tool.inputSchema as Schema;
+  const [args, setArgs] = useState<unknown>(() => initialValue(schema, schema) ?? {});
+  const [callId, setCallId] = useState<string | undefined>(undefined);
+  const [result, setResult] = useState<CallToolResult | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [took, setTook] = useState<number | undefined>(undefined);
+  useEffect(() => setArgs(initialValue(schema, schema) ?? {}), [tool.name]);
+  const running = callId !== undefined;
+  const progress = callId ? props.progress.find((p) => p.callId === callId) : undefined;
+  const call = () => {
+    const id = newCallId();
+    setCallId(id);
+    setError(undefined);
+    setResult(undefined);
+    const started = performance.now();
+    act<CallToolResult>('call', { callId: id, name: tool.name, arguments: args ?? {} })
+      .then(setResult, (e: Error) => setError(e.message))
+      .finally(() => {
+        setTook(performance.now() - started);
+        setCallId(undefined);
+      });
+  };
+  return (
+    <div class="tool" data-tool-detail={tool.name}>
+      <h3>{tool.title ?? tool.name}</h3>
+      {tool.description ? <p>{tool.description}</p> : null}
+      {tool.annotations ? (
+        <p class="muted">
+          {Object.entries(tool.annotations)
+            .map(([k, v]) => `${k}: ${String(v)}`)
+            .join(' · ')}
+        </p>
+      ) : null}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!running) call();
+        }}
+      >
+        <SchemaForm schema={schema} value={args} onChange={setArgs} id="args" />
+        <div class="row">
+          <button type="submit" class="primary" disabled={running} data-call>
+            {running ? 'Running…' : 'Call tool'}
+          </button>
+          {running ? (
+            <button type="button" onClick={() => act('cancel', { callId })}>
+              Cancel
+            </button>
+          ) : null}
+          {took !== undefined && !running ? <span class="muted">{Math.round(took)} ms</span> : null}
+        </div>
+      </form>
+      {progress ? <ProgressBar entry={progress} /> : null}
+      {error ? (
+        <p class="error-text" data-call-error>
+          {error}
+        </p>
+      ) : null}
+      {result ? (
+        <ToolResult
+          result={result}
+          {...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema })}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** One progress bar: determinate when the server gave a total. */
+export function ProgressBar(props: { entry: ProgressEntry }) {
+  const p = props.entry;
+  return (
+    <div class="progress" data-progress={p.callId}>
+      <span class="progress-name">{p.name}</span>
+      {p.total === undefined ? (
+        <progress data-value={p.progress} />
+      ) : (
+        <progress value={p.progress} max={p.total} data-value={p.progress} />
+      )}
+      <span class="muted">
+        {p.progress}
+        {p.total === undefined ? '' : ` / ${p.total}`} {p.message ?? ''} {p.done ? '(done)' : ''}
+      </span>
+    </div>
+  );
+}
