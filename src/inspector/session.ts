@@ -206,6 +206,11 @@ export class InspectorSession {
       );
       await client.connect(transport, { timeout: this.#timeout });
       if (generation !== this.#generation) return this.#state;
+      // Every log message, so the page's level filter decides what is shown (the stateless revision sends none
+      // unless a request asks for them).
+      if (client.serverCapabilities?.logging)
+        await client.setLoggingLevel('debug', { timeout: this.#timeout });
+      if (generation !== this.#generation) return this.#state;
       const inner = transport.inner;
       this.#setState({
         ...this.#idleState(),

@@ -59,7 +59,7 @@ export function App() {
           <ResourcesTab
             state={state}
             listKey={`${connection}:${model.versions.resources}`}
-            updated={model.updated}
+            updates={model.updates}
           />
         ) : null}
         {tab === 'prompts' ? (

@@ -31,7 +31,15 @@ export function ConnectBar(props: { state: ConnectionState | undefined; live: bo
       : kind === 'stdio'
         ? { kind, command }
         : { kind, url: url.trim(), headers: parseHeaders(headers) };
-    act('connect', target ? { target, revision } : { revision }).catch((e: Error) => setError(e.message));
+    act('connect', target ? { target, revision } : { revision }).then(
+      () => {
+        // The server holds the target now (header values included): Reconnect uses it, the fields are for a new one.
+        setCommand('');
+        setUrl('');
+        setHeaders('');
+      },
+      (e: Error) => setError(e.message),
+    );
   };
   const status = state?.status ?? 'idle';
   return (
@@ -108,7 +116,7 @@ export function ConnectBar(props: { state: ConnectionState | undefined; live: bo
 
 export function ServerTab(props: { state: ConnectionState | undefined }) {
   const s = props.state;
-  const [level, setLevel] = useState('info');
+  const [level, setLevel] = useState('debug');
   const [note, setNote] = useState<string | undefined>(undefined);
   if (!s) return <p class="muted">Loading…</p>;
   const rows: [string, unknown][] = [

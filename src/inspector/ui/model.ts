@@ -24,8 +24,8 @@ export interface Model {
   activity: ActivityEntry[];
   /** Bumped per list when the server says it changed. */
   versions: { tools: number; prompts: number; resources: number };
-  /** The last resource update seen: uri and when. */
-  updated: { uri: string; seq: number } | undefined;
+  /** How many updates the server announced, per resource URI (since the page opened). */
+  updates: Record<string, number>;
 }
 
 export type Action =
@@ -47,7 +47,7 @@ export const EMPTY: Model = {
   asks: [],
   activity: [],
   versions: { tools: 0, prompts: 0, resources: 0 },
-  updated: undefined,
+  updates: {},
 };
 
 function append<T>(list: T[], item: T): T[] {
@@ -89,7 +89,8 @@ export function reduce(model: Model, action: Action): Model {
         const list = entry.detail as keyof Model['versions'];
         next.versions = { ...model.versions, [list]: model.versions[list] + 1 };
       }
-      if (entry.kind === 'resource_updated') next.updated = { uri: entry.detail, seq: entry.seq };
+      if (entry.kind === 'resource_updated')
+        next.updates = { ...model.updates, [entry.detail]: (model.updates[entry.detail] ?? 0) + 1 };
       return next;
     }
     case 'progress': {

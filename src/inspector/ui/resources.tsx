@@ -14,7 +14,7 @@ type Pick = { kind: 'resource'; uri: string } | { kind: 'template'; template: st
 export function ResourcesTab(props: {
   state: ConnectionState;
   listKey: string;
-  updated: { uri: string; seq: number } | undefined;
+  updates: Record<string, number>;
 }) {
   const connected = props.state.status === 'connected';
   const resources = useList<Resource>('resources', connected, props.listKey);
@@ -58,7 +58,7 @@ export function ResourcesTab(props: {
             key={pick.uri}
             uri={pick.uri}
             state={props.state}
-            updated={props.updated}
+            updates={props.updates[pick.uri] ?? 0}
             resource={resources.items.find((r) => r.uri === pick.uri)}
           />
         ) : pick?.kind === 'template' ? (
@@ -74,12 +74,13 @@ export function ResourcesTab(props: {
 function ResourceDetail(props: {
   uri: string;
   state: ConnectionState;
-  updated: { uri: string; seq: number } | undefined;
+  /** Updates the server announced for this URI since the page opened: each one read again while subscribed. */
+  updates: number;
   resource: Resource | undefined;
 }) {
   const [result, setResult] = useState<ReadResourceResult | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  const [updates, setUpdates] = useState(0);
+  const updates = props.updates;
   const subscribed = props.state.subscriptions.includes(props.uri);
   const canSubscribe = props.state.serverCapabilities?.resources?.subscribe === true;
   const read = () =>
@@ -93,11 +94,8 @@ function ResourceDetail(props: {
   useEffect(() => void read(), [props.uri]);
   // A subscribed resource is read again when the server says it changed.
   useEffect(() => {
-    if (subscribed && props.updated?.uri === props.uri) {
-      setUpdates((n) => n + 1);
-      void read();
-    }
-  }, [props.updated?.seq]);
+    if (subscribed && updates > 0) void read();
+  }, [props.updates]);
   return (
     <div data-resource-detail={props.uri}>
       <h3>{props.resource?.title ?? props.resource?.name ?? props.uri}</h3>
