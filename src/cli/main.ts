@@ -9,6 +9,7 @@ import { register as chat } from './chat.js';
 import { register as complete } from './complete.js';
 import { register as discover } from './discover.js';
 import { register as gateway } from './gateway.js';
+import { register as inspect } from './inspect.js';
 import { register as ping } from './ping.js';
 import { register as prompt } from './prompt.js';
 import { register as prompts } from './prompts.js';
@@ -33,6 +34,7 @@ const COMMANDS: readonly Register[] = [
   complete,
   ping,
   discover,
+  inspect,
   auth,
   chat,
   gateway,
@@ -47,7 +49,7 @@ const json =
   own.some((a, i) => a === '--format=json' || (a === '--format' && own[i + 1] === 'json'));
 
 const program = new Command('mcpkit')
-  .description('Talk to any MCP server: list, call, read, prompt, discover, authorize.')
+  .description('Talk to any MCP server: list, call, read, prompt, discover, inspect, authorize.')
   .usage('<command> [target] [options] [-- command args…]')
   .version('0.1.0', '-V, --version')
   .showSuggestionAfterError(true)

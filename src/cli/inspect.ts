@@ -1,0 +1,25 @@
+// `mcpkit inspect [target]`: the web inspector on 127.0.0.1, opened in the browser. The first line on stderr is
+// `Inspector: <url with its token>`, so scripts can drive it.
+import type { Command } from 'commander';
+import { withTarget } from './options.js';
+import { type CommonFlags, execute } from './run.js';
+
+/** The flags of `mcpkit inspect` beyond a target command's. */
+export interface InspectFlags extends CommonFlags {
+  port?: string;
+  /** False with `--no-open`. */
+  open?: boolean;
+}
+
+export function register(program: Command): void {
+  withTarget(
+    program
+      .command('inspect')
+      .description('Inspect a server in the browser (a local web page; Ctrl-C ends it)')
+      .argument('[target]', 'URL or configured server name (or a command after --); none: choose in the page')
+      .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
+      .option('--no-open', 'do not open the browser; just print the URL'),
+  ).action((target: string | undefined, flags: InspectFlags) =>
+    execute(flags, async () => (await import('./inspect-run.js')).inspect(target, flags)),
+  );
+}
