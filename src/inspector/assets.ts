@@ -6,15 +6,22 @@ import { fileURLToPath } from 'node:url';
 export interface Asset {
   body: Buffer;
   type: string;
+  /** A hash of the body: the `v` query of its URL in the page, and (quoted) its ETag. */
+  version: string;
   etag: string;
 }
 
-/** The page's HTML: a shell that loads the bundle (built by scripts/bundle.mjs into dist/pkg/inspector/). */
-const INDEX_HTML = `<!doctype html>
+/**
+ * The page's HTML: a shell that loads the bundle (built by scripts/bundle.mjs into dist/pkg/inspector/). The
+ * bundle's URLs carry its hash, so a browser keeps it without asking again (a warm start costs no round trip).
+ */
+function indexHtml(js: Asset, css: Asset): string {
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>mcpkit inspector</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/app.css"><script type="module" src="/app.js"></script>
-</head><body><div id="app"></div></body></html>
+<title>mcpkit inspector</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/app.css?v=${css.version}">
+<script type="module" src="/app.js?v=${js.version}"></script></head><body><div id="app"></div></body></html>
 `;
+}
 
 /**
  * The bundle's directory: beside the module when it is bundled into dist/pkg, or dist/pkg/inspector from the
@@ -28,12 +35,12 @@ export function loadAssets(): Map<string, Asset> {
   for (const place of PLACES) {
     const dir = new URL(place, import.meta.url);
     try {
-      const js = readFileSync(new URL('app.js', dir));
-      const css = readFileSync(new URL('app.css', dir));
+      const js = asset(readFileSync(new URL('app.js', dir)), 'text/javascript; charset=utf-8');
+      const css = asset(readFileSync(new URL('app.css', dir)), 'text/css; charset=utf-8');
       return new Map([
-        ['/', asset(Buffer.from(INDEX_HTML), 'text/html; charset=utf-8')],
-        ['/app.js', asset(js, 'text/javascript; charset=utf-8')],
-        ['/app.css', asset(css, 'text/css; charset=utf-8')],
+        ['/', asset(Buffer.from(indexHtml(js, css)), 'text/html; charset=utf-8')],
+        ['/app.js', js],
+        ['/app.css', css],
       ]);
     } catch (e) {
       if ((e as { code?: unknown }).code !== 'ENOENT') throw e;
@@ -44,5 +51,6 @@ export function loadAssets(): Map<string, Asset> {
 }
 
 function asset(body: Buffer, type: string): Asset {
-  return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` };
+  const version = createHash('sha256').update(body).digest('base64url').slice(0, 16);
+  return { body, type, version, etag: `"${version}"` };
 }
