@@ -156,11 +156,15 @@ function events(res: ServerResponse, session: InspectorSession, streams: Set<Ser
   });
   res.write(`event: snapshot\ndata: ${JSON.stringify(session.snapshot())}\n\n`);
   const send = (event: InspectorEvent) => {
+    // Ended (too far behind, or closed): nothing more is written; 'close' unsubscribes.
+    if (res.writableEnded) return;
     if (res.writableLength > MAX_QUEUED_BYTES) return void res.end();
     res.write(`data: ${JSON.stringify(event)}\n\n`);
   };
   const unsubscribe = session.subscribe(send);
-  const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => {
+    if (!res.writableEnded) res.write(': ping\n\n');
+  }, HEARTBEAT_MS);
   streams.add(res);
   const done = () => {
     clearInterval(heartbeat);
