@@ -117,6 +117,12 @@ const variants: Variant[] = [
   {
     name: 'mcpkit tools -- node server.js',
     run: () => timed([MCPKIT, 'tools', '--', NODE, SERVER], ROOT, /^echo\s/m),
+    command: { args: [MCPKIT, 'tools', '--', NODE, SERVER], cwd: ROOT },
+  },
+  {
+    name: 'node server.js, stdin closed (its own start and exit)',
+    run: () => timed([SERVER], ROOT, /^$/),
+    command: { args: [SERVER], cwd: ROOT },
   },
 ];
 const inspector = existsSync(INSPECTOR);
@@ -125,10 +131,12 @@ if (inspector) {
     {
       name: 'Inspector CLI --help',
       run: () => timed([INSPECTOR, '--help'], INSPECTOR_CWD, /Usage: inspector-cli/),
+      command: { args: [INSPECTOR, '--help'], cwd: INSPECTOR_CWD },
     },
     {
       name: 'Inspector CLI node server.js --method tools/list',
       run: () => timed([INSPECTOR, NODE, SERVER, '--method', 'tools/list'], INSPECTOR_CWD, /"name": "echo"/),
+      command: { args: [INSPECTOR, NODE, SERVER, '--method', 'tools/list'], cwd: INSPECTOR_CWD },
     },
   );
 }
