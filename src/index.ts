@@ -137,6 +137,8 @@ export {
   type LinkedTransportOptions,
   type MemoryTransport,
 } from './transport/memory.js';
+export { type Pipe, type PipeOptions, pipeTransports } from './transport/pipe.js';
+export { type SharedTransport, type ShareOptions, shareTransport } from './transport/share.js';
 export {
   SseLegacyClientTransport,
   type SseLegacyClientTransportOptions,
@@ -159,6 +161,10 @@ export {
   type StreamableHttpOptions,
 } from './transport/streamable-http/handler.js';
 export type { OverloadOptions } from './transport/streamable-http/overload.js';
+export {
+  createStreamableHttpRelay,
+  type StreamableHttpRelayOptions,
+} from './transport/streamable-http/relay.js';
 export type { SecurityOptions } from './transport/streamable-http/security.js';
 export type { ResponseMode } from './transport/streamable-http/session-transport.js';
 export {
