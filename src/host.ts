@@ -26,7 +26,22 @@ export {
 } from './host/chat/chat.js';
 export { parseSlashCommand, promptArguments, type SlashCommand } from './host/chat/slash.js';
 export { ConfigError, type ConfigPlace } from './host/config/config-error.js';
+export {
+  type ConfiguredServer,
+  readConfiguredServers,
+  redactServerEntry,
+  redactUrl,
+} from './host/config/entries.js';
 export type { ConfigInput, ParseOptions } from './host/config/formats.js';
+export {
+  hostEntry,
+  type InstallApp,
+  type InstallEntry,
+  type InstallOptions,
+  type InstallResult,
+  installLocation,
+  installServer,
+} from './host/config/install.js';
 export { detectFormat, type LoadConfigOptions, loadConfig } from './host/config/load.js';
 export { type ConfigLocation, knownConfigLocations, type LocationOptions } from './host/config/locations.js';
 export type {
@@ -38,6 +53,7 @@ export type {
   ServerConfig,
   ServerTransportConfig,
 } from './host/config/types.js';
+export { type AtomicWriteOptions, writeFileAtomic } from './host/config/write.js';
 export type { ListKind, RestartOptions, ServerState, ServerStatus } from './host/connection.js';
 export { DENIED_ENV_VARS, serverEnvironment } from './host/environment.js';
 export { type GatewayOptions, hostGateway } from './host/gateway.js';

@@ -50,6 +50,7 @@ const BY_CODE: Record<McpkitErrorCode, ExitClass> = {
   PAGE_LIMIT: ExitCode.usage,
   PROGRESS_NOT_INCREASING: ExitCode.usage,
   CONFIG_INVALID: ExitCode.usage,
+  CONFIG_CONFLICT: ExitCode.usage,
   NOT_FOUND: ExitCode.usage,
   RATE_LIMITED: ExitCode.usage,
   AUTH_DISCOVERY_FAILED: ExitCode.authRequired,

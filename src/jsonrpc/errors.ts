@@ -75,6 +75,8 @@ export type McpkitErrorCode =
   | 'PAGE_LIMIT'
   | 'PROGRESS_NOT_INCREASING'
   | 'CONFIG_INVALID'
+  // A config file already holds a different entry under the name being installed (mcpkit/host's installServer).
+  | 'CONFIG_CONFLICT'
   | 'NOT_FOUND'
   | 'RATE_LIMITED'
   // OAuth client (mcpkit/auth): discovery, registration, the authorization response, the token endpoint,
