@@ -4,18 +4,22 @@
 // Everything after the first `--` is a stdio server's command, never parsed as this command's arguments.
 import { Command, CommanderError } from 'commander';
 import { register as auth } from './auth.js';
+import { register as bridge } from './bridge.js';
 import { register as call } from './call.js';
 import { register as chat } from './chat.js';
 import { register as complete } from './complete.js';
+import { register as config } from './config.js';
 import { register as discover } from './discover.js';
 import { register as gateway } from './gateway.js';
 import { register as inspect } from './inspect.js';
+import { register as install } from './install.js';
 import { register as ping } from './ping.js';
 import { register as prompt } from './prompt.js';
 import { register as prompts } from './prompts.js';
 import { register as read } from './read.js';
 import { register as resources } from './resources.js';
 import { exitWhenFlushed, serverCommand } from './run.js';
+import { register as serve } from './serve.js';
 import { register as templates } from './templates.js';
 import { register as tools } from './tools.js';
 
@@ -36,6 +40,10 @@ const COMMANDS: readonly Register[] = [
   discover,
   inspect,
   auth,
+  serve,
+  bridge,
+  install,
+  config,
   chat,
   gateway,
 ];
@@ -50,6 +58,9 @@ const json =
 
 const program = new Command('mcpkit')
   .description('Talk to any MCP server: list, call, read, prompt, discover, inspect, authorize.')
+  .description(
+    'Talk to any MCP server: list, call, read, prompt, discover, authorize; serve a module, bridge transports, install into hosts.',
+  )
   .usage('<command> [target] [options] [-- command args…]')
   .version('0.1.0', '-V, --version')
   .showSuggestionAfterError(true)

@@ -1,0 +1,52 @@
+// What `mcpkit bridge` does once parsed: checks which way it bridges, then runs that bridge.
+
+import type { BridgeFlags } from './bridge.js';
+import { CliError, ExitCode } from './exit.js';
+import { serverCommand } from './run.js';
+import { parsePort } from './serve-command.js';
+
+export async function bridgeCommand(flags: BridgeFlags): Promise<number> {
+  const fromUrl = flags.fromUrl !== undefined;
+  if (flags.fromStdio === fromUrl)
+    throw new CliError(
+      ExitCode.usage,
+      'bridge needs one of --from-stdio (with --http PORT -- command…) or --from-url URL --to-stdio',
+    );
+  if (fromUrl) {
+    if (!flags.toStdio)
+      throw new CliError(ExitCode.usage, '--from-url needs --to-stdio (the only way out it has)');
+    for (const flag of ['http', 'shared', 'cwd', 'env'] as const)
+      if (flags[flag] !== undefined)
+        throw new CliError(ExitCode.usage, `--${flag} goes with --from-stdio, not --from-url`);
+    if (serverCommand.words !== undefined)
+      throw new CliError(ExitCode.usage, '--from-url takes no command after --');
+    const { bridgeUrlToStdio } = await import('./bridge-url.js');
+    return bridgeUrlToStdio(flags.fromUrl as string, flags.header ?? []);
+  }
+  if (flags.toStdio || flags.header !== undefined)
+    throw new CliError(ExitCode.usage, '--to-stdio and --header go with --from-url, not --from-stdio');
+  const words = serverCommand.words;
+  if (words === undefined || words.length === 0)
+    throw new CliError(
+      ExitCode.usage,
+      "--from-stdio needs the server's command after --, e.g. -- node server.js",
+    );
+  const port = parsePort(flags.http);
+  if (port === undefined) throw new CliError(ExitCode.usage, '--from-stdio needs --http PORT');
+  const timeout = Number(flags.startupTimeout ?? '30000');
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new CliError(
+      ExitCode.usage,
+      `--startup-timeout needs a number of milliseconds, got "${flags.startupTimeout}"`,
+    );
+  const { bridgeStdioToHttp } = await import('./bridge-stdio.js');
+  return bridgeStdioToHttp({
+    command: words[0] as string,
+    args: words.slice(1),
+    port,
+    shared: flags.shared === true,
+    cwd: flags.cwd,
+    env: flags.env ?? [],
+    startupTimeoutMs: timeout,
+  });
+}

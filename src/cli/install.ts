@@ -1,0 +1,43 @@
+// `mcpkit install <claude-desktop|claude-code|vscode|cursor> <name> (-- cmd … | URL)`: adds a server to a host
+// application's config file.
+import type { Command } from 'commander';
+import { collect, withFormat } from './options.js';
+import { execute } from './run.js';
+
+/** The flags of `mcpkit install`. */
+export interface InstallFlags {
+  scope?: string;
+  force?: boolean;
+  env?: string[];
+  header?: string[];
+  format?: string;
+}
+
+export function register(program: Command): void {
+  withFormat(
+    program
+      .command('install')
+      .description("Add a server to a host's config file (Claude Desktop, Claude Code, VS Code, Cursor)")
+      .usage('<claude-desktop|claude-code|vscode|cursor> <name> (<url> | -- <command> [args…]) [options]')
+      .argument('<app>', 'claude-desktop, claude-code, vscode or cursor')
+      .argument('<name>', 'the name of the server in that file')
+      .argument('[url]', "the server's URL (or give its command after --)")
+      .option(
+        '--scope <scope>',
+        'user (~/.claude.json, ~/.cursor/mcp.json, …) or project (.mcp.json, .vscode/mcp.json, .cursor/mcp.json in this folder); default: project for vscode, user otherwise',
+      )
+      .option('--force', 'replace an entry of that name that differs')
+      .option('-e, --env <NAME=value>', 'environment variable for a command (repeatable)', collect)
+      .option('--header <"Name: value">', 'HTTP header for a URL (repeatable)', collect)
+      .addHelpText(
+        'after',
+        '\nThe file is created when absent, written atomically, and the previous one kept as <file>.bak.\n' +
+          'The same entry again changes nothing. The home folder is $HOME (tests use a temporary one).',
+      ),
+  ).action((app: string, name: string, url: string | undefined, flags: InstallFlags) =>
+    execute(flags, async () => {
+      const { installCommand } = await import('./install-run.js');
+      return installCommand(app, name, url, flags);
+    }),
+  );
+}
