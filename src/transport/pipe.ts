@@ -57,11 +57,12 @@ export async function pipeTransports(
   let ending = false;
   const toClient = (message: JsonRpcMessage) => {
     if (down) return;
+    client.send(message).catch((e: unknown) => onerror(toError(e)));
     if (!('method' in message) && message.id !== null) {
       pending.delete(message.id);
+      // The last answer the client waited for is on its way: now the pipe may close.
       if (ending && pending.size === 0) shutdown();
     }
-    client.send(message).catch((e: unknown) => onerror(toError(e)));
   };
   const toServer = (message: JsonRpcMessage) => {
     if (down) return;
