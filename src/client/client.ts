@@ -88,6 +88,7 @@ export class Client {
   #stateless: StatelessCaller | undefined;
   #logLevel: LoggingLevel | undefined;
   #watch: { sub: Subscription; uris: Set<string> } | undefined;
+  #listChanges: Subscription | undefined;
   #tasks: TaskClient | undefined;
   /** True while connect() settles the era: a connection lost meanwhile is reported by connect(), not onclose. */
   #connecting = false;
@@ -194,6 +195,7 @@ export class Client {
         ? this.#statelessCaller(current, this.#server.protocolVersion)
         : undefined;
     if (this.#stateless) this.#listenForChanges();
+    else this.#listChanges = undefined;
   }
 
   /** Starts a Peer over `transport` and makes it the client's connection. */
@@ -425,6 +427,15 @@ export class Client {
   }
 
   /**
+   * Stateless era: the listen stream the client opened at connect for its list-change callbacks (`onToolsChanged`,
+   * `onPromptsChanged`, `onResourcesChanged`, those the server can notify); undefined when it opened none. Its
+   * `honoured` settles once the server acknowledged it: list changes from then on reach the callbacks.
+   */
+  get listChanges(): Subscription | undefined {
+    return this.#listChanges;
+  }
+
+  /**
    * Opens a `subscriptions/listen` stream (stateless era): list changes and resource updates arrive
    * through the usual callbacks. In the stateful era these notifications arrive without subscribing.
    */
@@ -485,7 +496,7 @@ export class Client {
     if (o.onToolsChanged && caps?.tools?.listChanged) filter.toolsListChanged = true;
     if (o.onPromptsChanged && caps?.prompts?.listChanged) filter.promptsListChanged = true;
     if (o.onResourcesChanged && caps?.resources?.listChanged) filter.resourcesListChanged = true;
-    if (Object.keys(filter).length > 0) this.#subscriptions.open(filter);
+    this.#listChanges = Object.keys(filter).length > 0 ? this.#subscriptions.open(filter) : undefined;
   }
 
   async #watchResources(change: (uris: Set<string>) => void): Promise<void> {

@@ -49,7 +49,10 @@ describe('a composed server over stdio', { timeout: 120_000 }, () => {
         assert.match(texts(await client.callTool('example_simple', {}, CALL)), /simple text/i);
         const sampled = await client.callTool('example_test_sampling', { prompt: 'hi' }, CALL);
         assert.match(texts(sampled), new RegExp(`LLM response: sampled by the ${era} client`));
-        if (era === 'stateless') await new Promise((resolve) => setTimeout(resolve, 200)); // the listen stream opens
+        if (era === 'stateless') {
+          assert.ok(client.listChanges, 'the client listens for list changes');
+          await client.listChanges.honoured;
+        }
         await client.callTool('notes_grow', {}, CALL);
         await eventually(() => seen.some((l) => l.includes('notes_grown_1')), 'notes_grown_1 listed', 20_000);
         await client.callTool('example_toggle_feature', { enabled: true }, CALL);

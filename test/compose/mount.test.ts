@@ -271,7 +271,10 @@ for (const era of ['stateful', 'stateless'] as const) {
       assert.equal(client.era, era);
       const r = await client.callTool('w_forecast', { city: 'Oslo', units: 'f' });
       assert.deepEqual(r.content, [{ type: 'text', text: 'Oslo in f: sunny' }]);
-      if (era === 'stateless') await new Promise((resolve) => setTimeout(resolve, 100)); // the listen stream opens
+      if (era === 'stateless') {
+        assert.ok(client.listChanges, 'the client listens for list changes');
+        await client.listChanges.honoured;
+      }
       child.tool('radar', {}, () => 'radar');
       await eventually(() => seen.some((names) => names.includes('w_radar')), 'w_radar listed');
       assert.deepEqual((await client.callTool('w_radar')).content, [{ type: 'text', text: 'radar' }]);

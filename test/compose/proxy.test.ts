@@ -178,7 +178,8 @@ for (const era of ['stateful', 'stateless'] as const) {
       );
       try {
         await client.connect(new HttpClientTransport(http.url));
-        await new Promise((resolve) => setTimeout(resolve, 100)); // the listen stream opens
+        assert.ok(client.listChanges, 'the client listens for list changes');
+        await client.listChanges.honoured;
         await client.callTool('toggle_feature', { enabled: true });
         await eventually(() => seen.some((l) => l.includes('dynamic_tool')), 'dynamic_tool listed');
         await client.callTool('toggle_feature', { enabled: false });
