@@ -65,6 +65,8 @@ interface Known<D> {
 /** The mirror of one registry of the child in the parent's registry of the same kind. */
 class MountedKind<D extends Scoped, U> {
   readonly #known = new Map<string, Known<D>>();
+  /** Child entries the parent refused, by key, with the definition refused (reported once, tried on each sync). */
+  readonly #refused = new Map<string, D>();
   readonly #from: Registry<D, U>;
   readonly #to: Registry<D, U>;
   /** The parent's key and definition for a child entry; undefined when it is hidden. Throws on a bad name. */
@@ -133,13 +135,17 @@ class MountedKind<D extends Scoped, U> {
       seen.add(e.key);
       try {
         this.#syncEntry(e);
+        if (this.#refused.size > 0) this.#refused.delete(e.key);
       } catch (error) {
+        if (this.#refused.get(e.key) === e.def) continue;
+        this.#refused.set(e.key, e.def);
         this.#warn(
           `the ${this.#what} ${JSON.stringify(e.key)} of a mounted server could not be offered: ${errorMessage(error)}`,
         );
       }
     }
     for (const key of [...this.#known.keys()]) if (!seen.has(key)) this.#drop(key);
+    for (const key of [...this.#refused.keys()]) if (!seen.has(key)) this.#refused.delete(key);
   }
 
   #syncEntry(e: Entry<D>): void {
@@ -175,6 +181,7 @@ class MountedKind<D extends Scoped, U> {
 
   /** Removes everything this kind added to the parent. */
   clear(): void {
+    this.#refused.clear();
     for (const key of [...this.#known.keys()]) this.#drop(key);
   }
 }

@@ -334,3 +334,32 @@ test('the same server mounted twice: unmounting one mount keeps the cycle check 
   one.unmount(); // twice changes nothing
   assert.throws(() => c.mount('z', p), /cannot be mounted in itself/);
 });
+
+test('an entry the parent cannot take after all (a diamond of mounts) is reported once, and syncing goes on', () => {
+  const warnings: string[] = [];
+  const onwarning = (m: string) => warnings.push(m);
+  const g = new McpServer({ name: 'g', version: '1.0.0' });
+  const p1 = new McpServer({ name: 'p1', version: '1.0.0' });
+  const p2 = new McpServer({ name: 'p2', version: '1.0.0' }, { onwarning });
+  g.mount('', p1);
+  g.mount('', p2);
+  const c = new McpServer({ name: 'c', version: '1.0.0' });
+  const a = c.tool('a', {}, () => 'a');
+  p1.mount('', c);
+  p2.mount('', c, { tools: { a: { name: 'b' } } });
+  // Each mount alone sees no clash; p2's, syncing second, finds x already offered by g through p1.
+  c.tool('x', {}, () => 'x');
+  assert.ok(g.tools.get('x') && p1.tools.get('x'));
+  assert.equal(p2.tools.has('x'), false, 'p2 keeps nothing g refused');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(
+    warnings[0] ?? '',
+    /^Mounting "": the tool "x" of a mounted server could not be offered: .*"x" is already offered/,
+  );
+  a.disable();
+  assert.equal(p2.tools.get('b'), undefined, 'later changes still sync');
+  assert.equal(g.tools.get('b'), undefined);
+  a.enable();
+  assert.ok(p2.tools.get('b') && g.tools.get('b'));
+  assert.equal(warnings.length, 1, `the refused entry is reported once: ${warnings.join('\n')}`);
+});
