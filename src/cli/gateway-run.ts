@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../host/config/load.js';
 import { Host } from '../host/host.js';
+import { isLoopbackHost } from '../transport/loopback.js';
 import { StdioServerTransport } from '../transport/stdio-server.js';
 import { cut } from './chat-ask.js';
 import { CliError, ExitCode } from './exit.js';
@@ -22,6 +23,8 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   const port = flags.http === undefined ? undefined : Number(flags.http);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
     throw new CliError(ExitCode.usage, `--http needs a port number, got ${flags.http}`);
+  const address = flags.host ?? '127.0.0.1';
+  if (port !== undefined) remoteCheck(address, flags.allowRemote === true);
   const cwd = process.cwd();
   const host = new Host(await loadConfig(files, { workspaceFolder: cwd }), {
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
@@ -50,7 +53,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
       while (gateway.sessions.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       return 0;
     }
-    const running = await listen(gateway, port, flags.host ?? '127.0.0.1');
+    const running = await listen(gateway, port, address);
     note(`Gateway: ${running.url} (legacy SSE: ${running.sseUrl}); ${tools} tools`);
     await new Promise<void>((resolve) => {
       process.once('SIGTERM', resolve);
@@ -61,4 +64,20 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   } finally {
     await host.close();
   }
+}
+
+/**
+ * The gateway has no authentication and puts `ask` approvals to whoever connects: a non-loopback address is refused
+ * (exit 1) unless `--allow-remote` says so, and then a warning goes to stderr.
+ */
+function remoteCheck(address: string, allowRemote: boolean): void {
+  if (isLoopbackHost(address)) return;
+  if (!allowRemote)
+    throw new CliError(
+      ExitCode.usage,
+      `--host ${address} is not a loopback address: the gateway has no authentication, so every configured server would be open to anyone who can connect (and would answer its approval prompts); give --allow-remote to do it anyway`,
+    );
+  note(
+    `warning: serving on ${address} without authentication: anyone who can connect can call every configured server's tools and answer their approval prompts`,
+  );
 }

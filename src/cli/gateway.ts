@@ -1,6 +1,6 @@
 // `mcpkit gateway --config FILE [--http PORT]`: the servers of a host config served as one MCP server
 // (host.toServer()): over stdio by default, or over Streamable HTTP (with the legacy HTTP+SSE endpoint) on
-// 127.0.0.1:PORT; both protocol eras. Tool calls keep the config's approval policy: `ask` is put to the connecting
+// 127.0.0.1:PORT (a non-loopback --host only with --allow-remote, and a warning); both protocol eras. Tool calls keep the config's approval policy: `ask` is put to the connecting
 // client as an elicitation, or denied when it cannot ask. Logs go to stderr; stdout is the protocol's over stdio.
 import type { Command } from 'commander';
 import { execute } from './run.js';
@@ -10,6 +10,8 @@ export interface GatewayFlags {
   config?: string;
   http?: string;
   host?: string;
+  /** Serve on a non-loopback --host (off by default: the gateway has no authentication). */
+  allowRemote?: boolean;
 }
 
 export function register(program: Command): void {
@@ -21,7 +23,15 @@ export function register(program: Command): void {
       '--http <port>',
       'serve Streamable HTTP (and legacy SSE) on this port instead of stdio (0: any free port)',
     )
-    .option('--host <address>', 'address to bind with --http', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address to bind with --http (loopback only, unless --allow-remote)',
+      '127.0.0.1',
+    )
+    .option(
+      '--allow-remote',
+      'allow a non-loopback --host: every configured server is then reachable, without authentication, by anyone who can connect',
+    )
     .action((flags: GatewayFlags) =>
       execute({}, async () => {
         const { runGateway } = await import('./gateway-run.js');

@@ -12,7 +12,7 @@ import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextpr
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client, HttpClientTransport } from '../../src/index.js';
 import { StdioClientTransport } from '../../src/stdio.js';
-import { MCPKIT, ROOT } from './helpers.js';
+import { MCPKIT, mcpkit, ROOT } from './helpers.js';
 
 const ODD = join(ROOT, 'dist/test/host/fixtures/odd-server.js');
 let config: string;
@@ -124,4 +124,46 @@ test('over HTTP: the URL on stderr, our client in both eras and the official cli
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
+});
+
+test('a non-loopback --host is refused with exit 1 unless --allow-remote is given', async () => {
+  const refused = await mcpkit(['gateway', '--config', config, '--http', '0', '--host', '0.0.0.0']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /--host 0\.0\.0\.0 is not a loopback address/);
+  assert.match(refused.stderr, /--allow-remote/);
+  assert.doesNotMatch(refused.stderr, /Gateway:/);
+});
+
+test('--allow-remote: a warning on stderr, served, a foreign Origin still refused, SIGTERM ends it', async () => {
+  const child = spawn(process.execPath, gatewayArgs('--http', '0', '--host', '0.0.0.0', '--allow-remote'), {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  try {
+    let text = '';
+    const remote = await new Promise<string>((resolve, reject) => {
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+        const m = /Gateway: (\S+)/.exec(text);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}: ${text}`)));
+    });
+    assert.match(text, /warning: serving on 0\.0\.0\.0 without authentication/);
+    const local = remote.replace('0.0.0.0', '127.0.0.1');
+    const foreign = await fetch(local, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        origin: 'http://evil.example',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    assert.equal(foreign.status, 403);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    child.kill('SIGKILL');
+  }
 });
