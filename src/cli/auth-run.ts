@@ -96,7 +96,7 @@ export async function login(name: string, flags: LoginFlags): Promise<number> {
   }
   const tokens = await store.loadTokens(resourceKey(target.url));
   const summary = {
-    server: target.url,
+    server: target.label,
     signedIn: tokens !== undefined,
     authorizationNeeded: asked || tokens !== undefined,
     issuer: tokens?.issuer,
@@ -105,10 +105,10 @@ export async function login(name: string, flags: LoginFlags): Promise<number> {
     tokenFile: tokenFile(),
   };
   if (format === 'json') outJson(summary);
-  else if (tokens === undefined) out(`${target.url} needs no authorization: nothing stored`);
+  else if (tokens === undefined) out(`${target.label} needs no authorization: nothing stored`);
   else
     out(
-      `signed in to ${target.url} (issuer ${tokens.issuer}${tokens.scope ? `, scope "${tokens.scope}"` : ''}); tokens in ${tokenFile()}`,
+      `signed in to ${target.label} (issuer ${tokens.issuer}${tokens.scope ? `, scope "${tokens.scope}"` : ''}); tokens in ${tokenFile()}`,
     );
   return ExitCode.ok;
 }
@@ -121,8 +121,8 @@ export async function logout(name: string, flags: CommonFlags): Promise<number> 
   const key = resourceKey(target.url);
   const had = (await store.loadTokens(key)) !== undefined;
   if (had) await store.saveTokens(key, undefined);
-  if (format === 'json') outJson({ server: target.url, removed: had });
-  else out(had ? `signed out of ${target.url}` : `no tokens were stored for ${target.url}`);
+  if (format === 'json') outJson({ server: target.label, removed: had });
+  else out(had ? `signed out of ${target.label}` : `no tokens were stored for ${target.label}`);
   return ExitCode.ok;
 }
 
@@ -135,7 +135,7 @@ export async function status(name: string, flags: CommonFlags): Promise<number> 
   const expired = expiresAt !== undefined && expiresAt <= Date.now();
   if (format === 'json') {
     outJson({
-      server: target.url,
+      server: target.label,
       signedIn: tokens !== undefined,
       issuer: tokens?.issuer,
       scope: tokens?.scope,
@@ -144,7 +144,7 @@ export async function status(name: string, flags: CommonFlags): Promise<number> 
       refreshable: tokens?.refreshToken !== undefined,
     });
   } else if (tokens === undefined)
-    out(`not signed in to ${target.url} (run: mcpkit auth login ${target.url})`);
+    out(`not signed in to ${target.label} (run: mcpkit auth login ${target.label})`);
   else {
     const when =
       expiresAt === undefined
@@ -153,7 +153,7 @@ export async function status(name: string, flags: CommonFlags): Promise<number> 
           ? `expired ${new Date(expiresAt).toISOString()}`
           : `expires ${new Date(expiresAt).toISOString()}`;
     out(
-      `signed in to ${target.url}: issuer ${tokens.issuer}${tokens.scope ? `, scope "${tokens.scope}"` : ''}, ${when}${tokens.refreshToken ? ', refreshable' : ''}`,
+      `signed in to ${target.label}: issuer ${tokens.issuer}${tokens.scope ? `, scope "${tokens.scope}"` : ''}, ${when}${tokens.refreshToken ? ', refreshable' : ''}`,
     );
   }
   return tokens === undefined ? ExitCode.authRequired : ExitCode.ok;

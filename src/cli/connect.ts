@@ -187,7 +187,7 @@ export function connectFailure(
     return new CliError(
       code,
       `${target.label} requires authorization: ${message}`,
-      { hint: `run: mcpkit auth login ${target.kind === 'url' ? target.url : target.label}` },
+      { hint: `run: mcpkit auth login ${target.label}` },
       e,
     );
   if (code === ExitCode.unreachable)

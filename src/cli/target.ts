@@ -6,6 +6,7 @@ import { loadConfig } from '../host/config/load.js';
 import { knownConfigLocations } from '../host/config/locations.js';
 import type { ServerConfig } from '../host/config/types.js';
 import { serverEnvironment } from '../host/environment.js';
+import { isSecretName, REDACTED, redactText } from '../host/redact.js';
 import { CliError, ExitCode, type TargetKind } from './exit.js';
 import { nearest } from './nearest.js';
 
@@ -91,7 +92,7 @@ export async function resolveTarget(
     const [program, ...args] = command as [string, ...string[]];
     return {
       kind: 'stdio',
-      label: command.join(' '),
+      label: commandLabel(command),
       command: program,
       args,
       env: serverEnvironment(extraEnv, Object.keys(extraEnv)),
@@ -108,9 +109,20 @@ export async function resolveTarget(
     try {
       url = new URL(name);
     } catch {
-      throw new CliError(ExitCode.usage, `not a valid URL: "${name}"`);
+      throw new CliError(ExitCode.usage, `not a valid URL: "${urlLabel(name)}"`);
     }
-    return { kind: 'url', label: url.href, url: url.href, transport: 'http', headers: extraHeaders };
+    if (url.username !== '' || url.password !== '')
+      throw new CliError(
+        ExitCode.usage,
+        `the URL ${urlLabel(url.href)} carries a user name or password: give credentials with --header "Authorization: …" instead`,
+      );
+    return {
+      kind: 'url',
+      label: urlLabel(url.href),
+      url: url.href,
+      transport: 'http',
+      headers: extraHeaders,
+    };
   }
   const server = await configuredServer(name, flags.config);
   const t = server.transport;
@@ -134,6 +146,54 @@ export async function resolveTarget(
     headers: { ...t.headers, ...extraHeaders },
     ...(server.oauth === undefined ? {} : { oauth: server.oauth }),
   };
+}
+
+/**
+ * A URL as messages show it: origin and path, the query's values redacted, no user name, password or fragment
+ * (an `?api_key=` must not reach a terminal, a log or `--format json`).
+ */
+export function urlLabel(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return REDACTED;
+  }
+  const keys = [...url.searchParams.keys()];
+  const query =
+    keys.length === 0 ? '' : `?${keys.map((k) => `${encodeURIComponent(k)}=${REDACTED}`).join('&')}`;
+  return `${url.origin}${url.pathname}${query}`;
+}
+
+/**
+ * A stdio command as messages show it: the value of a secret-looking flag (`--token=X`, `--api-key X`) or
+ * assignment (`API_KEY=X`), a URL's query values and credential-looking words (`sk-…`, `Bearer …`) redacted.
+ */
+export function commandLabel(command: readonly string[]): string {
+  const words: string[] = [];
+  let hideNext = false;
+  for (const word of command) {
+    if (hideNext) {
+      words.push(REDACTED);
+      hideNext = false;
+      continue;
+    }
+    const flag = /^(--?[A-Za-z0-9_.-]+)(=.*)?$/.exec(word);
+    if (flag?.[1] !== undefined && isSecretName(flag[1])) {
+      if (flag[2] === undefined) {
+        hideNext = true;
+        words.push(word);
+      } else words.push(`${flag[1]}=${REDACTED}`);
+      continue;
+    }
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word);
+    if (assignment?.[1] !== undefined && isSecretName(assignment[1])) {
+      words.push(`${assignment[1]}=${REDACTED}`);
+      continue;
+    }
+    words.push(isUrl(word) ? urlLabel(word) : redactText(word));
+  }
+  return words.join(' ');
 }
 
 /** The config files searched for a server name: `--config FILE`, else the known locations that exist. */

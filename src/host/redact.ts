@@ -41,6 +41,11 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** Whether a field, flag or variable called `name` holds a secret (`token`, `api_key`, `password`, …). */
+export function isSecretName(name: string): boolean {
+  return SECRET_KEY.test(name);
+}
+
 /** `text` with every credential-looking part replaced by `[redacted]`. */
 export function redactText(text: string): string {
   return text.replace(SECRET_IN_TEXT, REDACTED);
