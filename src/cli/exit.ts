@@ -1,9 +1,9 @@
-// The exit codes of the `mcpkit` command (those of the official Inspector CLI) and the one mapping from mcpkit's
-// error codes to them.
+// The exit codes of the `mcpkit` command and the one mapping from mcpkit's error codes to them. 0 and 1 mean what
+// they mean for the official Inspector CLI (which exits only 0 or 1); 2-5 are mcpkit's refinements of its 1.
 import { JsonRpcError, McpkitError, type McpkitErrorCode } from '../jsonrpc/errors.js';
 import { HttpStatusError } from '../transport/http-client/shared.js';
 
-/** The process exit codes: compatible with the official Inspector CLI. */
+/** The process exit codes: 0 and 1 as the official Inspector CLI; 2-5 refine its 1 (what failed). */
 export const ExitCode = {
   ok: 0,
   /** Bad usage (unknown command or flag, a value that does not fit, a config file that does not parse) or a request the server refused. */

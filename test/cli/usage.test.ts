@@ -26,6 +26,11 @@ describe('mcpkit: the command line', { timeout: 120_000 }, () => {
       run.stdout,
       /Exit codes: 0 ok, 1 usage, 2 server failed to start, 3 authorization required, 4 unreachable/,
     );
+    assert.match(
+      run.stdout,
+      /0 and 1 as the official Inspector CLI, which exits only 0 or 1;\s+2-5 are mcpkit's refinements/,
+    );
+    assert.doesNotMatch(run.stdout, /compatible with/i);
   });
 
   test('the bin is the bundled file with a node shebang', () => {
