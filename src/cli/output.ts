@@ -14,12 +14,14 @@ export function parseFormat(value: string): Format {
 
 /** Writes a line of text to stdout. */
 export function out(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  const shown = process.stdout.isTTY === true ? terminalSafe(text) : text;
+  process.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
 /** Writes a line of text to stderr. */
 export function note(text: string): void {
-  process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  const shown = process.stderr.isTTY === true ? terminalSafe(text) : text;
+  process.stderr.write(shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
 /** Prints the command's one JSON document on stdout. */
@@ -56,6 +58,18 @@ function codeOf(error: unknown): string | number | undefined {
   return undefined;
 }
 
+/** C0 and C1 control characters but newline and tab (escape sequences a server could use to rewrite a terminal). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * `text` without control characters other than newline and tab: what reaches a terminal from a server (its
+ * descriptions, results, log messages) cannot move the cursor, retitle the window or hide earlier output.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, '');
+}
+
 /**
  * A plain table: a header row and aligned columns, each cell on one line (newlines folded, long cells cut to
  * `maxCell` characters; the last column is never padded).
@@ -66,7 +80,9 @@ export function table(
   maxCell = 80,
 ): string {
   const clean = (s: string) => {
-    const one = s.replace(/\s*\n\s*/g, ' ').trim();
+    const one = terminalSafe(s)
+      .replace(/\s*\n\s*|\t/g, ' ')
+      .trim();
     return one.length > maxCell ? `${one.slice(0, maxCell - 1)}…` : one;
   };
   const cells = [headers.map(clean), ...rows.map((r) => r.map(clean))];

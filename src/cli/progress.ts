@@ -1,5 +1,6 @@
 // Progress notifications on stderr: a bar redrawn in place on a terminal, plain lines otherwise.
 import type { ProgressParams } from '../spec/types.js';
+import { terminalSafe } from './output.js';
 
 /** Shows progress; `done()` ends the bar's line. */
 export interface ProgressView {
@@ -29,7 +30,7 @@ export function progressView(stream: NodeJS.WriteStream = process.stderr): Progr
         fraction === undefined
           ? `[${'·'.repeat(WIDTH)}] ${p.progress}`
           : `[${'#'.repeat(Math.round(fraction * WIDTH)).padEnd(WIDTH, ' ')}] ${Math.round(fraction * 100)}%`;
-      const line = `${bar}${p.message ? ` ${p.message}` : ''}`;
+      const line = `${bar}${p.message ? ` ${terminalSafe(p.message).replace(/[\n\t]/g, ' ')}` : ''}`;
       const columns = stream.columns ?? 80;
       stream.write(`\r\x1b[2K${line.slice(0, columns - 1)}`);
       drawn = true;
