@@ -7,7 +7,7 @@ import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import { type Scoped, scopesOf } from './auth.js';
-import { Broadcaster } from './broadcast.js';
+import { Broadcaster, type ChangeRelay, type ServerChange } from './broadcast.js';
 import { cacheHintOf } from './cache-hints.js';
 import { DeclaredCapabilities, declares } from './capabilities.js';
 import { type Completer, completerFor } from './completion.js';
@@ -360,6 +360,15 @@ export class McpServer {
   notifyResourceUpdated(uri: string): void {
     this.#broadcast.resourceUpdated(uri);
     for (const listener of this.#updateListeners) listener(uri);
+  }
+
+  /**
+   * @internal Joins this server's change notifications to other instances of a cluster (a clustered HTTP endpoint
+   * calls it once); returns what announces another instance's change here.
+   */
+  relayChanges(relay: ChangeRelay | undefined): (change: ServerChange) => void {
+    this.#broadcast.relay = relay;
+    return (change) => this.#broadcast.applyRemote(change);
   }
 
   /** Closes every session (open `subscriptions/listen` streams first get their final result). */

@@ -1,10 +1,12 @@
-import { ErrorCode } from '../../jsonrpc/errors.js';
+import { ErrorCode, toError } from '../../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { principalOf } from '../../server/auth.js';
 import type { McpServer } from '../../server/server.js';
 import { isModernRevision } from '../../spec/modern.js';
 import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
 import { AuthGate, type ResourceAuthOptions } from '../auth-gate.js';
+import type { ClusterOptions } from '../cluster/node.js';
+import { ClusteredSessions } from './clustered-sessions.js';
 import { contextOf } from './connect.js';
 import {
   modernRequest,
@@ -21,7 +23,12 @@ import { LoadShedder, type OverloadOptions } from './overload.js';
 import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from './security.js';
 import { SessionTable } from './session-table.js';
-import type { ResponseMode, StreamSettings } from './session-transport.js';
+import {
+  type HttpSessionTransport,
+  type ResponseMode,
+  type StreamSettings,
+  unavailable,
+} from './session-transport.js';
 import { postStateless, postToSession } from './stateful-post.js';
 
 /** Options of a Streamable HTTP endpoint. */
@@ -58,6 +65,12 @@ export interface StreamableHttpOptions extends SecurityOptions {
    * Default: 1024 in flight; the loop-delay check is off until given a limit.
    */
   overload?: OverloadOptions | false;
+  /**
+   * Makes this endpoint one instance of a cluster sharing sessions, resumable streams, server requests and change
+   * notifications through these stores (`mcpkit/redis`: `redisCluster(url)`), so any instance answers any request of
+   * any session behind a load balancer without affinity. Replaces `eventStore`. Default: none (one process).
+   */
+  cluster?: ClusterOptions;
 }
 
 /** A Streamable HTTP endpoint serving one server definition to many sessions. */
@@ -80,7 +93,18 @@ export function createStreamableHttpHandler(
   server.checkOptions();
   const stateful = options.sessions !== false;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const store = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
+  const idleTimeoutMs = options.sessionIdleTimeoutMs ?? 30 * 60_000;
+  const table = new SessionTable({ maxSessions: options.maxSessions ?? 10_000, idleTimeoutMs });
+  const cluster =
+    options.cluster !== undefined && stateful
+      ? new ClusteredSessions(server, table, options.cluster, idleTimeoutMs)
+      : undefined;
+  const store =
+    cluster !== undefined
+      ? cluster.node.events
+      : options.eventStore === false
+        ? undefined
+        : (options.eventStore ?? new MemoryEventStore());
   const settings: StreamSettings = {
     responseMode: options.responseMode ?? 'auto',
     retryMs: options.retryMs ?? 1000,
@@ -88,6 +112,12 @@ export function createStreamableHttpHandler(
     eventStore: stateful ? store : undefined,
     resumable: stateful,
   };
+  if (cluster !== undefined) {
+    settings.cluster = cluster.node;
+    cluster.settings = settings;
+    // Joined at once; a store that cannot be reached now is tried again by the first request that needs it.
+    cluster.node.start().catch((e: unknown) => server.error(toError(e), undefined));
+  }
   const request: StreamSettings = {
     ...settings,
     eventStore: undefined,
@@ -112,10 +142,6 @@ export function createStreamableHttpHandler(
   const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
   const scopesNeeded = (message: JsonRpcMessage) => server.scopesNeeded(message);
   const shedder = options.overload === false ? undefined : new LoadShedder(options.overload);
-  const table = new SessionTable({
-    maxSessions: options.maxSessions ?? 10_000,
-    idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
-  });
 
   /** A POST, step by step: content negotiation, body limit, parsing, era routing, version checks, sessions. */
   async function post(req: HttpRequestLike): Promise<HttpReply> {
@@ -137,7 +163,14 @@ export function createStreamableHttpHandler(
     if (badVersion) return badVersion;
     const context = contextOf(req);
     if (!stateful) return postStateless(server, settings, body, version ?? DEFAULT_HTTP_REVISION, context);
-    return postToSession(server, settings, table, req, body, context);
+    return postToSession(server, settings, table, req, body, context, cluster);
+  }
+
+  /** The session a GET or DELETE names: from the table, or (cluster) read from the store once. */
+  async function lookup(sessionId: string): Promise<HttpSessionTransport | undefined> {
+    const local = table.get(sessionId);
+    if (local || cluster === undefined) return local;
+    return cluster.load(sessionId);
   }
 
   async function get(req: HttpRequestLike): Promise<HttpReply> {
@@ -152,7 +185,12 @@ export function createStreamableHttpHandler(
     }
     const sessionId = req.header('mcp-session-id');
     if (sessionId === undefined) return missingSessionId();
-    const transport = table.get(sessionId);
+    let transport: HttpSessionTransport | undefined;
+    try {
+      transport = await lookup(sessionId);
+    } catch (e) {
+      return unavailable(e);
+    }
     // Another principal's session answers exactly like an unknown one.
     if (!transport || transport.owner !== principalOf(req.authInfo)) return sessionNotFound();
     return transport.get(req.header('last-event-id'));
@@ -166,8 +204,20 @@ export function createStreamableHttpHandler(
     if (bad) return bad;
     const sessionId = req.header('mcp-session-id');
     if (sessionId === undefined) return missingSessionId();
-    const transport = table.get(sessionId);
+    let transport: HttpSessionTransport | undefined;
+    try {
+      transport = await lookup(sessionId);
+    } catch (e) {
+      return unavailable(e);
+    }
     if (!transport || transport.owner !== principalOf(req.authInfo)) return sessionNotFound();
+    if (cluster !== undefined) {
+      try {
+        await cluster.delete(sessionId);
+      } catch (e) {
+        return unavailable(e);
+      }
+    }
     table.delete(sessionId);
     await transport.close();
     return { status: 200, headers: {} };
@@ -203,6 +253,7 @@ export function createStreamableHttpHandler(
     close: () => {
       for (const exchange of modern.inFlight) exchange.shutdown();
       modern.inFlight.clear();
+      cluster?.close();
       return table.closeAll();
     },
   };

@@ -25,6 +25,12 @@ export class OutStream {
   /** Orders writes behind an asynchronous event store. */
   tail: Promise<void> | undefined;
   seq = 0;
+  /** Cluster: stops following the shared store (set while the stream's events come from there). */
+  unfollow: (() => void) | undefined;
+  /** Cluster: a stream another instance writes, resumed here (its requests, and those answered so far). */
+  remote: { requests: RequestId[]; answered: Set<RequestId>; ended: boolean; lost: boolean } | undefined;
+  /** Cluster: checks that the instance writing a remote stream is alive. */
+  watch: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     readonly id: string,

@@ -46,6 +46,11 @@ export class SessionTable {
     return entry.transport;
   }
 
+  /** The session with this id, without marking it used or expiring it. */
+  peek(id: string): HttpSessionTransport | undefined {
+    return this.#entries.get(id)?.transport;
+  }
+
   /** Adds a session, evicting the least recently used idle one when full; false when none can go. */
   add(id: string, transport: HttpSessionTransport): boolean {
     this.sweep();

@@ -5,8 +5,9 @@ import { encodeMessage } from '../../jsonrpc/parse.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../../protocol/transport.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
+import { type ClusterLink, INSTANCE_ID_LENGTH, parseWireRequestId, wireRequestId } from '../cluster/link.js';
 import { httpError, SESSION_NOT_FOUND } from './errors.js';
-import type { EventStore } from './event-store.js';
+import type { EventStore, StoredEvent } from './event-store.js';
 import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGone } from './exchange.js';
 import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
 
@@ -23,6 +24,8 @@ export interface StreamSettings {
   resumable: boolean;
   /** The HTTP status of a JSON reply carrying one message (stateless-revision errors map to 4xx). */
   statusOf?: (message: JsonRpcMessage) => number;
+  /** Set when the endpoint is one instance of a cluster (its `eventStore` is then the link's shared store). */
+  cluster?: ClusterLink;
 }
 
 /** A short random tag per session: stream ids of other sessions never match it. */
@@ -59,13 +62,31 @@ export class HttpSessionTransport implements Transport {
   /** Called when the last POST stream has its answer (stateless requests close then). */
   onidle: (() => void) | undefined;
 
-  constructor(key: string, sessionId: string | undefined, settings: StreamSettings) {
+  /** `tag`: the session's stream-id prefix when it was made elsewhere (cluster). */
+  constructor(key: string, sessionId: string | undefined, settings: StreamSettings, tag?: string) {
     this.#key = key;
     this.sessionId = sessionId;
     this.#settings = settings;
     this.#headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
+    if (settings.cluster !== undefined && sessionId !== undefined)
+      this.#headers['mcpkit-instance'] = settings.cluster.instance;
     // Only resumable streams need ids that other sessions cannot guess.
-    this.#tag = settings.resumable ? streamTag() : 's';
+    this.#tag = tag ?? (settings.resumable ? streamTag() : 's');
+  }
+
+  /** The prefix of this session's stream ids. */
+  get tag(): string {
+    return this.#tag;
+  }
+
+  /** True when the session is shared by a cluster's instances. */
+  get clustered(): boolean {
+    return this.#settings.cluster !== undefined && this.sessionId !== undefined;
+  }
+
+  /** True while this instance holds the session's GET stream (cluster: it announces changes to the session). */
+  get holdsStandalone(): boolean {
+    return this.#standalone?.sink !== undefined;
   }
 
   #standaloneStream(): OutStream {
@@ -102,6 +123,7 @@ export class HttpSessionTransport implements Transport {
   ): Promise<HttpReply> {
     const receiver = this.#receiver;
     if (!receiver || this.#closed) return Promise.resolve(gone());
+    if (this.#settings.cluster !== undefined) messages = this.#route(this.#settings.cluster, messages);
     const requests: RequestId[] = [];
     for (const m of messages) if ('method' in m && 'id' in m) requests.push(m.id);
     if (requests.length === 0) {
@@ -117,7 +139,10 @@ export class HttpSessionTransport implements Transport {
         return Promise.resolve(httpError(409, message, ErrorCode.InvalidRequest, id));
       }
     }
-    const stream = new OutStream(`${this.#tag}${++this.#nextStream}`, batch);
+    const stream = new OutStream(
+      `${this.#tag}${this.#settings.cluster?.instance ?? ''}${++this.#nextStream}`,
+      batch,
+    );
     for (const id of requests) {
       stream.pending.add(id);
       this.#byRequest.set(id, stream);
@@ -149,6 +174,13 @@ export class HttpSessionTransport implements Transport {
   /** Opens the standalone stream, or resumes a stream after `lastEventId`; resolves with the SSE reply. */
   async get(lastEventId: string | undefined): Promise<HttpReply> {
     if (this.#closed) return gone();
+    const cluster = this.#settings.cluster;
+    if (cluster !== undefined) {
+      const streamId = lastEventId === undefined ? undefined : cluster.events.streamOf(lastEventId);
+      // A POST stream of a request running here resumes as on a single instance.
+      if (streamId === undefined || !this.#streams.has(streamId))
+        return this.#getShared(cluster, lastEventId);
+    }
     if (lastEventId === undefined) {
       const standalone = this.#standaloneStream();
       if (standalone.connected)
@@ -192,6 +224,9 @@ export class HttpSessionTransport implements Transport {
       for (const m of message) await this.send(m, options);
       return;
     }
+    const cluster = this.#settings.cluster;
+    // A server request's id names this instance, so that the client's answer, POSTed anywhere, finds its way back.
+    if (cluster !== undefined && 'method' in message) message = toWire(cluster.instance, message);
     if (!('method' in message)) {
       const id = message.id;
       const stream = id === null ? undefined : this.#byRequest.get(id);
@@ -207,6 +242,7 @@ export class HttpSessionTransport implements Transport {
       this.#emit(stream, message, false);
       return;
     }
+    if (cluster !== undefined && this.sessionId !== undefined) return this.#sendShared(cluster, message);
     const connected = this.#standalone?.connected ?? false;
     if ('id' in message && !connected) {
       // A request nobody can receive would only time out: fail it now.
@@ -232,10 +268,13 @@ export class HttpSessionTransport implements Transport {
     }
     this.#streams.clear();
     this.#byRequest.clear();
-    try {
-      await this.#settings.eventStore?.dropSession(this.#key);
-    } catch (e) {
-      this.#receiver?.onerror(toError(e));
+    // A cluster's session outlives one instance's copy of it: only ending it (DELETE, expiry) drops its events.
+    if (this.#settings.cluster === undefined) {
+      try {
+        await this.#settings.eventStore?.dropSession(this.#key);
+      } catch (e) {
+        this.#receiver?.onerror(toError(e));
+      }
     }
     this.onclosed?.();
     this.#receiver?.onclose();
@@ -281,8 +320,15 @@ export class HttpSessionTransport implements Transport {
       if (last) this.#finish(stream);
       return;
     }
-    // An asynchronous store: events go out in order once recorded, and the stream ends after the last.
-    const recorded = Promise.resolve(id);
+    // An asynchronous store: events go out in order once recorded, and the stream ends after the last. An event the
+    // store could not record still goes out, without an id (it cannot be resumed from, but it is not lost).
+    const recorded = Promise.resolve(id).then(
+      (eid) => eid,
+      (e: unknown) => {
+        this.#receiver?.onerror(toError(e));
+        return undefined;
+      },
+    );
     stream.tail = (stream.tail ?? Promise.resolve()).then(async () => {
       const eid = await recorded;
       this.#write(stream, {
@@ -292,6 +338,181 @@ export class HttpSessionTransport implements Transport {
       if (last) this.#finish(stream);
     });
     stream.tail.catch((e: unknown) => this.#receiver?.onerror(toError(e)));
+  }
+
+  /**
+   * Cluster: the client's answers to other instances' requests go there, and so does a cancellation of a request
+   * running elsewhere; answers to this instance's requests get their peer ids back.
+   */
+  #route(cluster: ClusterLink, messages: JsonRpcMessage[]): JsonRpcMessage[] {
+    const kept: JsonRpcMessage[] = [];
+    const sessionId = this.sessionId ?? '';
+    for (const m of messages) {
+      if (!('method' in m)) {
+        const wire = parseWireRequestId(m.id);
+        if (wire === undefined) kept.push(m);
+        else if (wire.instance === cluster.instance) kept.push({ ...m, id: wire.id });
+        else cluster.forwardAnswer(wire.instance, sessionId, m);
+        continue;
+      }
+      const cancelled = m.method === 'notifications/cancelled' ? requestIdOf(m.params?.requestId) : undefined;
+      if (cancelled !== undefined && !this.#byRequest.has(cancelled)) cluster.forwardCancel(sessionId, m);
+      else kept.push(m);
+    }
+    return kept;
+  }
+
+  /** Cluster: a message another instance routed here (an answer to this instance's request, or a cancellation). */
+  deliverRemote(message: JsonRpcMessage): void {
+    const receiver = this.#receiver;
+    if (!receiver || this.#closed) return;
+    if ('method' in message) {
+      const cancelled = requestIdOf(message.params?.requestId);
+      if (cancelled === undefined || !this.#byRequest.has(cancelled)) return;
+      receiver.onmessage(message);
+      this.#cancelled(cancelled);
+      return;
+    }
+    const wire = parseWireRequestId(message.id);
+    if (wire !== undefined && wire.instance === this.#settings.cluster?.instance)
+      receiver.onmessage({ ...message, id: wire.id });
+  }
+
+  /** Cluster: what goes to the GET stream is recorded in the shared store; the instance holding it follows it. */
+  async #sendShared(cluster: ClusterLink, message: JsonRpcMessage): Promise<void> {
+    const store = cluster.events;
+    const streamId = `${this.#tag}_`;
+    if ('id' in message && (await store.followers(this.#key, streamId)) === 0) {
+      // A request nobody can receive would only time out: fail it now.
+      throw new McpkitError(
+        'TRANSPORT_ERROR',
+        `No stream is open to deliver ${'method' in message ? message.method : 'a message'} to the client`,
+      );
+    }
+    const data = encodeMessage(message);
+    await store.append(this.#key, streamId, message, data.length);
+  }
+
+  /**
+   * Cluster: the GET stream, or a stream resumed here that this instance does not write (the GET stream, or a POST
+   * stream of a request running elsewhere): follow the shared store first, then replay what was missed.
+   */
+  async #getShared(cluster: ClusterLink, lastEventId: string | undefined): Promise<HttpReply> {
+    const store = cluster.events;
+    const standaloneId = `${this.#tag}_`;
+    const refused = () =>
+      httpError(400, 'Bad Request: Last-Event-ID is unknown, expired, or belongs to another session');
+    const streamId = lastEventId === undefined ? standaloneId : store.streamOf(lastEventId);
+    if (streamId === undefined || !streamId.startsWith(this.#tag)) return refused();
+    const standalone = streamId === standaloneId;
+    const stream = standalone ? this.#standaloneStream() : new OutStream(streamId, false);
+    if (stream.connected) {
+      const what =
+        standalone && lastEventId === undefined
+          ? 'this session already has an open GET stream'
+          : 'this stream is already connected';
+      return httpError(409, `Conflict: ${what}`);
+    }
+    stream.sse = true;
+    stream.backlog = [];
+    let replay: QueuedEvent[] = [];
+    try {
+      stream.unfollow = await store.follow(this.#key, streamId, (event) => this.#followed(stream, event));
+      if (lastEventId !== undefined) {
+        const info = standalone ? undefined : await store.streamInfo(this.#key, streamId);
+        let events = await store.replayAfter(this.#key, lastEventId);
+        if (!events && seqOf(lastEventId) === 0 && (standalone || info)) events = [];
+        if (!events || (!standalone && !info)) {
+          this.#detach(stream, false);
+          stream.backlog = undefined;
+          return refused();
+        }
+        if (!standalone) {
+          const remote = {
+            requests: info?.requests ?? [],
+            answered: new Set<RequestId>(),
+            ended: false,
+            lost: false,
+          };
+          for (const e of events)
+            if (!('method' in e.message) && e.message.id !== null) remote.answered.add(e.message.id);
+          remote.ended ||= info?.ended === true;
+          stream.remote = remote;
+          const producer = streamId.slice(this.#tag.length, this.#tag.length + INSTANCE_ID_LENGTH);
+          if (!remote.ended && !(await cluster.isAlive(producer))) remote.lost = true;
+        }
+        replay = events.map((e) => ({
+          seq: seqOf(e.id),
+          text: formatSseEvent({ id: e.id, data: encodeMessage(e.message) }),
+        }));
+      }
+    } catch (e) {
+      this.#detach(stream, false);
+      stream.backlog = undefined;
+      return unavailable(e);
+    }
+    return this.#sseReply((sink) => this.#attach(stream, sink, replay, lastEventId === undefined));
+  }
+
+  /** Cluster: an event of a followed stream (undefined: the stream ended). */
+  #followed(stream: OutStream, event: StoredEvent | undefined): void {
+    const remote = stream.remote;
+    if (event === undefined) {
+      if (remote === undefined) return;
+      remote.ended = true;
+      // While attaching, the attach closes it after the backlog.
+      if (stream.backlog === undefined) this.#detach(stream, true);
+      return;
+    }
+    if (remote !== undefined && !('method' in event.message) && event.message.id !== null)
+      remote.answered.add(event.message.id);
+    this.#write(stream, {
+      seq: seqOf(event.id),
+      text: formatSseEvent({ id: event.id, data: encodeMessage(event.message) }),
+    });
+  }
+
+  /** Cluster: a remote stream's writer must stay alive; when it dies, its unanswered requests fail here. */
+  #watchProducer(stream: OutStream): void {
+    const cluster = this.#settings.cluster;
+    const remote = stream.remote;
+    if (cluster === undefined || remote === undefined) return;
+    const producer = stream.id.slice(this.#tag.length, this.#tag.length + INSTANCE_ID_LENGTH);
+    let checking = false;
+    stream.watch = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      cluster.isAlive(producer).then(
+        (alive) => {
+          checking = false;
+          const sink = stream.sink;
+          if (alive || !sink || remote.ended) return;
+          remote.lost = true;
+          this.#failLost(stream, sink);
+          this.#detach(stream, true);
+        },
+        () => {
+          checking = false;
+        },
+      );
+    }, cluster.heartbeatMs);
+    (stream.watch as { unref?: () => void }).unref?.();
+  }
+
+  /** Cluster: the requests of a stream whose instance died get an error instead of waiting forever. */
+  #failLost(stream: OutStream, sink: SseSink): void {
+    const remote = stream.remote;
+    if (remote === undefined) return;
+    for (const id of remote.requests) {
+      if (remote.answered.has(id)) continue;
+      remote.answered.add(id);
+      const error = {
+        code: ErrorCode.InternalError,
+        message:
+          'The server instance running this request stopped before answering; the request may or may not have taken effect',
+      };
+      sink.write(formatSseEvent({ data: encodeMessage({ jsonrpc: '2.0', id, error }) }));
+    }
   }
 
   #replyJson(stream: OutStream): void {
@@ -308,6 +529,13 @@ export class HttpSessionTransport implements Transport {
 
   #startSse(stream: OutStream): void {
     stream.sse = true;
+    const cluster = this.#settings.cluster;
+    if (cluster !== undefined && stream.pending.size > 0) {
+      // Recorded so that an instance resuming the stream can fail these requests if this instance dies.
+      cluster.events
+        .streamOpened(this.#key, stream.id, [...stream.pending])
+        .catch((e: unknown) => this.#receiver?.onerror(toError(e)));
+    }
     stream.backlog = [];
     const early = stream.json;
     stream.json = [];
@@ -342,9 +570,14 @@ export class HttpSessionTransport implements Transport {
     }
     for (const e of stream.backlog ?? []) if (e.seq === undefined || e.seq > last) sink.write(e.text);
     stream.backlog = undefined;
-    const finished = stream !== this.#standalone && !this.#streams.has(stream.id);
+    const finished =
+      stream.remote !== undefined
+        ? stream.remote.ended || stream.remote.lost
+        : stream !== this.#standalone && !this.#streams.has(stream.id);
+    if (stream.remote?.lost) this.#failLost(stream, sink);
     if (stream.closeRequested || finished || this.#closed) {
       stream.closeRequested = false;
+      this.#detach(stream, false);
       sink.close();
       return;
     }
@@ -352,6 +585,7 @@ export class HttpSessionTransport implements Transport {
     sink.onclose = () => {
       if (stream.sink === sink) this.#detach(stream, false);
     };
+    if (stream.remote !== undefined) this.#watchProducer(stream);
     if (this.#settings.keepAliveMs > 0) {
       stream.keepAlive = setInterval(() => sink.write(SSE_KEEPALIVE), this.#settings.keepAliveMs);
       (stream.keepAlive as { unref?: () => void }).unref?.();
@@ -381,8 +615,39 @@ export class HttpSessionTransport implements Transport {
   #detach(stream: OutStream, close: boolean): void {
     if (stream.keepAlive !== undefined) clearInterval(stream.keepAlive);
     stream.keepAlive = undefined;
+    if (stream.watch !== undefined) clearInterval(stream.watch);
+    stream.watch = undefined;
+    stream.unfollow?.();
+    stream.unfollow = undefined;
     const sink = stream.sink;
     stream.sink = undefined;
     if (close && sink && !sink.closed) sink.close();
   }
+}
+
+/** A request id from a notification's params, or undefined. */
+function requestIdOf(value: unknown): RequestId | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? value : undefined;
+}
+
+/** A server request (or its cancellation) with this instance's routable id. */
+function toWire(instance: string, message: JsonRpcMessage): JsonRpcMessage {
+  if (!('method' in message)) return message;
+  if ('id' in message) return { ...message, id: wireRequestId(instance, message.id) };
+  if (message.method === 'notifications/cancelled' && typeof message.params?.requestId === 'number') {
+    return {
+      ...message,
+      params: { ...message.params, requestId: wireRequestId(instance, message.params.requestId) },
+    };
+  }
+  return message;
+}
+
+/** 503 with a JSON-RPC error: the cluster's store could not be reached. */
+export function unavailable(error: unknown): HttpReply {
+  return httpError(
+    503,
+    `Service Unavailable: the session store cannot be reached (${toError(error).message})`,
+    ErrorCode.InternalError,
+  );
 }

@@ -4,12 +4,13 @@ import { principalOf } from '../../server/auth.js';
 import type { McpServer } from '../../server/server.js';
 import { POLICIES, statefulPolicy } from '../../spec/revision.js';
 import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
+import type { ClusteredSessions } from './clustered-sessions.js';
 import { connectTransport } from './connect.js';
 import { httpError, missingSessionId, sessionNotFound } from './errors.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import type { PostBody } from './post-body.js';
 import type { SessionTable } from './session-table.js';
-import type { StreamSettings } from './session-transport.js';
+import { type HttpSessionTransport, type StreamSettings, unavailable } from './session-transport.js';
 
 /**
  * A stateful-era POST with sessions on: `initialize` opens a session (its id goes out in the reply);
@@ -22,15 +23,26 @@ export async function postToSession(
   req: HttpRequestLike,
   body: PostBody,
   context: MessageContext,
+  cluster?: ClusteredSessions,
 ): Promise<HttpReply> {
   const sessionId = req.header('mcp-session-id');
   // The request's one lookup (it marks the session used, or closes it when expired).
-  const transport = sessionId === undefined ? undefined : table.get(sessionId);
+  let transport = sessionId === undefined ? undefined : table.get(sessionId);
   if (body.init) {
     if (transport) return httpError(400, 'Bad Request: this session is already initialized');
-    return openSession(server, settings, table, body, context);
+    return openSession(server, settings, table, body, context, cluster);
   }
   if (sessionId === undefined) return missingSessionId();
+  if (cluster !== undefined) {
+    // A session first seen here is read from the cluster's store once; later requests find it in the table.
+    if (transport === undefined) {
+      try {
+        transport = await cluster.load(sessionId);
+      } catch (e) {
+        return unavailable(e);
+      }
+    } else cluster.used(sessionId);
+  }
   // Another principal's session answers exactly like an unknown one (no session hijack with one's own token).
   if (!transport || transport.owner !== principalOf(context.authInfo)) return sessionNotFound();
   if (body.batch && transport.negotiated?.policy?.batching !== true) {
@@ -40,7 +52,26 @@ export async function postToSession(
     );
   }
   context.sessionId = sessionId;
+  if (cluster !== undefined && cluster.changes(body.messages))
+    return postRecorded(cluster, sessionId, transport, body, context);
   return transport.post(body.messages, body.batch, context);
+}
+
+/** A POST that changes what is stored of the session: the record is stored again before the reply goes out. */
+async function postRecorded(
+  cluster: ClusteredSessions,
+  sessionId: string,
+  transport: HttpSessionTransport,
+  body: PostBody,
+  context: MessageContext,
+): Promise<HttpReply> {
+  const reply = await transport.post(body.messages, body.batch, context);
+  try {
+    await cluster.save(sessionId, transport);
+  } catch (e) {
+    return unavailable(e);
+  }
+  return reply;
 }
 
 /** Answers `initialize` in a new session; when the handshake fails the session is closed and no id handed out. */
@@ -50,6 +81,7 @@ async function openSession(
   table: SessionTable,
   body: PostBody,
   context: MessageContext,
+  cluster: ClusteredSessions | undefined,
 ): Promise<HttpReply> {
   const id = newSessionId();
   const { transport, session } = await connectTransport(server, id, settings);
@@ -66,6 +98,15 @@ async function openSession(
     await transport.close();
     const { 'mcp-session-id': _dropped, ...headers } = reply.headers;
     return { ...reply, headers };
+  }
+  if (cluster !== undefined) {
+    try {
+      await cluster.created(id, transport, session);
+    } catch (e) {
+      // A session the other instances cannot find would fail on the next request: none is handed out.
+      await transport.close();
+      return unavailable(e);
+    }
   }
   return reply;
 }

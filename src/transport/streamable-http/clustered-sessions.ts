@@ -1,0 +1,188 @@
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { McpServer } from '../../server/server.js';
+import { LOG_LEVELS, type ServerSession } from '../../server/session.js';
+import { statefulPolicy } from '../../spec/revision.js';
+import { ClusterNode, type ClusterOptions } from '../cluster/node.js';
+import type { SessionRecord } from '../cluster/session-store.js';
+import type { SessionTable } from './session-table.js';
+import { HttpSessionTransport, type StreamSettings } from './session-transport.js';
+
+/** Methods whose effect is part of the session's record (it is stored again after them). */
+const RECORDED = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+/**
+ * The sessions of a clustered endpoint: the local table is a cache of the shared session store, filled on first
+ * sight of a session (one store read) and kept true by the cluster's control channel, so an ordinary request costs
+ * no store round trip.
+ */
+export class ClusteredSessions {
+  readonly node: ClusterNode;
+  readonly #server: McpServer;
+  readonly #table: SessionTable;
+  readonly #ttlMs: number;
+  /** The server session of each cached transport. */
+  readonly #sessions = new Map<string, ServerSession>();
+  /** When this instance last restarted each session's time to live in the store. */
+  readonly #touched = new Map<string, number>();
+  readonly #loading = new Map<string, Promise<HttpSessionTransport | undefined>>();
+  #settings: StreamSettings | undefined;
+
+  constructor(server: McpServer, table: SessionTable, options: ClusterOptions, ttlMs: number) {
+    this.#server = server;
+    this.#table = table;
+    this.#ttlMs = ttlMs;
+    this.node = new ClusterNode(options, {
+      sessionChanged: (id, record) => {
+        const session = this.#sessions.get(id);
+        if (session) applyRecord(session, record);
+      },
+      sessionDeleted: (id) => {
+        const transport = this.#table.peek(id);
+        this.#table.delete(id);
+        if (transport) void transport.close();
+      },
+      deliver: (id, message) => this.#table.peek(id)?.deliverRemote(message),
+      change: (change) => apply(change),
+      error: (e) => server.error(e, undefined),
+    });
+    const apply = server.relayChanges({
+      publish: (change) => this.node.changed(change),
+      delivers: (session) => {
+        const transport = session.peer.transport;
+        return (
+          !(transport instanceof HttpSessionTransport && transport.clustered) || transport.holdsStandalone
+        );
+      },
+    });
+  }
+
+  /** The stream settings every session transport of the endpoint uses (set once by the endpoint). */
+  set settings(settings: StreamSettings) {
+    this.#settings = settings;
+  }
+
+  /** A session this instance has not seen yet, from the store (undefined when unknown); rejects when unreachable. */
+  async load(id: string): Promise<HttpSessionTransport | undefined> {
+    await this.node.start();
+    let loading = this.#loading.get(id);
+    if (!loading) {
+      loading = this.#load(id).finally(() => this.#loading.delete(id));
+      this.#loading.set(id, loading);
+    }
+    return loading;
+  }
+
+  async #load(id: string): Promise<HttpSessionTransport | undefined> {
+    const cached = this.#table.get(id);
+    if (cached) return cached;
+    const record = await this.node.sessions.get(id);
+    const settings = this.#settings;
+    if (!record || !settings || statefulPolicy(record.protocolVersion) === undefined) return undefined;
+    const transport = new HttpSessionTransport(id, id, settings, record.tag);
+    const session = await this.#server.connect(transport);
+    transport.negotiated = session;
+    applyRecord(session, record);
+    session.initialized = true;
+    session.ready = true;
+    transport.owner = record.owner;
+    if (!this.#table.add(id, transport)) {
+      await transport.close();
+      return undefined;
+    }
+    this.adopt(id, transport, session);
+    this.#touched.set(id, Date.now());
+    return transport;
+  }
+
+  /** Keeps a transport of this instance (a session it opened or loaded). */
+  adopt(id: string, transport: HttpSessionTransport, session: ServerSession): void {
+    this.#sessions.set(id, session);
+    transport.onclosed = () => {
+      this.#table.delete(id);
+      this.#sessions.delete(id);
+      this.#touched.delete(id);
+    };
+  }
+
+  /** Stores a session just initialized here. */
+  async created(id: string, transport: HttpSessionTransport, session: ServerSession): Promise<void> {
+    await this.node.start();
+    await this.node.sessions.create(id, recordOf(session, transport), this.#ttlMs);
+    this.adopt(id, transport, session);
+    this.#touched.set(id, Date.now());
+  }
+
+  /** After a request of a cached session: restarts its time to live now and then (not on every request). */
+  used(id: string): void {
+    const now = Date.now();
+    if (now - (this.#touched.get(id) ?? 0) < this.#ttlMs / 8) return;
+    this.#touched.set(id, now);
+    this.node.sessions.touch(id, this.#ttlMs).then(
+      (live) => {
+        if (!live) this.#ended(id);
+      },
+      (e: unknown) => this.#server.error(e instanceof Error ? e : new Error(String(e)), undefined),
+    );
+  }
+
+  /** Whether these messages change the session's record. */
+  changes(messages: readonly JsonRpcMessage[]): boolean {
+    for (const m of messages) if ('method' in m && RECORDED.has(m.method)) return true;
+    return false;
+  }
+
+  /** Stores a session's record again and tells the other instances. */
+  async save(id: string, transport: HttpSessionTransport): Promise<void> {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    const record = recordOf(session, transport);
+    if (await this.node.sessions.put(id, record, this.#ttlMs)) await this.node.sessionChanged(id, record);
+  }
+
+  /** Ends a session everywhere (DELETE). */
+  async delete(id: string): Promise<void> {
+    await this.node.sessions.delete(id);
+    await this.node.events.dropSession(id);
+    await this.node.sessionDeleted(id);
+  }
+
+  #ended(id: string): void {
+    const transport = this.#table.peek(id);
+    this.#table.delete(id);
+    if (transport) void transport.close();
+  }
+
+  /** Leaves the cluster (the shared stores keep the sessions for the other instances). */
+  close(): void {
+    this.#server.relayChanges(undefined);
+    this.node.close();
+  }
+}
+
+/** What is stored of a session. */
+function recordOf(session: ServerSession, transport: HttpSessionTransport): SessionRecord {
+  const record: SessionRecord = {
+    protocolVersion: session.protocolVersion,
+    clientCapabilities: session.clientCapabilities,
+    serverCapabilities: session.serverCapabilities,
+    logLevel: LOG_LEVELS[session.logLevel] ?? 'info',
+    subscriptions: session.subscriptions === undefined ? [] : [...session.subscriptions],
+    tag: transport.tag,
+  };
+  if (session.clientInfo !== undefined) record.clientInfo = session.clientInfo;
+  if (transport.owner !== undefined) record.owner = transport.owner;
+  return record;
+}
+
+/** Brings a session in line with its stored record. */
+function applyRecord(session: ServerSession, record: SessionRecord): void {
+  const policy = statefulPolicy(record.protocolVersion);
+  if (policy === undefined) return;
+  session.policy = policy;
+  session.clientCapabilities = record.clientCapabilities;
+  session.clientInfo = record.clientInfo;
+  session.serverCapabilities = record.serverCapabilities;
+  const level = LOG_LEVELS.indexOf(record.logLevel);
+  if (level >= 0) session.logLevel = level;
+  session.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
+}
