@@ -24,6 +24,7 @@ export const ENTRIES: readonly { specifier: string; file: string }[] = [
   { specifier: 'mcpkit/testing', file: 'testing.d.ts' },
   { specifier: 'mcpkit/auth', file: 'auth.d.ts' },
   { specifier: 'mcpkit/host', file: 'host.d.ts' },
+  { specifier: 'mcpkit/redis', file: 'redis.d.ts' },
 ];
 
 /** The command that regenerates the reports. */

@@ -3,7 +3,7 @@
 // start-up time. Types stay in dist/src (*.d.ts). ajv stays external: it is loaded lazily anyway; so do jose and
 // oauth4webapi (dependencies of `mcpkit/auth` only). The `mcpkit` command (dist/pkg/cli.js, the package's `bin`) is
 // bundled in the same run, so it shares the chunks; each command's code is a chunk of its own, loaded when it runs,
-// and commander stays external (a runtime dependency). `keepNames` keeps classes' and functions' own names (an
+// and commander stays external (a runtime dependency); so does ioredis (the optional peer of `mcpkit/redis`). `keepNames` keeps classes' and functions' own names (an
 // error is a `JsonRpcError` in a stack trace and in `error.constructor.name`, not the bundler's `_JsonRpcError`).
 import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 await rm('dist/pkg', { recursive: true, force: true });
 
 const entries = Object.fromEntries(
-  ['index', 'stdio', 'node', 'testing', 'auth', 'host'].map((name) => [name, `dist/src/${name}.js`]),
+  ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'redis'].map((name) => [name, `dist/src/${name}.js`]),
 );
 entries.cli = 'dist/src/cli/main.js';
 await build({
@@ -24,7 +24,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['ajv', 'ajv/*', 'ajv-formats', 'jose', 'oauth4webapi', 'commander'],
+  external: ['ajv', 'ajv/*', 'ajv-formats', 'jose', 'oauth4webapi', 'commander', 'ioredis'],
   keepNames: true,
   logLevel: 'warning',
 });

@@ -124,6 +124,18 @@ export {
   type StatefulRevision,
 } from './spec/versions.js';
 export { PRM_PREFIX, type ResourceAuthOptions } from './transport/auth-gate.js';
+export { MemoryBus, type MessageBus } from './transport/cluster/bus.js';
+export type { ClusterOptions } from './transport/cluster/node.js';
+export {
+  MemorySessionStore,
+  type SessionRecord,
+  type SessionStore,
+} from './transport/cluster/session-store.js';
+export {
+  MemorySharedEventStore,
+  type SharedEventStore,
+  type StreamInfo,
+} from './transport/cluster/shared-event-store.js';
 export type { AuthChallenge, HttpAuthorizer } from './transport/http-client/auth-hook.js';
 export type { FetchLike, HeadersOption, ReconnectOptions } from './transport/http-client/shared.js';
 export { HttpStatusError } from './transport/http-client/shared.js';

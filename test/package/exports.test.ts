@@ -16,6 +16,7 @@ test('the export map is exactly the documented subpaths', () => {
     './host',
     './node',
     './package.json',
+    './redis',
     './stdio',
     './testing',
   ]);
@@ -78,6 +79,8 @@ test('every subpath resolves and exposes its main names', async () => {
   assert.ok('StdioServerTransport' in stdio && 'StdioClientTransport' in stdio);
   const testing = await import('mcpkit/testing');
   assert.ok('connectInMemory' in testing);
+  const redis = await import('mcpkit/redis');
+  assert.ok('redisCluster' in redis && 'RedisEventStore' in redis && 'RedisTaskStore' in redis);
 });
 
 test('entry modules use named exports only', async () => {

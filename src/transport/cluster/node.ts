@@ -36,8 +36,8 @@ export interface ClusterHooks {
   error(error: Error): void;
 }
 
-const CONTROL = 'mcpkit:ctl';
-const inbox = (instance: string) => `mcpkit:i:${instance}`;
+const CONTROL = 'ctl';
+const inbox = (instance: string) => `i:${instance}`;
 
 type Control =
   | { t: 's'; f: string; id: string; r: SessionRecord }

@@ -30,11 +30,15 @@ export interface SharedEventStore extends EventStore {
   streamOpened(sessionKey: string, streamId: string, requests: readonly RequestId[]): Promise<void>;
   /** What is known of a stream, or undefined when nothing is. */
   streamInfo(sessionKey: string, streamId: string): Promise<StreamInfo | undefined>;
-  /** Calls `listener` with each event appended to the stream from now on, then `undefined` when it ends. */
+  /**
+   * Calls `listener` with each event appended to the stream from now on, then `undefined` when it ends; `lost` when
+   * events may have been missed (the store's connection dropped: the follower should make its client resume).
+   */
   follow(
     sessionKey: string,
     streamId: string,
     listener: (event: StoredEvent | undefined) => void,
+    lost?: () => void,
   ): Promise<() => void>;
   /** How many instances follow the stream now. */
   followers(sessionKey: string, streamId: string): Promise<number>;

@@ -417,7 +417,13 @@ export class HttpSessionTransport implements Transport {
     stream.backlog = [];
     let replay: QueuedEvent[] = [];
     try {
-      stream.unfollow = await store.follow(this.#key, streamId, (event) => this.#followed(stream, event));
+      // Events missed while the store's connection was down: the client resumes (and replays them) elsewhere.
+      stream.unfollow = await store.follow(
+        this.#key,
+        streamId,
+        (event) => this.#followed(stream, event),
+        () => this.#detach(stream, true),
+      );
       if (lastEventId !== undefined) {
         const info = standalone ? undefined : await store.streamInfo(this.#key, streamId);
         let events = await store.replayAfter(this.#key, lastEventId);

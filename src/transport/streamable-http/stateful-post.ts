@@ -52,8 +52,7 @@ export async function postToSession(
     );
   }
   context.sessionId = sessionId;
-  if (cluster !== undefined && cluster.changes(body.messages))
-    return postRecorded(cluster, sessionId, transport, body, context);
+  if (cluster?.changes(body.messages)) return postRecorded(cluster, sessionId, transport, body, context);
   return transport.post(body.messages, body.batch, context);
 }
 
