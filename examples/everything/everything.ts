@@ -1,4 +1,4 @@
-import { type GuardOptions, McpServer } from '../../src/index.js';
+import { McpServer, type ServerOptions } from '../../src/index.js';
 import { registerDynamicTools } from './dynamic-tools.js';
 import { registerFixtureTools } from './fixture-tools.js';
 import { registerPrompts } from './prompts.js';
@@ -14,11 +14,11 @@ export const EVERYTHING_SERVER_INFO = { name: 'mcpkit-everything', version: '0.1
  * Each call returns a fresh definition; connect it to any transport. `guards`: rate limits, audit and the other
  * guard options of the server.
  */
-export function createEverythingServer(guards: GuardOptions = {}): McpServer {
+export function createEverythingServer(options: ServerOptions = {}): McpServer {
   const server = new McpServer(EVERYTHING_SERVER_INFO, {
     instructions:
       'A test server exposing every MCP feature. Tools named test_* follow the conformance suite.',
-    ...guards,
+    ...options,
   });
   registerConformanceTools(server);
   registerFixtureTools(server);

@@ -1,5 +1,5 @@
 // The "everything" example server. Usage:
-//   node dist/examples/everything/server.js [--http PORT [--auth-issuer URL] [--auth-introspect URL]]
+//   node dist/examples/everything/server.js [--http PORT [--redis URL] [--auth-issuer URL] [--auth-introspect URL]]
 //                                           [--rate-limit RATE] [--audit FILE]
 // Over stdio (the default) nothing but protocol messages goes to stdout; diagnostics go to stderr.
 //   --rate-limit RATE      tool calls limited per client ("5/s", "100/min", "10/30s"): over it a call is refused with
@@ -13,22 +13,34 @@
 //                          client credentials in MCPKIT_INTROSPECTION_CLIENT_ID and MCPKIT_INTROSPECTION_CLIENT_SECRET
 //                          (client_secret_basic). The metadata names --auth-issuer when given (then `iss` is
 //                          checked too), else the endpoint's origin.
+// --redis URL makes it one instance of a cluster on that Redis (sessions, resumable streams, server requests, change
+// notifications and tasks shared: run several behind a load balancer without affinity; `npm run cluster`).
+// MCPKIT_REQUEST_STATE_KEY (at least 32 bytes), when set, signs the stateless revision's requestState: give every
+// instance the same one.
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { introspectionVerifier, jwtVerifier } from '../../src/auth.js';
 import type { GuardOptions, McpServer, ResourceAuthOptions } from '../../src/index.js';
 import { parseRate } from '../../src/index.js';
 import { type JsonlAuditSink, jsonlAuditSink, serve } from '../../src/node.js';
+import type { RedisCluster } from '../../src/redis.js';
 import { StdioServerTransport } from '../../src/stdio.js';
+import { registerClusterTools } from './cluster-tools.js';
 import { createEverythingServer } from './everything.js';
 
 const USAGE =
-  'usage: server.js [--http PORT [--auth-issuer URL] [--auth-introspect URL]] [--rate-limit RATE] [--audit FILE]';
+  'usage: server.js [--http PORT [--redis URL] [--auth-issuer URL] [--auth-introspect URL]] [--rate-limit RATE] [--audit FILE]';
 
 /** How to serve, as read from the command line. */
 type Mode = (
   | { transport: 'stdio' }
-  | { transport: 'http'; port: number; issuer: string | undefined; introspect: string | undefined }
+  | {
+      transport: 'http';
+      port: number;
+      issuer: string | undefined;
+      introspect: string | undefined;
+      redis: string | undefined;
+    }
 ) & { rateLimit: string | undefined; audit: string | undefined };
 
 /** Reads the command line; throws a message for the user on bad input. */
@@ -41,6 +53,7 @@ function parseMode(argv: string[]): Mode {
       'auth-introspect': { type: 'string' },
       'rate-limit': { type: 'string' },
       audit: { type: 'string' },
+      redis: { type: 'string' },
     },
     strict: true,
   });
@@ -51,9 +64,11 @@ function parseMode(argv: string[]): Mode {
   const guards = { rateLimit, audit };
   const issuer = values['auth-issuer'];
   const introspect = values['auth-introspect'];
+  const redis = values.redis;
   if (values.http === undefined) {
     if (issuer !== undefined || introspect !== undefined)
       throw new Error('--auth-* options need --http PORT');
+    if (redis !== undefined) throw new Error('--redis needs --http PORT');
     return { transport: 'stdio', ...guards };
   }
   const port = Number(values.http);
@@ -67,7 +82,9 @@ function parseMode(argv: string[]): Mode {
   ] as const) {
     if (url !== undefined && !URL.canParse(url)) throw new Error(`${flag} needs a URL, got "${url}"`);
   }
-  return { transport: 'http', port, issuer, introspect, ...guards };
+  if (redis !== undefined && !/^rediss?:\/\//.test(redis))
+    throw new Error(`--redis needs a redis:// URL, got "${redis}"`);
+  return { transport: 'http', port, issuer, introspect, redis, ...guards };
 }
 
 /** The `auth` option for the flags, or undefined when the server is not protected. */
@@ -131,7 +148,24 @@ async function main(): Promise<number | undefined> {
     return 2;
   }
   const sink = mode.audit === undefined ? undefined : jsonlAuditSink({ path: mode.audit });
-  const server = createEverythingServer(guardsFor(mode, sink));
+  const requestStateKey = process.env.MCPKIT_REQUEST_STATE_KEY;
+  let cluster: RedisCluster | undefined;
+  if (mode.transport === 'http' && mode.redis !== undefined) {
+    try {
+      // Loaded only when asked: ioredis is an optional peer dependency.
+      const { redisCluster } = await import('../../src/redis.js');
+      cluster = await redisCluster(mode.redis);
+    } catch (e) {
+      console.error(`cannot reach Redis at ${mode.redis}: ${e instanceof Error ? e.message : String(e)}`);
+      return 1;
+    }
+  }
+  const server = createEverythingServer({
+    ...guardsFor(mode, sink),
+    ...(requestStateKey === undefined || requestStateKey === '' ? {} : { requestStateKey }),
+    ...(cluster === undefined ? {} : { tasks: { store: cluster.tasks } }),
+  });
+  if (cluster !== undefined) registerClusterTools(server, cluster.instanceId);
   switch (mode.transport) {
     case 'stdio':
       await serveStdio(server);
@@ -141,15 +175,18 @@ async function main(): Promise<number | undefined> {
         port: mode.port,
         host: '127.0.0.1',
         ...(auth === undefined ? {} : { auth }),
+        ...(cluster === undefined ? {} : { cluster }),
       });
       console.error(
         `mcpkit everything server: Streamable HTTP at ${running.url}, legacy HTTP+SSE at ${running.sseUrl}` +
-          (auth === undefined ? '' : `, protected (tokens from ${auth.authorizationServers.join(', ')})`),
+          (auth === undefined ? '' : `, protected (tokens from ${auth.authorizationServers.join(', ')})`) +
+          (cluster === undefined ? '' : `, instance ${cluster.instanceId} of a cluster on ${mode.redis}`),
       );
       const stop = () => {
         running
           .close()
           .then(() => sink?.flush())
+          .then(() => cluster?.close())
           .then(
             () => process.exit(0),
             () => process.exit(1),
