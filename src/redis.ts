@@ -4,5 +4,6 @@ export { RedisBus } from './redis/bus.js';
 export { type RedisCluster, type RedisClusterOptions, redisCluster } from './redis/cluster.js';
 export { RedisConnection, type RedisConnectionOptions } from './redis/connection.js';
 export { RedisEventStore, type RedisEventStoreOptions } from './redis/event-store.js';
+export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './redis/rate-limit-store.js';
 export { RedisSessionStore } from './redis/session-store.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './redis/task-store.js';

@@ -251,7 +251,7 @@ export class Topology {
 }
 
 /** Redis with an fsync per write: an event acknowledged is on disk and survives a restart, even a kill -9. */
-function redisArgs(port: number, dir: string): string[] {
+export function redisArgs(port: number, dir: string): string[] {
   return [
     '--port',
     String(port),
