@@ -59,13 +59,19 @@ export function sessionStoreSuite(name: string, make: () => Pair<SessionStore>):
 
     test('a session expires its time to live after the last create, put or touch', T, async () => {
       const { a, b } = make();
-      const id = fresh('s');
-      await a.create(id, RECORD, 300);
-      await sleep(150);
-      assert.equal(await b.touch(id, 300), true);
-      await sleep(200);
-      assert.deepEqual(await a.get(id), RECORD, 'touched: still there');
-      await eventually(async () => (await a.get(id)) === undefined, 'expiry');
+      const short = fresh('s');
+      await a.create(short, RECORD, 300);
+      await eventually(async () => (await b.get(short)) === undefined, 'expiry after create');
+      // touch sets the time to live anew: a long-lived session given a short one expires, the other stays.
+      const touched = fresh('s');
+      const kept = fresh('s');
+      await a.create(touched, RECORD, 3_600_000);
+      await a.create(kept, RECORD, 3_600_000);
+      assert.equal(await b.touch(touched, 300), true);
+      await eventually(async () => (await a.get(touched)) === undefined, 'expiry after touch');
+      assert.deepEqual(await a.get(kept), RECORD);
+      assert.equal(await b.put(kept, RECORD, 300), true);
+      await eventually(async () => (await a.get(kept)) === undefined, 'expiry after put');
     });
   });
 }
