@@ -3,8 +3,8 @@
 // start-up time. Types stay in dist/src (*.d.ts). ajv stays external: it is loaded lazily anyway; so do jose and
 // oauth4webapi (dependencies of `mcpkit/auth` only). The `mcpkit` command (dist/pkg/cli.js, the package's `bin`) is
 // bundled in the same run, so it shares the chunks; each command's code is a chunk of its own, loaded when it runs,
-// and commander stays external (a runtime dependency); so does ioredis (the optional peer of `mcpkit/redis`). `keepNames` keeps classes' and functions' own names (an
-// error is a `JsonRpcError` in a stack trace and in `error.constructor.name`, not the bundler's `_JsonRpcError`).
+// and commander stays external (a runtime dependency), so does ioredis (the optional peer of `mcpkit/redis`).
+// `keepNames` keeps classes' and functions' own names (an error is a `JsonRpcError` in a stack trace and in `error.constructor.name`, not the bundler's `_JsonRpcError`).
 import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
