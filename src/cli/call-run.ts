@@ -1,6 +1,6 @@
 // What `mcpkit call` does once it runs (loaded only then).
 
-import { parseArgsJson, parsePairs, toolArguments } from './coerce.js';
+import { checkArguments, parseArgsJson, parsePairs, toolArguments } from './coerce.js';
 import type { Connection } from './connect.js';
 import { CliError, ExitCode } from './exit.js';
 import { nearest } from './nearest.js';
@@ -34,6 +34,7 @@ export async function callTool(
       );
     }
     const args = toolArguments(tool, found.inputSchema, pairs, base);
+    await checkArguments(tool, found.inputSchema, args);
     const progress = progressView();
     let result: Awaited<ReturnType<typeof client.callTool>>;
     try {

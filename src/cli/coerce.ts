@@ -2,6 +2,8 @@
 // number, `boolean` true/false, `array`/`object` parsed JSON, `string` the text as it is. Nothing is guessed from
 // the value's look: a key the schema does not type stays a string. A value that does not fit is a usage error
 // saying which argument and why.
+import { McpkitError } from '../jsonrpc/errors.js';
+import { compileJsonSchema } from '../schema/json-schema.js';
 import { CliError, ExitCode } from './exit.js';
 import { nearest } from './nearest.js';
 
@@ -61,7 +63,7 @@ export function toolArguments(
   const required = Array.isArray(s.required)
     ? s.required.filter((r): r is string => typeof r === 'string')
     : [];
-  const missing = required.filter((r) => !(r in args));
+  const missing = required.filter((r) => !Object.hasOwn(args, r));
   if (missing.length > 0)
     throw new CliError(
       ExitCode.usage,
@@ -70,14 +72,49 @@ export function toolArguments(
   return args;
 }
 
+/**
+ * Checks assembled arguments against the tool's whole input schema (ajv, as the library validates): a value the
+ * server would refuse is a usage error (exit 1) naming what is wrong, before anything is sent. A schema that
+ * cannot be compiled is left to the server to judge.
+ */
+export async function checkArguments(
+  tool: string,
+  schema: unknown,
+  args: Record<string, unknown>,
+): Promise<void> {
+  if (!isObject(schema)) return;
+  let result: Awaited<ReturnType<ReturnType<typeof compileJsonSchema>['validate']>>;
+  try {
+    result = await compileJsonSchema(schema).validate(args);
+  } catch (e) {
+    if (e instanceof McpkitError) return;
+    throw e;
+  }
+  if (!result.ok)
+    throw new CliError(
+      ExitCode.usage,
+      `the arguments do not fit tool "${tool}": ${result.issues.join('; ')}`,
+      {
+        issues: result.issues,
+      },
+    );
+}
+
+/** A decimal number (digits, an optional fraction and exponent; no hex, binary, spaces, `+` or `Infinity`). */
+const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /** One value coerced to the type(s) its schema declares. */
 export function coerce(key: string, text: string, schema: unknown): unknown {
   const types = typesOf(schema);
   if (types.length === 0) return text;
   const problems: string[] = [];
   // A string-typed property takes the text as it is, whatever it looks like.
+  const textAllowed = types.includes('string');
   for (const type of orderForText(types)) {
     const got = asType(text, type);
+    // With a string allowed too, a number that would not read back as the same text (`007`, `1.0`, a long id)
+    // stays the text.
+    if (got.ok && textAllowed && typeof got.value === 'number' && String(got.value) !== text) continue;
     if (!got.ok) problems.push(got.problem);
     else {
       const allowed = enumOf(schema);
@@ -102,7 +139,7 @@ function asType(text: string, type: JsonType): Attempt {
       return { ok: true, value: text };
     case 'number':
     case 'integer': {
-      const n = text.trim() === '' ? Number.NaN : Number(text);
+      const n = DECIMAL.test(text) ? Number(text) : Number.NaN;
       if (!Number.isFinite(n))
         return { ok: false, problem: `expected ${type === 'integer' ? 'an integer' : 'a number'}` };
       if (type === 'integer' && !Number.isInteger(n)) return { ok: false, problem: 'expected an integer' };

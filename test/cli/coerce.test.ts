@@ -1,7 +1,7 @@
 // key=value words to tool arguments, by the input schema and never by the look of the value.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { coerce, parseArgsJson, parsePairs, toolArguments } from '../../src/cli/coerce.js';
+import { checkArguments, coerce, parseArgsJson, parsePairs, toolArguments } from '../../src/cli/coerce.js';
 import { CliError } from '../../src/cli/exit.js';
 
 const usage = (fn: () => unknown, message: RegExp) =>
@@ -66,4 +66,40 @@ test('parsePairs and parseArgsJson refuse malformed input', () => {
   usage(() => parsePairs(['=x'], 'args'), /key=value/);
   usage(() => parseArgsJson('[1]'), /must be a JSON object/);
   usage(() => parseArgsJson('{'), /not valid JSON/);
+});
+
+test('numbers are decimal only: no hex, binary, spaces or Infinity', () => {
+  for (const text of ['0x10', '0b1', ' 5', '5 ', 'Infinity', '1_000', '+1', '.5'])
+    usage(() => coerce('n', text, { type: 'number' }), /expected a number/);
+  usage(() => coerce('n', '0x10', { type: 'integer' }), /expected an integer/);
+});
+
+test('number|string: text that would not read back the same stays text', () => {
+  assert.equal(coerce('k', '007', { type: ['number', 'string'] }), '007');
+  assert.equal(coerce('k', '1.0', { type: ['number', 'string'] }), '1.0');
+  assert.equal(coerce('k', '12345678901234567890', { type: ['integer', 'string'] }), '12345678901234567890');
+  assert.equal(coerce('k', '1.5', { type: ['number', 'string'] }), 1.5);
+});
+
+test('required is checked by own properties: an inherited name is not an argument', () => {
+  assert.throws(
+    () => toolArguments('t', { type: 'object', required: ['toString'] }, [], {}),
+    (e: unknown) => e instanceof CliError && /toString=/.test(e.message),
+  );
+});
+
+test('checkArguments: the whole input schema is checked (ajv), exit 1 saying what is wrong', async () => {
+  const schema = {
+    type: 'object',
+    properties: { n: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+  };
+  await checkArguments('t', schema, { n: 2, tags: ['a'] });
+  await assert.rejects(checkArguments('t', schema, { n: 0, tags: [1] }), (e: unknown) => {
+    assert.ok(e instanceof CliError && e.exitCode === 1);
+    assert.match(e.message, /the arguments do not fit tool "t": .*\/n.*>= 1/);
+    assert.match(e.message, /\/tags\/0/);
+    return true;
+  });
+  // A schema that cannot be compiled is the server's to judge.
+  await checkArguments('t', { $schema: 'http://example.com/unknown' }, { x: 1 });
 });
