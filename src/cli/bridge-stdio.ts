@@ -11,7 +11,7 @@ import { type SharedTransport, shareTransport } from '../transport/share.js';
 import { StdioClientTransport } from '../transport/stdio-client.js';
 import { CliError, ExitCode } from './exit.js';
 import { note } from './output.js';
-import { parseEnv } from './target.js';
+import { commandLabel, parseEnv } from './target.js';
 
 /** What to bridge and where. */
 export interface StdioBridge {
@@ -27,7 +27,7 @@ export interface StdioBridge {
 
 export async function bridgeStdioToHttp(bridge: StdioBridge): Promise<number> {
   const env = parseEnv(bridge.env);
-  const label = [bridge.command, ...bridge.args].join(' ');
+  const label = commandLabel([bridge.command, ...bridge.args]);
   const spawnServer = (forwardStderr = true): StdioClientTransport => {
     const transport = new StdioClientTransport({
       command: bridge.command,

@@ -13,7 +13,7 @@ import { CliError, ExitCode } from './exit.js';
 import type { InspectFlags } from './inspect.js';
 import { note } from './output.js';
 import { serverCommand } from './run.js';
-import { isUrl, resolveTarget } from './target.js';
+import { isUrl, resolveTarget, urlLabel } from './target.js';
 
 /** Runs the inspector until SIGINT or SIGTERM; resolves with the exit code. */
 export async function inspect(name: string | undefined, flags: InspectFlags): Promise<number> {
@@ -59,7 +59,7 @@ async function targetOf(name: string | undefined, flags: InspectFlags): Promise<
     kind: 'transport',
     label:
       resolved.kind === 'url'
-        ? `${resolved.label}${resolved.label === resolved.url ? '' : ` (${resolved.url})`}`
+        ? `${resolved.label}${resolved.label === urlLabel(resolved.url) ? '' : ` (${urlLabel(resolved.url)})`}`
         : resolved.label,
     open: () => transportOf(resolved, auth),
     ...(configured === undefined ? {} : { configured }),
