@@ -5,6 +5,7 @@ import { Client } from '../client/client.js';
 import type { ClientOptions } from '../client/options.js';
 import { errorMessage } from '../jsonrpc/errors.js';
 import type { Transport } from '../protocol/transport.js';
+import { LOG_LEVELS } from '../server/session.js';
 import type { LoggingLevel } from '../spec/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import type { FetchLike } from '../transport/http-client/shared.js';
@@ -22,18 +23,6 @@ export interface ConnectFlags {
   /** Per-request time limit, in ms. */
   timeout?: string;
 }
-
-/** Log levels, least severe first. */
-export const LOG_LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
 
 const ERAS = { legacy: 'stateful', modern: 'stateless', auto: 'auto' } as const;
 
