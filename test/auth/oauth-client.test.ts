@@ -134,6 +134,36 @@ for (const mode of ['jwt', 'introspection'] as const) {
         await client.close();
       }
     });
+
+    test('a person slower than the era probe signs in once: the probe giving up does not cancel the sign-in', async () => {
+      const before = s.counter.authorizations;
+      const open = browserFor(s.as, s.counter);
+      const auth = new OAuthClient({
+        grant: {
+          type: 'authorization_code',
+          redirectUri: s.receiver.redirectUri,
+          // The person takes longer than the probe's whole time limit to finish in the browser.
+          authorize: (url, signal) =>
+            s.receiver.authorize(
+              url,
+              async (u) => {
+                await new Promise((r) => setTimeout(r, 1_500));
+                await open(u);
+              },
+              signal,
+            ),
+        },
+        clientMetadata: { client_name: 'mcpkit e2e' },
+      });
+      const client = new Client({ name: 'e2e', version: '1.0.0' }, { probeTimeoutMs: 500 });
+      await client.connect(new HttpClientTransport(s.resource, { auth }));
+      try {
+        assert.equal((await whoami(client)).subject, s.as.accountId);
+        assert.equal(s.counter.authorizations - before, 1);
+      } finally {
+        await client.close();
+      }
+    });
   });
 }
 

@@ -79,7 +79,7 @@ export class OAuthClient implements HttpAuthorizer {
       tokens.refreshToken
     ) {
       // Best effort: a failed refresh sends the old token, whose 401 then runs the whole flow.
-      await this.#once(() => this.#refresh(undefined, undefined)).catch(() => undefined);
+      await this.#once(() => this.#refresh(undefined)).catch(() => undefined);
     }
     return this.#header();
   }
@@ -92,7 +92,7 @@ export class OAuthClient implements HttpAuthorizer {
     if (challenge.status === 403 && bearer.error !== 'insufficient_scope') return false;
     if (this.#flight) {
       // Another request is already getting a token: retry with whatever it gets.
-      await this.#flight;
+      await this.#share(this.#flight, signal);
       return true;
     }
     // A token newer than the refused one is already here (another request renewed it).
@@ -105,18 +105,19 @@ export class OAuthClient implements HttpAuthorizer {
     }
     if (challenge.status === 403 && !this.#countStepUp(bearer.scope)) return false;
     const metadataUrl = parseUrl(bearer.resourceMetadata, challenge.url);
-    await this.#once(async () => {
+    const flight = this.#once(async () => {
       if (challenge.status === 401 && this.#tokens?.refreshToken !== undefined) {
         if (
-          await this.#refresh(metadataUrl, signal).then(
+          await this.#refresh(metadataUrl).then(
             () => true,
             () => false,
           )
         )
           return;
       }
-      await this.#authorize(metadataUrl, bearer.scope, signal);
+      await this.#authorize(metadataUrl, bearer.scope);
     });
+    await this.#share(flight, signal);
     return true;
   }
 
@@ -170,6 +171,13 @@ export class OAuthClient implements HttpAuthorizer {
     return this.#loaded;
   }
 
+  /**
+   * Runs `run` unless a flow is already running, and returns the one running. The flow belongs to no single
+   * request: it takes no request's signal, so a request that gives up (an era probe's short timeout, a
+   * cancelled call) never cancels a sign-in a person is in the middle of, and the next request joins it
+   * instead of starting a second one. It is bounded by the HTTP timeout and the grant's own (the loopback
+   * receiver's).
+   */
   #once(run: () => Promise<void>): Promise<void> {
     if (this.#flight) return this.#flight;
     this.#flight = run().finally(() => {
@@ -178,8 +186,19 @@ export class OAuthClient implements HttpAuthorizer {
     return this.#flight;
   }
 
-  #http(signal: AbortSignal | undefined): AuthHttp {
-    return { fetch: this.#fetch, signal, server: this.#serverUrl(), timeoutMs: this.#timeoutMs };
+  /** Waits for the shared `flight`, or until this request's `signal` aborts (the flight goes on for others). */
+  #share(flight: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+    if (signal === undefined) return flight;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      flight.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  #http(): AuthHttp {
+    return { fetch: this.#fetch, server: this.#serverUrl(), timeoutMs: this.#timeoutMs };
   }
 
   #serverUrl(): URL {
@@ -189,8 +208,8 @@ export class OAuthClient implements HttpAuthorizer {
     return server;
   }
 
-  async #discover(metadataUrl: URL | undefined, signal: AbortSignal | undefined): Promise<Discovery> {
-    const found = await discover(this.#serverUrl(), metadataUrl, this.#http(signal));
+  async #discover(metadataUrl: URL | undefined): Promise<Discovery> {
+    const found = await discover(this.#serverUrl(), metadataUrl, this.#http());
     // Another authorization server: its client identity is another one too (SEP-2352).
     if (this.#discovery?.authorizationServer.issuer !== found.authorizationServer.issuer)
       this.#client = undefined;
@@ -198,30 +217,30 @@ export class OAuthClient implements HttpAuthorizer {
     return found;
   }
 
-  async #resolve(found: Discovery, signal: AbortSignal | undefined): Promise<ResolvedClient> {
+  async #resolve(found: Discovery): Promise<ResolvedClient> {
     this.#client ??= await resolveClient(
       found.authorizationServer,
       this.#options,
       this.#store,
-      this.#http(signal),
+      this.#http(),
       found.mode !== 'metadata',
     );
     return this.#client;
   }
 
-  async #refresh(metadataUrl: URL | undefined, signal: AbortSignal | undefined): Promise<void> {
+  async #refresh(metadataUrl: URL | undefined): Promise<void> {
     const tokens = this.#tokens;
     if (tokens?.refreshToken === undefined) throw new McpkitError('AUTH_TOKEN_FAILED', 'No refresh token');
     const found =
       this.#discovery !== undefined && metadataUrl === undefined
         ? this.#discovery
-        : await this.#discover(metadataUrl, signal);
+        : await this.#discover(metadataUrl);
     // A refresh token is only ever sent to the server that issued it.
     if (found.authorizationServer.issuer !== tokens.issuer) {
       throw new McpkitError('AUTH_TOKEN_FAILED', 'The tokens were issued by another authorization server');
     }
-    const who = await this.#resolve(found, signal);
-    const response = await refresh(found, who, tokens.refreshToken, this.#http(signal));
+    const who = await this.#resolve(found);
+    const response = await refresh(found, who, tokens.refreshToken, this.#http());
     if (response === 'invalid_grant') {
       // The refresh token itself was refused: forget the tokens. Any other failure keeps them.
       if (this.#tokens === tokens) await this.clear();
@@ -233,15 +252,11 @@ export class OAuthClient implements HttpAuthorizer {
     await this.#keep(found, response, tokens.scope ?? '', tokens.refreshToken);
   }
 
-  async #authorize(
-    metadataUrl: URL | undefined,
-    challenged: string | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    const found = await this.#discover(metadataUrl, signal);
+  async #authorize(metadataUrl: URL | undefined, challenged: string | undefined): Promise<void> {
+    const found = await this.#discover(metadataUrl);
     const scope = this.#selectScope(found, challenged);
-    const who = await this.#resolve(found, signal);
-    const http = this.#http(signal);
+    const who = await this.#resolve(found);
+    const http = this.#http();
     const grant = this.#options.grant;
     const response =
       grant.type === 'authorization_code'
