@@ -5,10 +5,9 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Transport } from '../protocol/transport.js';
 import type { RequestContext } from '../server/context.js';
-import type { Middleware } from '../server/middleware.js';
 import type { ServerOptions } from '../server/server.js';
 import { McpServer } from '../server/server.js';
-import { LOG_LEVELS } from '../server/session.js';
+import { LOG_LEVELS, type ServerSession } from '../server/session.js';
 import { checkToolTransforms, type ToolTransforms } from '../server/tool-transforms.js';
 import type { Implementation, LoggingMessageParams, ServerCapabilities } from '../spec/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
@@ -16,6 +15,7 @@ import { HttpClientTransport } from '../transport/http-client.js';
 import { InFlight } from './in-flight.js';
 import { Mirror } from './mirror.js';
 import { shapeTools } from './shape-tools.js';
+import { DEFAULT_MAX_UPSTREAM_SUBSCRIPTIONS, UpstreamSubscriptions } from './upstream-subscriptions.js';
 
 /** Options of {@link createProxy}. */
 export interface ProxyOptions {
@@ -31,6 +31,12 @@ export interface ProxyOptions {
   tools?: ToolTransforms;
   /** Options of the proxy's server (instructions default to the server's; capabilities follow the server's). */
   server?: Omit<ServerOptions, 'capabilities'>;
+  /**
+   * Most resources the proxy keeps subscribed on the server behind it at once, for all its clients together
+   * (each subscribed once however many clients want it, and unsubscribed when the last lets it go). A subscription
+   * to one more is refused with an error. Default 1000.
+   */
+  maxSubscriptions?: number;
   /** Time limit of each forwarded request in ms (progress restarts it). Default 60 000. */
   timeout?: number;
   /** Problems that stop nothing (a list that failed to refresh, a definition that could not be offered). */
@@ -59,11 +65,8 @@ export class ProxyServer extends McpServer {
   readonly #report: (error: Error) => void;
   readonly #refreshing = new Map<ProxiedList, Promise<void>>();
   readonly #again = new Set<ProxiedList>();
-  /**
-   * Resources the server behind is subscribed to, each with the number of client requests that asked for it and
-   * did not fail (the subscription stays while one remains), and the forwarded `resources/subscribe`.
-   */
-  readonly #subscribed = new Map<string, { wanted: number; done: Promise<boolean> }>();
+  /** The resource subscriptions held on the server behind for this server's clients (when it offers them). */
+  readonly #subscriptions: UpstreamSubscriptions | undefined;
 
   /** Made by {@link createProxy}. */
   private constructor(backend: Client, inFlight: InFlight, options: ProxyOptions) {
@@ -97,7 +100,13 @@ export class ProxyServer extends McpServer {
     this.#mirror = new Mirror(this, (what, e) =>
       this.#report(new McpkitError('INVALID_RESULT', `${what}: ${errorMessage(e)}`)),
     );
-    if (caps.resources?.subscribe) this.use(this.#subscriptionForwarder());
+    if (caps.resources?.subscribe) {
+      const max = options.maxSubscriptions ?? DEFAULT_MAX_UPSTREAM_SUBSCRIPTIONS;
+      if (!Number.isInteger(max) || max < 1)
+        throw new McpkitError('INVALID_DEFINITION', 'Proxy: maxSubscriptions must be a positive integer');
+      this.#subscriptions = new UpstreamSubscriptions(backend, max, this.#report);
+      this.use(this.#subscriptions.middleware());
+    }
   }
 
   /** Lists what the server behind offers now and offers it (done at start and on its list changes). */
@@ -140,6 +149,17 @@ export class ProxyServer extends McpServer {
         .notify('notifications/message', params as JsonObject)
         .catch((e: unknown) => this.#report(toError(e)));
     }
+  }
+
+  /** The number of resources the proxy holds subscribed on the server behind it for its clients. */
+  get upstreamSubscriptions(): number {
+    return this.#subscriptions?.size ?? 0;
+  }
+
+  /** @internal A session closed: the subscriptions it held are let go (the last holder unsubscribes upstream). */
+  override closed(session: ServerSession): void {
+    super.closed(session);
+    this.#subscriptions?.release(session);
   }
 
   /** Closes every session of the proxy, then the connection to the server behind it. */
@@ -224,54 +244,6 @@ export class ProxyServer extends McpServer {
     return options;
   }
 
-  /**
-   * Subscribes the proxy to a resource of the server behind it once one of its clients subscribes to it. The
-   * subscription is forwarded before the request runs: a `subscriptions/listen` request lasts as long as its stream,
-   * so its updates would otherwise never be asked for. A request that fails takes its part back.
-   */
-  #subscriptionForwarder(): Middleware {
-    return async (request, next) => {
-      const uris = subscribedUris(request.method, request.params);
-      for (const uri of uris) this.#want(uri);
-      try {
-        return await next();
-      } catch (e) {
-        for (const uri of uris) this.#unwant(uri);
-        throw e;
-      }
-    };
-  }
-
-  #want(uri: string): void {
-    const known = this.#subscribed.get(uri);
-    if (known) {
-      known.wanted++;
-      return;
-    }
-    const entry = {
-      wanted: 1,
-      done: this.backend.subscribeResource(uri).then(
-        () => true,
-        (e: unknown) => {
-          if (this.#subscribed.get(uri) === entry) this.#subscribed.delete(uri);
-          this.#report(toError(e));
-          return false;
-        },
-      ),
-    };
-    this.#subscribed.set(uri, entry);
-  }
-
-  #unwant(uri: string): void {
-    const entry = this.#subscribed.get(uri);
-    if (!entry || --entry.wanted > 0) return;
-    this.#subscribed.delete(uri);
-    void entry.done.then((subscribed) => {
-      if (subscribed && !this.#subscribed.has(uri))
-        this.backend.unsubscribeResource(uri).catch((e: unknown) => this.#report(toError(e)));
-    });
-  }
-
   /** @internal The body of {@link createProxy}. */
   static async open(target: string | URL | Transport, options: ProxyOptions): Promise<ProxyServer> {
     const inFlight = new InFlight();
@@ -354,12 +326,4 @@ export function createProxy(
   options: ProxyOptions = {},
 ): Promise<ProxyServer> {
   return ProxyServer.open(target, options);
-}
-
-/** The resource URIs a client request subscribes to (`resources/subscribe`, or a `subscriptions/listen` filter). */
-function subscribedUris(method: string, params: JsonObject): string[] {
-  if (method === 'resources/subscribe') return typeof params.uri === 'string' ? [params.uri] : [];
-  if (method !== 'subscriptions/listen') return [];
-  const wanted = (params.notifications as JsonObject | undefined)?.resourceSubscriptions;
-  return Array.isArray(wanted) ? [...new Set(wanted.filter((u): u is string => typeof u === 'string'))] : [];
 }
