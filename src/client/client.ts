@@ -1,5 +1,5 @@
 import { McpkitError, toError } from '../jsonrpc/errors.js';
-import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
+import type { JsonObject, JsonRpcNotification, RequestId } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { Peer } from '../protocol/peer.js';
 import type { Transport } from '../protocol/transport.js';
@@ -205,7 +205,7 @@ export class Client {
       {
         request: (incoming) =>
           answerServerRequest(incoming, this.#options, this.#capabilities, this.#roots, this.#policy),
-        notification: (n) => this.#notification(n),
+        notification: (n, context) => this.#notification(n, peer, context?.relatedRequestId),
         // 2025-03-26 is the one revision with JSON-RPC batches, which both sides must accept.
         batchAllowed: () => this.#server?.policy.batching === true,
         batchRefusal: () =>
@@ -536,19 +536,23 @@ export class Client {
     throw new McpkitError('CAPABILITY_MISSING', `The ${side} did not declare the "${cap}" capability`);
   }
 
-  #notification(n: JsonRpcNotification): void {
+  /** `related`: the request of ours the server related it to, where the transport tells (see `RequestOptions.onlog`). */
+  #notification(n: JsonRpcNotification, peer: Peer, related: RequestId | undefined): void {
     if (this.#subscriptions.route(n)) return;
     const o = this.#options;
     const refresh = o.autoRefresh !== false;
     switch (n.method) {
-      case 'notifications/message':
-        if (!o.onlog) return;
-        if (conforms(loggingMessageParams, n.params)) o.onlog(n.params);
-        else
+      case 'notifications/message': {
+        const own = related === undefined ? undefined : peer.outgoingOptions(related)?.onlog;
+        if (!own && !o.onlog) return;
+        if (!conforms(loggingMessageParams, n.params))
           this.#report(
             new McpkitError('INVALID_MESSAGE', 'The server sent a malformed notifications/message'),
           );
+        else if (own) own(n.params);
+        else o.onlog?.(n.params, related);
         return;
+      }
       case 'notifications/tools/list_changed':
         this.#cache?.invalidate('tools/list');
         this.#refresh(refresh ? () => this.listTools() : undefined, o.onToolsChanged);

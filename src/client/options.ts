@@ -1,5 +1,5 @@
 import { McpkitError } from '../jsonrpc/errors.js';
-import type { JsonRpcNotification } from '../jsonrpc/types.js';
+import type { JsonRpcNotification, RequestId } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import { isModernRevision, LATEST_MODERN_REVISION } from '../spec/modern.js';
 import type {
@@ -21,9 +21,11 @@ export interface ClientEvents {
   /**
    * A `notifications/message` log entry from the server. With this handler a client receives entries at `info` and
    * above in both eras without another call (2026-07-28 requests then carry `logLevel: 'info'`; a stateful server
-   * applies its own default); `setLoggingLevel()` changes the threshold.
+   * applies its own default); `setLoggingLevel()` changes the threshold. `related`: the id of the request of
+   * this client the server related the entry to, where the transport tells (a Streamable HTTP response stream, in
+   * memory) and that request had no `onlog` of its own (see `RequestOptions.onlog`), e.g. because it has ended.
    */
-  onlog?: (params: LoggingMessageParams) => void;
+  onlog?: (params: LoggingMessageParams, related?: RequestId) => void;
   /** The tool list changed; with `autoRefresh` the fresh list is passed. */
   onToolsChanged?: (tools: Tool[] | undefined) => void;
   /** The prompt list changed; with `autoRefresh` the fresh list is passed. */

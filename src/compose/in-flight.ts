@@ -12,7 +12,9 @@ interface Forwarded {
 
 /**
  * The requests a proxy is forwarding, so that what the server behind it asks on their behalf (sampling,
- * elicitation, roots, log messages) reaches the client whose request caused it.
+ * elicitation, roots) reaches the client whose request caused it. (Progress and log messages need none of this:
+ * progress comes back by its token and logs by the request the transport relates them to, through the forwarded
+ * request's own options.)
  *
  * Which request a server's request belongs to: with a stateless (2026-07-28) server behind the proxy it is exact
  * (the client answers `input_required` inside the forwarded call, whose signal is known); with a stateful one, the
@@ -45,11 +47,6 @@ export class InFlight {
   /** The number of requests being forwarded. */
   get size(): number {
     return this.#bySignal.size;
-  }
-
-  /** The one request in flight, if exactly one is. */
-  only(): RequestContext | undefined {
-    return this.#only()?.ctx;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Client } from '../client/client.js';
 import type { EraChoice } from '../client/negotiate.js';
 import { errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Transport } from '../protocol/transport.js';
 import type { RequestContext } from '../server/context.js';
@@ -51,9 +51,11 @@ export type ProxiedList = 'tools' | 'prompts' | 'resources';
  * SSE, any transport): its tools, prompts, resources, templates and completions are offered as this server's and
  * kept in step with it (its list changes and resource updates reach this server's clients); calls carry progress
  * and cancellation through; what the server asks of its client (sampling, elicitation, roots) is asked of the
- * client whose request caused it (see {@link InFlight} for how that is told), and its log messages go to this
- * server's clients. Being a plain `McpServer`, it can be served over any transport, mounted, and given middleware.
- * Made by {@link createProxy}.
+ * client whose request caused it (see {@link InFlight} for how that is told); its log messages go to the client
+ * whose request they relate to, at that client's log level, or, when the server behind relates them to no request
+ * (stdio, legacy SSE), to every stateful session at its level (`forwardLog`); resource subscriptions are held
+ * there for this server's clients, counted, bounded and let go with the last of them. Being a plain `McpServer`,
+ * it can be served over any transport, mounted, and given middleware. Made by {@link createProxy}.
  */
 export class ProxyServer extends McpServer {
   /** The client connected to the server behind the proxy. */
@@ -135,16 +137,20 @@ export class ProxyServer extends McpServer {
     );
   }
 
-  /** @internal A log message of the server behind: to the client whose request it belongs to, or to every session. */
-  forwardLog(params: LoggingMessageParams): void {
-    const ctx = this.#inFlight.only();
-    if (ctx) {
-      ctx.log(params.level, params.data, params.logger).catch((e: unknown) => this.#report(toError(e)));
-      return;
-    }
+  /**
+   * @internal A log message of the server behind that reached no forwarded request (those go to the client whose
+   * request the server related them to: {@link ProxyServer}'s `onlog` of each forwarded request). Related to a
+   * request that has ended: dropped, it was that one client's. Related to none (a stdio or legacy SSE server, or a
+   * message of its own): to every stateful session whose log level it meets, as the proxy's own log message; never
+   * guessed onto the one caller in flight. Clients of the stateless revision get only what relates to their
+   * requests.
+   */
+  forwardLog(params: LoggingMessageParams, related: RequestId | undefined): void {
+    if (related !== undefined) return;
     const level = LOG_LEVELS.indexOf(params.level);
     for (const session of this.sessions) {
-      if (!session.initialized || !session.serverCapabilities.logging || level < session.logLevel) continue;
+      if (!session.initialized || session.transient || !session.serverCapabilities.logging) continue;
+      if (level < session.logLevel) continue;
       session
         .notify('notifications/message', params as JsonObject)
         .catch((e: unknown) => this.#report(toError(e)));
@@ -237,10 +243,15 @@ export class ProxyServer extends McpServer {
     const options: RequestOptions = {};
     if (signal) options.signal = signal;
     if (this.#timeout !== undefined) options.timeout = this.#timeout;
-    if (ctx?.meta?.progressToken !== undefined)
+    if (!ctx) return options;
+    if (ctx.meta?.progressToken !== undefined)
       options.onprogress = (p) => {
         ctx.progress(p.progress, p.total, p.message).catch((e: unknown) => this.#report(toError(e)));
       };
+    // Log messages the server relates to this request go to its client only, at that client's level.
+    options.onlog = (p) => {
+      ctx.log(p.level, p.data, p.logger).catch((e: unknown) => this.#report(toError(e)));
+    };
     return options;
   }
 
@@ -266,7 +277,7 @@ export class ProxyServer extends McpServer {
         ),
       rootsHandler: (c) =>
         inFlight.ask(c.signal, 'a roots request', (ctx) => ctx.listRoots({ signal: c.signal })),
-      onlog: (params) => proxy?.forwardLog(params),
+      onlog: (params, related) => proxy?.forwardLog(params, related),
       onToolsChanged: () => proxy?.changed('tools'),
       onPromptsChanged: () => proxy?.changed('prompts'),
       onResourcesChanged: () => proxy?.changed('resources'),

@@ -1,6 +1,6 @@
 import { errorMessage, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
-import type { ProgressParams } from '../spec/types.js';
+import type { LoggingMessageParams, ProgressParams } from '../spec/types.js';
 import { RestartableTimer } from './timer.js';
 
 /** Options for one outgoing request. */
@@ -15,6 +15,11 @@ export interface RequestOptions {
   maxTotalTimeout?: number;
   /** Receives progress notifications; asking for them attaches a progress token. */
   onprogress?: (progress: ProgressParams) => void;
+  /**
+   * Receives the log messages (`notifications/message`) the server relates to this request, where the transport
+   * can tell (see `MessageContext.relatedRequestId`): those go here instead of the client's `onlog`.
+   */
+  onlog?: (params: LoggingMessageParams) => void;
 }
 
 /** Default per-request timeout: 60 seconds. */
@@ -102,6 +107,11 @@ export class OutgoingRequests {
     if ('error' in response) p.reject(JsonRpcError.from(response.error));
     else p.resolve(response.result);
     return true;
+  }
+
+  /** The options of a request still awaiting its response. */
+  options(id: RequestId): RequestOptions | undefined {
+    return this.#pending.get(id)?.options;
   }
 
   /** Delivers a progress notification to the request that owns the token; false when none does. */

@@ -159,6 +159,11 @@ export class Peer {
     return { id, promise };
   }
 
+  /** The options of an outgoing request still awaiting its response (a message related to it may need them). */
+  outgoingOptions(id: RequestId): RequestOptions | undefined {
+    return this.#outgoing?.options(id);
+  }
+
   /** Sends a notification. */
   notify(method: string, params?: JsonObject, send?: SendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(new McpkitError('NOT_CONNECTED', 'The connection is closed'));

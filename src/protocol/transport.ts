@@ -14,6 +14,11 @@ export interface MessageContext {
    * the client reconnects after the server's retry interval and resumes. Absent where there is no stream.
    */
   closeStream?: () => void;
+  /**
+   * On a client: the outgoing request the sender related this message to, where the transport can tell (a message
+   * on the response stream of that one request over Streamable HTTP; the sender's `relatedRequestId` in memory).
+   */
+  relatedRequestId?: RequestId;
 }
 
 /** Options for one outgoing message. */

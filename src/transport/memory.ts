@@ -1,7 +1,7 @@
 import { McpkitError } from '../jsonrpc/errors.js';
 import { encodeMessage, type Parsed, parseMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import type { Transport, TransportReceiver } from '../protocol/transport.js';
+import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../protocol/transport.js';
 
 /** Options for {@link createLinkedTransports}. */
 export interface LinkedTransportOptions {
@@ -16,7 +16,7 @@ export interface MemoryTransport extends Transport {
 }
 
 type Delivery =
-  | { kind: 'message'; message: JsonRpcMessage }
+  | { kind: 'message'; message: JsonRpcMessage; context?: MessageContext }
   | Exclude<Parsed, { kind: 'message' }>
   | { kind: 'close' };
 
@@ -56,9 +56,23 @@ class MemoryEnd implements MemoryTransport {
     for (const delivery of backlog) this.#schedule(receiver, delivery);
   }
 
-  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+  async send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
     this.#assertOpen();
-    if (this.#serialize) {
+    const related = options?.relatedRequestId;
+    if (related !== undefined && !Array.isArray(message) && 'method' in message) {
+      // What a wire carries as the request's own stream (a notification or request related to it) goes along as
+      // the message's context; a response needs no relation.
+      const parsed = this.#serialize
+        ? parseMessage(encodeMessage(message))
+        : { kind: 'message' as const, message };
+      if (parsed.kind === 'message')
+        this.#peer!.#enqueue({
+          kind: 'message',
+          message: parsed.message,
+          context: { relatedRequestId: related },
+        });
+      else this.#peer!.#enqueue(parsed);
+    } else if (this.#serialize) {
       this.#peer!.#enqueue(parseMessage(encodeMessage(message)));
     } else if (Array.isArray(message)) {
       // A wire would deliver an array as a batch; keep the two modes equivalent.
@@ -102,7 +116,7 @@ class MemoryEnd implements MemoryTransport {
       return;
     }
     try {
-      if (delivery.kind === 'message') receiver.onmessage(delivery.message);
+      if (delivery.kind === 'message') receiver.onmessage(delivery.message, delivery.context);
       else receiver.oninvalid(delivery);
     } catch (cause) {
       // A throwing receiver is a bug above us; report it rather than crash the microtask queue.

@@ -117,7 +117,7 @@ export class StreamableHttpClientTransport implements Transport {
             'mcp-session-id': this.#sessionId,
             'mcp-protocol-version': this.protocolVersion,
           }),
-        deliverText: (text) => this.#deliverText(text),
+        deliverText: (text, related) => this.#deliverText(text, related),
         deliver: (message) => this.#deliver(message),
         report: (error) => this.#report(error),
         renewSession: (lost) => {
@@ -136,7 +136,13 @@ export class StreamableHttpClientTransport implements Transport {
     );
     this.#modern = new ModernExchanges({
       post: (own, body, extra, signal) => this.#http('POST', { ...own, body }, signal, extra),
-      deliver: (message) => this.#emit(() => this.#receiver?.onmessage(message)),
+      deliver: (message, related) =>
+        this.#emit(() =>
+          this.#receiver?.onmessage(
+            message,
+            related === undefined ? undefined : { relatedRequestId: related },
+          ),
+        ),
       invalid: (parsed) => this.#emit(() => this.#receiver?.oninvalid(parsed)),
       report: (error) => this.#report(error),
       maxChars: this.#maxChars,
@@ -411,15 +417,15 @@ export class StreamableHttpClientTransport implements Transport {
 
   // ---- incoming ----
 
-  #deliverText(text: string): void {
+  #deliverText(text: string, related?: RequestId): void {
     eachMessage(
       text,
-      (message) => this.#deliver(message),
+      (message) => this.#deliver(message, related),
       (parsed) => this.#emit(() => this.#receiver?.oninvalid(parsed)),
     );
   }
 
-  #deliver(message: JsonRpcMessage): void {
+  #deliver(message: JsonRpcMessage, related?: RequestId): void {
     if (!('method' in message) && message.id !== null) {
       const id = message.id;
       this.#book.settled(id);
@@ -431,7 +437,13 @@ export class StreamableHttpClientTransport implements Transport {
       if (id === this.#initialize?.id && 'result' in message) this.#learnVersion(message.result);
     }
     const context: MessageContext | undefined =
-      this.#sessionId === undefined ? undefined : { sessionId: this.#sessionId };
+      related !== undefined && 'method' in message
+        ? this.#sessionId === undefined
+          ? { relatedRequestId: related }
+          : { sessionId: this.#sessionId, relatedRequestId: related }
+        : this.#sessionId === undefined
+          ? undefined
+          : { sessionId: this.#sessionId };
     this.#emit(() => this.#receiver?.onmessage(message, context));
   }
 

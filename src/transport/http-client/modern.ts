@@ -44,8 +44,8 @@ export interface ModernHost {
     extra: Readonly<Record<string, string>> | undefined,
     signal: AbortSignal,
   ): Promise<Response>;
-  /** Hands one received message to the receiver. */
-  deliver(message: JsonRpcMessage): void;
+  /** Hands one received message to the receiver (`related`: the request whose stream carried a notification). */
+  deliver(message: JsonRpcMessage, related?: RequestId): void;
   /** Hands a payload that was not one well-formed message to the receiver. */
   invalid(parsed: Exclude<Parsed, { kind: 'message' }>): void;
   /** Reports a problem that ends nothing. */
@@ -225,7 +225,7 @@ export class ModernExchanges {
         );
         return;
       }
-      this.#host.deliver(message);
+      this.#host.deliver(message, id);
       // A server ending a `subscriptions/listen` stream may say so this way: no response follows.
       if (message.method === 'notifications/cancelled' && message.params?.requestId === id) {
         this.#end(exchange);

@@ -1,7 +1,7 @@
 import type { SseEvent } from '../../framing/sse.js';
 import { ErrorCode, errorMessage, McpkitError } from '../../jsonrpc/errors.js';
 import { errorResponse } from '../../jsonrpc/parse.js';
-import type { JsonRpcErrorObject, JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import { backoffDelay, discard, isRetriableStatus, mediaType, type ReconnectPolicy } from './shared.js';
 import { readEvents } from './sse-reader.js';
 import { type Stream, type StreamBook, streamName } from './streams.js';
@@ -17,8 +17,8 @@ export interface ResumerHost {
   sessionId(): string | undefined;
   /** GETs the endpoint for an SSE stream, resuming after `lastEventId` when given. */
   get(lastEventId: string | undefined): Promise<Response>;
-  /** Delivers the JSON-RPC text of one SSE event. */
-  deliverText(text: string): void;
+  /** Delivers the JSON-RPC text of one SSE event (`related`: the one request its stream was opened for). */
+  deliverText(text: string, related: RequestId | undefined): void;
   /** Delivers one message (the error responses of requests a stream can no longer answer). */
   deliver(message: JsonRpcMessage): void;
   /** Reports a problem through the transport's `onerror`. */
@@ -144,7 +144,7 @@ export class StreamResumer {
     if (event.id !== undefined) stream.lastEventId = event.id;
     // Empty data: a priming event, whose only purpose was its id.
     if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-    this.#host.deliverText(event.data);
+    this.#host.deliverText(event.data, stream.related);
   }
 
   #scheduleResume(stream: Stream, cause: unknown): void {

@@ -5,6 +5,8 @@ export interface Stream {
   readonly kind: 'request' | 'standalone';
   /** Request ids whose responses this stream still owes. */
   readonly pending: Set<RequestId>;
+  /** The one request a POST's stream was opened for: what it carries besides the response relates to it. */
+  readonly related: RequestId | undefined;
   /** The id of the last event received: the cursor sent as `Last-Event-ID` on resumption. */
   lastEventId: string | undefined;
   /** The server's last `retry` field on this stream, in ms. */
@@ -33,14 +35,14 @@ export class StreamBook {
   /** Registers the stream that will carry the responses to `ids` (undefined when there are none). */
   forRequests(ids: RequestId[]): Stream | undefined {
     if (ids.length === 0) return undefined;
-    const stream = this.#add('request', ids);
+    const stream = this.#add('request', ids, ids.length === 1 ? ids[0] : undefined);
     for (const id of ids) this.#owner.set(id, stream);
     return stream;
   }
 
   /** Registers a standalone GET stream. */
   standalone(): Stream {
-    return this.#add('standalone', []);
+    return this.#add('standalone', [], undefined);
   }
 
   /** Ends a stream: no more reading, no pending reconnection, no requests owed. */
@@ -68,10 +70,11 @@ export class StreamBook {
     for (const stream of [...this.#streams]) this.finish(stream);
   }
 
-  #add(kind: Stream['kind'], ids: RequestId[]): Stream {
+  #add(kind: Stream['kind'], ids: RequestId[], related: RequestId | undefined): Stream {
     const stream: Stream = {
       kind,
       pending: new Set(ids),
+      related,
       lastEventId: undefined,
       retry: undefined,
       failures: 0,
