@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpkitError } from '../../jsonrpc/errors.js';
+import { type RedirectWaiter, RedirectWaiters } from './redirects.js';
 
 /** Options of {@link LoopbackReceiver.start}. */
 export interface LoopbackReceiverOptions {
@@ -13,11 +14,6 @@ export interface LoopbackReceiverOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
-
-interface Waiter {
-  resolve: (url: URL) => void;
-  reject: (error: Error) => void;
-}
 
 /**
  * Receives the authorization server's redirect for a command-line or desktop app: a tiny HTTP server on
@@ -37,18 +33,17 @@ export class LoopbackReceiver {
   readonly #server: Server;
   readonly #path: string;
   readonly #host: string;
-  readonly #timeoutMs: number;
-  readonly #waiting = new Map<string, Waiter>();
+  readonly #waiters: RedirectWaiters;
   /** The redirect URI to register and send: `http://127.0.0.1:<port><path>`. */
   readonly redirectUri: string;
 
   private constructor(server: Server, path: string, timeoutMs: number) {
     this.#server = server;
     this.#path = path;
-    this.#timeoutMs = timeoutMs;
     const { port } = server.address() as AddressInfo;
     this.#host = `127.0.0.1:${port}`;
     this.redirectUri = `http://${this.#host}${path}`;
+    this.#waiters = new RedirectWaiters(this.redirectUri, timeoutMs);
     server.on('request', (req, res) => this.#request(req, res));
   }
 
@@ -77,63 +72,12 @@ export class LoopbackReceiver {
     open: (url: URL) => void | Promise<void>,
     signal?: AbortSignal,
   ): Promise<URL> {
-    const state = authorizationUrl.searchParams.get('state');
-    if (state === null || state === '') {
-      return Promise.reject(
-        new McpkitError('AUTH_AUTHORIZATION_FAILED', 'The authorization URL carries no state'),
-      );
-    }
-    return new Promise<URL>((resolve, reject) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', aborted);
-        this.#waiting.delete(state);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new McpkitError(
-            'AUTH_AUTHORIZATION_FAILED',
-            `No authorization response reached ${this.redirectUri} within ${Math.round(this.#timeoutMs / 1000)} s`,
-          ),
-        );
-      }, this.#timeoutMs);
-      const aborted = () => {
-        done();
-        reject(new McpkitError('REQUEST_CANCELLED', 'The authorization was cancelled'));
-      };
-      if (signal?.aborted) return aborted();
-      signal?.addEventListener('abort', aborted, { once: true });
-      this.#waiting.set(state, {
-        resolve: (url) => {
-          done();
-          resolve(url);
-        },
-        reject: (e) => {
-          done();
-          reject(e);
-        },
-      });
-      Promise.resolve()
-        .then(() => open(authorizationUrl))
-        .catch((e: unknown) => {
-          this.#waiting
-            .get(state)
-            ?.reject(
-              new McpkitError(
-                'AUTH_AUTHORIZATION_FAILED',
-                `Opening the authorization URL failed: ${e instanceof Error ? e.message : String(e)}`,
-              ),
-            );
-        });
-    });
+    return this.#waiters.wait(authorizationUrl, open, signal);
   }
 
   /** Stops listening; authorizations still waiting fail. */
   async close(): Promise<void> {
-    for (const waiter of [...this.#waiting.values()]) {
-      waiter.reject(new McpkitError('CONNECTION_CLOSED', 'The loopback receiver was closed'));
-    }
+    this.#waiters.rejectAll(new McpkitError('CONNECTION_CLOSED', 'The loopback receiver was closed'));
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -155,7 +99,7 @@ export class LoopbackReceiver {
   }
 
   /** The waiter a request answers, or undefined after answering it 400/404 itself. */
-  #route(req: IncomingMessage, url: URL, res: ServerResponse): Waiter | undefined {
+  #route(req: IncomingMessage, url: URL, res: ServerResponse): RedirectWaiter | undefined {
     // Only the browser's redirect to this very address: no other host name (DNS rebinding), method or path.
     if (req.headers.host !== this.#host || req.method !== 'GET') {
       page(res, 400, 'This address only receives sign-in redirects.');
@@ -165,7 +109,7 @@ export class LoopbackReceiver {
       page(res, 404, 'Not found.');
       return undefined;
     }
-    const waiter = this.#waiting.get(url.searchParams.get('state') ?? '');
+    const waiter = this.#waiters.take(url.searchParams.get('state'));
     if (waiter === undefined) {
       page(
         res,
