@@ -1,30 +1,54 @@
 // The work of `mcpkit inspect`: resolve the target (as every command does), start the inspector with it, print
-// `Inspector: <url>` first on stderr, open the browser, and run until interrupted.
+// `Inspector: <url>` first on stderr, open the browser, and run until interrupted. The host config files (`--config
+// FILE`, else the known locations) give the page its configured servers by name and the host itself; with
+// `--config` and no other target, the host is what is inspected, at once. OAuth sign-ins go through the page and
+// keep their tokens in the token file of `mcpkit auth`.
 import { spawn } from 'node:child_process';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FileTokenStore } from '../auth/client/file-store.js';
+import { loadConfig } from '../host/config/load.js';
+import type { LoadedConfig } from '../host/config/types.js';
 import { startInspector } from '../inspector/server.js';
-import type { EraSelection } from '../inspector/session.js';
+import type { ConfiguredServers, EraSelection } from '../inspector/session.js';
 import type { InspectTarget } from '../inspector/target.js';
 import { errorMessage } from '../jsonrpc/errors.js';
 import { LATEST_MODERN_REVISION } from '../spec/modern.js';
 import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
-import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
+import { oauthClient, tokenFile } from './auth-store.js';
 import { transportOf } from './connect.js';
 import { CliError, ExitCode } from './exit.js';
 import type { InspectFlags } from './inspect.js';
 import { note } from './output.js';
 import { serverCommand } from './run.js';
-import { isUrl, resolveTarget, urlLabel } from './target.js';
+import { configFiles, isUrl, resolveTarget, urlLabel } from './target.js';
 
 /** Runs the inspector until SIGINT or SIGTERM; resolves with the exit code. */
 export async function inspect(name: string | undefined, flags: InspectFlags): Promise<number> {
   const port = parsePort(flags.port);
   const selection = selectionOf(flags.era);
-  const target =
-    name === undefined && serverCommand.words === undefined ? undefined : await targetOf(name, flags);
+  const tokenStore = new FileTokenStore(tokenFile());
+  const config = await hostConfig(flags.config);
+  const given =
+    name === undefined && serverCommand.words === undefined
+      ? undefined
+      : await targetOf(name, flags, tokenStore, serverCommand.words);
+  // `mcpkit inspect --config FILE`: the configured host is the target.
+  const target: InspectTarget | undefined =
+    given ?? (flags.config !== undefined && config !== undefined ? { kind: 'host' } : undefined);
+  const configured: ConfiguredServers | undefined = config && {
+    names: config.servers.map((s) => s.name),
+    resolve: (server) => targetOf(server, flags, tokenStore),
+  };
+  const cwd = process.cwd();
   const inspector = await startInspector({
     port,
     selection,
+    tokenStore,
+    roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     ...(target === undefined ? {} : { target }),
+    ...(configured === undefined ? {} : { configured }),
+    ...(config === undefined ? {} : { host: { config } }),
   });
   note(`Inspector: ${inspector.url}`);
   if (flags.open !== false) openBrowser(inspector.url);
@@ -45,24 +69,45 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
   return 0;
 }
 
-/** The inspector's target for a resolved command-line target: the same transport every command uses. */
-async function targetOf(name: string | undefined, flags: InspectFlags): Promise<InspectTarget> {
-  const resolved = await resolveTarget(name, serverCommand.words, flags);
-  // Stored OAuth tokens for a URL, as the other commands use them; they stay in this process, never in the page.
-  const auth: HttpAuthorizer | undefined =
-    resolved.kind === 'url'
-      ? (await import('./auth-store.js')).storedAuthorizer(resolved.url, resolved.oauth)
-      : undefined;
-  const configured =
-    serverCommand.words === undefined && name !== undefined && !isUrl(name) ? name : undefined;
+/**
+ * The host config files' servers (`--config FILE`, else the known locations), or undefined when there are none.
+ * A file given with `--config` that does not load is a usage error; a known location that does not is a note.
+ */
+async function hostConfig(file: string | undefined): Promise<LoadedConfig | undefined> {
+  const files = configFiles(file);
+  if (files.length === 0) return undefined;
+  try {
+    return await loadConfig(files, { workspaceFolder: process.cwd() });
+  } catch (e) {
+    if (file !== undefined) throw new CliError(ExitCode.usage, errorMessage(e));
+    note(`The host config files could not be read (${errorMessage(e)}): no configured servers in the page`);
+    return undefined;
+  }
+}
+
+/**
+ * The inspector's target for a command-line target or a configured name: the same transport every command uses.
+ * A URL's OAuth client uses the tokens of `mcpkit auth` and, when the server wants a sign-in, sends the person's
+ * browser through the page (the tokens stay in this process, never in the page).
+ */
+async function targetOf(
+  name: string | undefined,
+  flags: InspectFlags,
+  store: FileTokenStore,
+  words: readonly string[] | undefined = undefined,
+): Promise<InspectTarget> {
+  const resolved = await resolveTarget(name, words, flags);
+  const configured = words === undefined && name !== undefined && !isUrl(name) ? name : undefined;
   return {
     kind: 'transport',
     label:
       resolved.kind === 'url'
         ? `${resolved.label}${resolved.label === urlLabel(resolved.url) ? '' : ` (${urlLabel(resolved.url)})`}`
         : resolved.label,
-    open: () => transportOf(resolved, auth),
+    open: (signIn) =>
+      transportOf(resolved, resolved.kind === 'url' ? oauthClient(signIn, store, resolved.oauth) : undefined),
     ...(configured === undefined ? {} : { configured }),
+    ...(resolved.kind === 'url' ? { signIn: true } : {}),
   };
 }
 

@@ -44,13 +44,20 @@ export class Guard {
 
   /** Refuses a request whose Host or Origin is foreign; undefined when both are acceptable. */
   checkPlace(req: IncomingMessage): Refusal | undefined {
-    const host = req.headers.host;
-    if (host === undefined || !this.#ours(`http://${host}`))
-      return { status: 403, reason: 'Host not allowed' };
+    const misplaced = this.checkHost(req);
+    if (misplaced) return misplaced;
     const origin = req.headers.origin;
     if (origin !== undefined && !this.#ours(origin)) return { status: 403, reason: 'Origin not allowed' };
     // A browser says so when another site started the request, even where it sends no Origin (a plain GET).
     if (req.headers['sec-fetch-site'] === 'cross-site') return { status: 403, reason: 'Cross-site request' };
+    return undefined;
+  }
+
+  /** Refuses a request whose Host header is not this server's loopback host and port (a rebound DNS name). */
+  checkHost(req: IncomingMessage): Refusal | undefined {
+    const host = req.headers.host;
+    if (host === undefined || !this.#ours(`http://${host}`))
+      return { status: 403, reason: 'Host not allowed' };
     return undefined;
   }
 
@@ -77,7 +84,7 @@ export class Guard {
 }
 
 /** The value of cookie `name` in a Cookie header. */
-function cookieValue(header: string | undefined, name: string): string | undefined {
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   if (header === undefined) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');

@@ -22,8 +22,9 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operat
   ['state', (s) => s.snapshot()],
   [
     'connect',
-    (s, body) => {
-      const target = body.target === undefined ? undefined : targetOf(objectOf(body.target, '"target"'));
+    async (s, body) => {
+      const target =
+        body.target === undefined ? undefined : await targetOf(s, objectOf(body.target, '"target"'));
       const revision = optionalString(body, 'revision');
       const selection: EraSelection | undefined = revision === undefined ? undefined : { revision };
       return s.connect(target, selection);
@@ -139,8 +140,11 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operat
   ],
 ]);
 
-/** A target typed in the page: a command line (stdio) or a URL with headers. */
-function targetOf(body: Record<string, unknown>): InspectTarget {
+/**
+ * A target chosen in the page: a command line (stdio), a URL with headers and optionally OAuth, a configured
+ * server's name, or the configured host.
+ */
+async function targetOf(s: InspectorSession, body: Record<string, unknown>): Promise<InspectTarget> {
   const kind = stringField(body, 'kind');
   if (kind === 'stdio') {
     const words = splitCommandLine(stringField(body, 'command'));
@@ -153,8 +157,22 @@ function targetOf(body: Record<string, unknown>): InspectTarget {
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
       throw new BadInput(`Not an http(s) URL: ${url}`);
     const headers = stringRecord(body, 'headers');
-    return headers === undefined ? { kind: 'http', url } : { kind: 'http', url, headers };
+    const oauth = body.oauth;
+    if (oauth !== undefined && typeof oauth !== 'boolean')
+      throw new BadInput('"oauth" must be true or false');
+    const scope = optionalString(body, 'scope')?.trim();
+    if (scope !== undefined && !/^([\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*)?$/.test(scope))
+      throw new BadInput('"scope" must be scope tokens separated by spaces');
+    return {
+      kind: 'http',
+      url,
+      ...(headers === undefined ? {} : { headers }),
+      ...(oauth === true ? { oauth } : {}),
+      ...(oauth === true && scope !== undefined && scope !== '' ? { scope } : {}),
+    };
   }
+  if (kind === 'configured') return s.configured(stringField(body, 'name'));
+  if (kind === 'host') return { kind: 'host' };
   throw new BadInput(`Unknown target kind ${JSON.stringify(kind)}`);
 }
 

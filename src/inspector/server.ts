@@ -11,6 +11,7 @@ import {
   InspectorSession,
   type SessionOptions,
 } from './session.js';
+import { CALLBACK_PATH, type SignInAnswer, START_PATH } from './sign-in.js';
 
 /** Options of {@link startInspector}. */
 export interface InspectorOptions extends SessionOptions {
@@ -61,12 +62,12 @@ const SECURITY_HEADERS = {
 export async function startInspector(options: InspectorOptions = {}): Promise<RunningInspector> {
   const assets = loadAssets();
   const { port: wanted = 0, ...sessionOptions } = options;
-  const session = new InspectorSession(sessionOptions);
   const token = newToken();
   const streams = new Set<ServerResponse>();
   let guard: Guard | undefined;
+  let session: InspectorSession | undefined;
   const server = createServer((req, res) => {
-    if (!guard) return void res.writeHead(503).end();
+    if (!guard || !session) return void res.writeHead(503).end();
     handle(req, res, guard, session, assets, streams).catch((e: unknown) => {
       if (!res.headersSent) json(res, 500, { ok: false, error: { message: errorMessage(e) } });
       else res.end();
@@ -82,16 +83,18 @@ export async function startInspector(options: InspectorOptions = {}): Promise<Ru
   const port = (server.address() as AddressInfo).port;
   guard = new Guard(token, port);
   const origin = `http://127.0.0.1:${port}`;
-  const connected = options.target ? session.connect() : Promise.resolve(session.state);
+  const ours = new InspectorSession(sessionOptions, { origin, port });
+  session = ours;
+  const connected = options.target ? ours.connect() : Promise.resolve(ours.state);
   return {
     url: `${origin}/?token=${token}`,
     origin,
     port,
-    session,
+    session: ours,
     connected,
     async close() {
       for (const stream of streams) stream.end();
-      await session.close();
+      await ours.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -106,9 +109,17 @@ async function handle(
   assets: Map<string, Asset>,
   streams: Set<ServerResponse>,
 ): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  // The authorization server's redirect: another site sends the browser here, so neither the Origin nor the token's
+  // SameSite=Strict cookie can be asked for; the sign-in's state and its binding cookie are (see SignIns).
+  if (url.pathname === CALLBACK_PATH) {
+    const misplaced = guard.checkHost(req);
+    if (misplaced) return refuse(res, misplaced);
+    if (req.method !== 'GET') return refuse(res, { status: 405, reason: 'Method not allowed' });
+    return signInAnswer(res, session.signIns.callback(url, req.headers.cookie));
+  }
   const refusal = guard.checkPlace(req);
   if (refusal) return refuse(res, refusal);
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token')) {
     if (!guard.matches(url.searchParams.get('token')))
       return refuse(res, { status: 401, reason: 'Wrong token' });
@@ -126,6 +137,8 @@ async function handle(
       status: 401,
       reason: 'Open the URL that mcpkit inspect printed (it carries the token)',
     });
+  if (req.method === 'GET' && url.pathname.startsWith(START_PATH))
+    return signInAnswer(res, session.signIns.start(url.pathname.slice(START_PATH.length)));
   if (req.method === 'GET' || req.method === 'HEAD') {
     if (url.pathname === '/events') return events(res, session, streams);
     const file = assets.get(url.pathname);
@@ -232,7 +245,29 @@ function json(res: ServerResponse, status: number, value: unknown): void {
   res.end(body);
 }
 
-function refuse(res: ServerResponse, refusal: Refusal | { status: 404 | 405; reason: string }): void {
+/** A sign-in's start (a redirect to the authorization server), its end (a short page), or a refusal. */
+function signInAnswer(res: ServerResponse, answer: SignInAnswer): void {
+  if (answer.kind === 'refused') return void refuse(res, answer.refusal);
+  if (answer.kind === 'redirect') {
+    res.writeHead(303, {
+      ...SECURITY_HEADERS,
+      Location: answer.location,
+      'Set-Cookie': answer.cookie,
+      'Cache-Control': 'no-store',
+    });
+    return void res.end();
+  }
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>mcpkit inspector: sign-in</title></head><body><p data-sign-in-done>${answer.message}</p><p><a href="/">Back to the inspector</a></p></body></html>`;
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
+}
+
+function refuse(res: ServerResponse, refusal: Refusal | { status: 400 | 404 | 405; reason: string }): void {
   res.writeHead(refusal.status, {
     ...SECURITY_HEADERS,
     'Content-Type': 'text/plain; charset=utf-8',

@@ -1,3 +1,5 @@
+import { OAuthClient } from '../auth/client/oauth-client.js';
+import { MemoryTokenStore, type TokenStore } from '../auth/client/store.js';
 import { Client } from '../client/client.js';
 import type { ClientOptions } from '../client/options.js';
 import { type ActivityEntry, ActivityLog } from '../host/activity-log.js';
@@ -11,10 +13,13 @@ import type {
   ServerCapabilities,
 } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
+import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import { HttpClientTransport } from '../transport/http-client.js';
 import { type AskOutcome, Asks, type PendingAsk } from './asks.js';
 import { BadInput } from './bad-input.js';
+import { type HostConfiguration, type HostServer, HostTarget } from './host-target.js';
 import { Ring } from './ring.js';
+import { type PendingSignIn, SignIns } from './sign-in.js';
 import { TappedTransport, type TrafficEntry, TrafficRecorder } from './tap.js';
 import { describeTarget, type InspectTarget, openTransport } from './target.js';
 
@@ -43,7 +48,18 @@ export interface ConnectionState {
   instructions?: string;
   roots: Root[];
   subscriptions: string[];
+  /** A sign-in waiting for the person (OAuth): the page opens `signIn.start`. */
+  signIn?: PendingSignIn;
+  /** The configured servers the page may pick by name. */
+  configured: string[];
+  /** Whether a host configuration was given (the page may inspect the host). */
+  host: boolean;
+  /** The host's servers and their states, once it runs. */
+  hostServers?: HostServer[];
 }
+
+/** Whose activity log the activity pane shows: the inspector's own calls, or the configured host's log. */
+export type ActivitySource = 'inspector' | 'host';
 
 /** A log message from the server (or a line of a spawned server's stderr, level `stderr`). */
 export interface LogEntry {
@@ -81,7 +97,8 @@ export type InspectorEvent =
   | { type: 'progress'; entry: ProgressEntry }
   | { type: 'ask'; ask: PendingAsk }
   | { type: 'answered'; outcome: AskOutcome }
-  | { type: 'activity'; entry: ActivityEntry };
+  | { type: 'activity'; entry: ActivityEntry }
+  | { type: 'activity-source'; source: ActivitySource; entries: ActivityEntry[] };
 
 /** Everything a page that (re)opens gets first. */
 export interface Snapshot {
@@ -92,6 +109,13 @@ export interface Snapshot {
   progress: ProgressEntry[];
   asks: PendingAsk[];
   activity: ActivityEntry[];
+  activitySource: ActivitySource;
+}
+
+/** Configured servers the page may connect to by name (the caller resolves a name as its other commands do). */
+export interface ConfiguredServers {
+  names: readonly string[];
+  resolve(name: string): Promise<InspectTarget>;
 }
 
 /** Options of an {@link InspectorSession}. */
@@ -102,7 +126,22 @@ export interface SessionOptions {
   clientInfo?: Implementation;
   /** Per-request timeout (ms). Default 60 000; progress restarts it. */
   requestTimeoutMs?: number;
+  /** Servers of host configuration files, offered by name in the page. */
+  configured?: ConfiguredServers;
+  /**
+   * A host configuration: the page may inspect the host itself (every configured server through mcpkit's `Host`
+   * and its gateway), and the activity pane then shows the host's own activity log.
+   */
+  host?: HostConfiguration;
+  /**
+   * Where the inspector's OAuth clients keep tokens and registrations (a URL connected with OAuth on, the host's
+   * HTTP servers). Default: in memory, for the inspector's lifetime.
+   */
+  tokenStore?: TokenStore;
 }
+
+/** How long connecting may take when the person may have to sign in first. */
+const SIGN_IN_CONNECT_MS = 300_000;
 
 const CLIENT_CAPABILITIES: ClientCapabilities = {
   sampling: {},
@@ -132,10 +171,24 @@ export class InspectorSession {
   readonly #calls = new Map<string, AbortController>();
   readonly #listeners = new Set<(event: InspectorEvent) => void>();
   readonly #asks: Asks;
+  /** The inspector's own activity log (its calls); the pane shows the host's instead while the host is inspected. */
   readonly activity = new ActivityLog({ capacity: 500 });
+  #activitySource: ActivitySource = 'inspector';
+  #unfollowActivity: () => void;
+  readonly #configured: ConfiguredServers | undefined;
+  readonly #host: HostTarget | undefined;
+  readonly #tokenStore: TokenStore;
+  readonly #oauthClients = new Map<string, HttpAuthorizer>();
+  readonly #signIns: SignIns | undefined;
 
-  constructor(options: SessionOptions = {}) {
+  /**
+   * @param place the inspector server's origin and port, where the OAuth callback arrives (without it, connecting
+   *   with OAuth is refused).
+   */
+  constructor(options: SessionOptions = {}, place?: { origin: string; port: number }) {
     this.#target = options.target;
+    this.#configured = options.configured;
+    this.#tokenStore = options.tokenStore ?? new MemoryTokenStore();
     this.#selection = options.selection ?? { revision: 'auto' };
     this.#roots = options.roots ?? [];
     this.#clientInfo = options.clientInfo ?? { name: 'mcpkit-inspector', version: '0.1.0' };
@@ -145,7 +198,42 @@ export class InspectorSession {
       (ask) => this.#emit({ type: 'ask', ask }),
       (outcome) => this.#emit({ type: 'answered', outcome }),
     );
-    this.activity.subscribe((entry) => this.#emit({ type: 'activity', entry }));
+    this.#signIns =
+      place &&
+      new SignIns(place.origin, place.port, (signIn) => {
+        const { signIn: _, ...rest } = this.#state;
+        this.#setState(signIn === undefined ? rest : { ...rest, signIn });
+      });
+    this.#host =
+      options.host &&
+      new HostTarget(options.host, {
+        asks: this.#asks,
+        roots: () => this.#roots,
+        signIn: () => this.signIns.grant(),
+        tokenStore: this.#tokenStore,
+        onstate: (hostServers) => {
+          if (this.#target?.kind === 'host') this.#setState({ ...this.#state, hostServers });
+        },
+      });
+    this.#unfollowActivity = this.activity.subscribe((entry) => this.#emit({ type: 'activity', entry }));
+  }
+
+  /** The OAuth sign-ins through the page (refused without the inspector's server). */
+  get signIns(): SignIns {
+    if (!this.#signIns) throw new BadInput('Signing in needs the inspector server (startInspector)');
+    return this.#signIns;
+  }
+
+  /** The configured host, when a host configuration was given. */
+  get host(): HostTarget | undefined {
+    return this.#host;
+  }
+
+  /** The target of a configured server's name. */
+  async configured(name: string): Promise<InspectTarget> {
+    if (!this.#configured?.names.includes(name))
+      throw new BadInput(`No configured server ${JSON.stringify(name)}`);
+    return this.#configured.resolve(name);
   }
 
   /** The connection's state now. */
@@ -179,7 +267,8 @@ export class InspectorSession {
       feed: this.#feed.items(),
       progress: [...this.#progress.values()],
       asks: this.#asks.pending(),
-      activity: this.activity.entries(),
+      activity: this.#activityLog().entries(),
+      activitySource: this.#activitySource,
     };
   }
 
@@ -189,22 +278,39 @@ export class InspectorSession {
     if (selection) this.#selection = checkSelection(selection);
     const chosen = this.#target;
     if (!chosen) throw new BadInput('No target to connect to');
+    if (chosen.kind === 'host' && !this.#host) throw new BadInput('No host configuration was given');
     await this.disconnect();
+    this.#followActivity(chosen.kind === 'host' ? 'host' : 'inspector');
     const generation = ++this.#generation;
     this.#setState({ ...this.#idleState(), status: 'connecting' });
     const recorder = new TrafficRecorder(
       (entry) => this.#push(this.#traffic, { type: 'traffic', entry }, entry),
       () => ++this.#seq,
     );
-    const client = new Client(this.#clientInfo, this.#clientOptions(generation));
+    // The person may have to sign in before the server answers: no request of the connection (the era probe
+    // included, which would otherwise give up after 3 s and start a second sign-in) gives up before they could.
+    const signsIn =
+      (chosen.kind === 'http' && chosen.oauth === true) ||
+      (chosen.kind === 'transport' && chosen.signIn === true);
+    const client = new Client(this.#clientInfo, {
+      ...this.#clientOptions(generation),
+      ...(signsIn ? { probeTimeoutMs: SIGN_IN_CONNECT_MS } : {}),
+    });
     this.#client = client;
     const started = performance.now();
     try {
-      const transport = new TappedTransport(
-        openTransport(chosen, (chunk) => this.#note('stderr', chunk.trimEnd())),
-        recorder,
-      );
-      await client.connect(transport, { timeout: this.#timeout });
+      const opened = await openTransport(chosen, {
+        onstderr: (chunk) => this.#note('stderr', chunk.trimEnd()),
+        signIn: () => this.signIns.grant(),
+        oauthFor: (url, scope) => this.#oauthFor(url, scope),
+        host: () => (this.#host as HostTarget).open(),
+      });
+      if (generation !== this.#generation) {
+        await opened.close().catch(() => undefined);
+        return this.#state;
+      }
+      const transport = new TappedTransport(opened, recorder);
+      await client.connect(transport, { timeout: signsIn ? SIGN_IN_CONNECT_MS : this.#timeout });
       if (generation !== this.#generation) return this.#state;
       // Every log message, so the page's level filter decides what is shown (the stateless revision sends none
       // unless a request asks for them).
@@ -221,6 +327,7 @@ export class InspectorSession {
         ...defined('serverInfo', client.serverInfo),
         ...defined('serverCapabilities', client.serverCapabilities),
         ...defined('instructions', client.instructions),
+        ...(chosen.kind === 'host' ? { hostServers: this.#host?.servers() ?? [] } : {}),
       });
       this.#note(
         'connected',
@@ -242,6 +349,7 @@ export class InspectorSession {
     const client = this.#client;
     this.#client = undefined;
     this.#generation++;
+    this.#signIns?.cancelAll('The inspector disconnected');
     this.#asks.cancelAll('The inspector disconnected');
     for (const controller of this.#calls.values()) controller.abort(new Error('The inspector disconnected'));
     this.#subscriptions.clear();
@@ -255,6 +363,7 @@ export class InspectorSession {
   async setRoots(roots: Root[]): Promise<void> {
     this.#roots = roots;
     if (this.#client && this.#state.status === 'connected') await this.#client.setRoots(roots);
+    await this.#host?.setRoots(roots);
     this.#setState({ ...this.#state, roots });
   }
 
@@ -317,7 +426,38 @@ export class InspectorSession {
   /** Ends everything: the connection and the listeners. */
   async close(): Promise<void> {
     await this.disconnect();
+    await this.#host?.close();
     this.#listeners.clear();
+  }
+
+  /** The OAuth client of `url` (and `scope`): one each for the inspector's lifetime, signing in through the page. */
+  #oauthFor(url: string, scope: string | undefined): HttpAuthorizer {
+    const key = `${url} ${scope ?? ''}`;
+    let client = this.#oauthClients.get(key);
+    if (!client) {
+      client = new OAuthClient({
+        grant: this.signIns.grant(),
+        store: this.#tokenStore,
+        clientMetadata: { client_name: 'mcpkit inspector' },
+        ...(scope === undefined ? {} : { scope }),
+      });
+      this.#oauthClients.set(key, client);
+    }
+    return client;
+  }
+
+  #activityLog(): ActivityLog {
+    return this.#activitySource === 'host' && this.#host ? this.#host.log : this.activity;
+  }
+
+  /** Shows `source`'s activity log in the pane (its entries so far, then live). */
+  #followActivity(source: ActivitySource): void {
+    if (source === this.#activitySource) return;
+    this.#unfollowActivity();
+    this.#activitySource = source;
+    const log = this.#activityLog();
+    this.#unfollowActivity = log.subscribe((entry) => this.#emit({ type: 'activity', entry }));
+    this.#emit({ type: 'activity-source', source, entries: log.entries() });
   }
 
   #clientOptions(generation: number): ClientOptions {
@@ -365,7 +505,11 @@ export class InspectorSession {
       clientCapabilities: CLIENT_CAPABILITIES,
       roots: this.#roots,
       subscriptions: [...this.#subscriptions],
+      configured: [...(this.#configured?.names ?? [])],
+      host: this.#host !== undefined,
     };
+    const signIn = this.#signIns?.pending();
+    if (signIn) state.signIn = signIn;
     if (this.#target) state.target = describeTarget(this.#target);
     return state;
   }
@@ -387,6 +531,8 @@ export class InspectorSession {
   }
 
   #record(outcome: string, durationMs: number, summary: string): void {
+    // Inspecting the host, the host's own log records the calls (through its gateway): not a second time here.
+    if (this.#activitySource === 'host') return;
     const name = this.#state.target?.label ?? '';
     this.activity.record({ kind: 'server', name, outcome, durationMs, summary, ...this.#serverName() });
   }
@@ -399,6 +545,7 @@ export class InspectorSession {
     started: number,
     summary: string,
   ) {
+    if (this.#activitySource === 'host') return;
     this.activity.record({
       kind,
       name,

@@ -1,26 +1,56 @@
+import type { AuthorizationCodeGrant } from '../auth/client/options.js';
 import type { Transport } from '../protocol/transport.js';
+import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import { HttpClientTransport } from '../transport/http-client.js';
 import { StdioClientTransport } from '../transport/stdio-client.js';
 
 /**
  * What the inspector connects to: a command spawned over stdio, an HTTP URL (Streamable HTTP with the legacy
- * fallback) with extra headers, or any transport the caller builds (a configured server, a URL with OAuth).
+ * fallback) with extra headers and optionally OAuth (the person signs in through the page), any transport the
+ * caller builds (a configured server), or the configured host (its gateway: every configured server at once, run
+ * by mcpkit's `Host`).
  */
 export type InspectTarget =
   | { kind: 'stdio'; command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: string; headers?: Record<string, string> }
+  | {
+      kind: 'http';
+      url: string;
+      headers?: Record<string, string>;
+      /** Sign in through the page when the server asks (OAuth), asking for `scope` besides what it challenges. */
+      oauth?: boolean;
+      scope?: string;
+    }
   | {
       kind: 'transport';
       /** What the page shows for it (no secrets). */
       label: string;
-      /** A fresh, unstarted transport for each (re)connection. */
-      open: () => Transport;
+      /**
+       * A fresh, unstarted transport for each (re)connection; `signIn` is the grant of an OAuth client whose sign-in
+       * goes through the page (the inspector's own callback).
+       */
+      open: (signIn: AuthorizationCodeGrant) => Transport;
       /** The server's name in a host configuration, when it came from one. */
       configured?: string;
-    };
+      /** Whether the person may have to sign in (connecting then waits up to 5 minutes). */
+      signIn?: boolean;
+    }
+  | { kind: 'host' };
 
-/** A fresh transport to `target`; `onstderr` receives a spawned server's stderr. */
-export function openTransport(target: InspectTarget, onstderr: (chunk: string) => void): Transport {
+/** What opening a transport may need from the inspector. */
+export interface TargetLinks {
+  /** Receives a spawned server's stderr. */
+  onstderr: (chunk: string) => void;
+  /** The grant of OAuth clients signing in through the page. */
+  signIn: () => AuthorizationCodeGrant;
+  /** The OAuth client of a URL connected with OAuth on (one per URL, kept across reconnections). */
+  oauthFor: (url: string, scope: string | undefined) => HttpAuthorizer;
+  /** A transport to the configured host's gateway. */
+  host: () => Promise<Transport>;
+}
+
+/** A fresh transport to `target`. */
+export function openTransport(target: InspectTarget, links: TargetLinks): Transport | Promise<Transport> {
+  const onstderr = links.onstderr;
   switch (target.kind) {
     case 'stdio': {
       const transport = new StdioClientTransport({
@@ -34,15 +64,17 @@ export function openTransport(target: InspectTarget, onstderr: (chunk: string) =
       return transport;
     }
     case 'http':
-      return new HttpClientTransport(
-        target.url,
-        target.headers === undefined ? {} : { headers: target.headers },
-      );
+      return new HttpClientTransport(target.url, {
+        ...(target.headers === undefined ? {} : { headers: target.headers }),
+        ...(target.oauth === true ? { auth: links.oauthFor(target.url, target.scope) } : {}),
+      });
     case 'transport': {
-      const transport = target.open();
+      const transport = target.open(links.signIn());
       if (transport instanceof StdioClientTransport) transport.onstderr = onstderr;
       return transport;
     }
+    case 'host':
+      return links.host();
   }
 }
 
@@ -52,18 +84,26 @@ export function describeTarget(target: InspectTarget): {
   label: string;
   headerNames?: string[];
   configured?: string;
+  oauth?: boolean;
 } {
   switch (target.kind) {
     case 'stdio':
       return { kind: 'stdio', label: [target.command, ...(target.args ?? [])].map(quoteArg).join(' ') };
     case 'http':
-      return { kind: 'http', label: target.url, headerNames: Object.keys(target.headers ?? {}) };
+      return {
+        kind: 'http',
+        label: target.url,
+        headerNames: Object.keys(target.headers ?? {}),
+        ...(target.oauth === true ? { oauth: true } : {}),
+      };
     case 'transport':
       return {
         kind: 'transport',
         label: target.label,
         ...(target.configured === undefined ? {} : { configured: target.configured }),
       };
+    case 'host':
+      return { kind: 'host', label: 'the configured host (every server, through its gateway)' };
   }
 }
 

@@ -167,6 +167,9 @@ test('actions need a JSON body; malformed ones are refused without harm', async 
     ['connect', '{"target": {"kind": "http", "url": "file:///etc/passwd"}}'],
     ['connect', '{"target": {"kind": "ftp"}}'],
     ['connect', '{"revision": "1999-01-01"}'],
+    ['connect', '{"target": {"kind": "configured", "name": "nowhere"}}'],
+    ['connect', '{"target": {"kind": "host"}}'],
+    ['connect', '{"target": {"kind": "http", "url": "http://127.0.0.1:1/mcp", "oauth": "yes"}}'],
     ['call', '{"callId": 1, "name": "x"}'],
     ['answer', '{"id": "ask-404", "answer": {}}'],
     ['roots', '{"roots": [{"uri": "http://not-a-file"}]}'],
@@ -181,4 +184,76 @@ test('actions need a JSON body; malformed ones are refused without harm', async 
     (await send('/api/state', { method: 'POST', headers: { ...auth, ...json }, body: '{}' })).status,
     200,
   );
+});
+
+test("the OAuth callback is refused without the sign-in's state and its binding cookie; the start needs the token", async () => {
+  const grant = inspector.session.signIns.grant();
+  assert.equal(grant.redirectUri, `${inspector.origin}/oauth/callback`);
+  const authorization = new URL('https://as.example/authorize?client_id=c&state=the-state-0123456789');
+  const redirected = grant.authorize(authorization, undefined);
+  let settled = false;
+  void redirected.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  // The page sees a path on the inspector to open, never the authorization URL or its state.
+  const state = await send('/api/state', {
+    method: 'POST',
+    headers: { ...json, Cookie: cookie },
+    body: '{}',
+  });
+  const signIn = JSON.parse(state.body).result.state.signIn as { start: string; server: string };
+  assert.equal(signIn.server, 'https://as.example');
+  assert.match(signIn.start, /^\/oauth\/start\/[\w-]{22}$/);
+  assert.ok(!state.body.includes('the-state-0123456789'));
+  // Starting needs the token (and the usual Origin and Host checks).
+  assert.equal((await send(signIn.start)).status, 401);
+  assert.equal(
+    (await send(signIn.start, { headers: { Cookie: cookie, Origin: 'http://evil.example' } })).status,
+    403,
+  );
+  assert.equal((await send('/oauth/start/not-a-sign-in', { headers: { Cookie: cookie } })).status, 404);
+  const start = await send(signIn.start, { headers: { Cookie: cookie } });
+  assert.equal(start.status, 303);
+  assert.equal(start.headers.location, authorization.href);
+  const setCookie = String(start.headers['set-cookie']);
+  assert.match(setCookie, /HttpOnly/);
+  assert.match(setCookie, /SameSite=Lax/);
+  assert.match(setCookie, /Path=\/oauth\/callback/);
+  const binding = setCookie.split(';')[0] as string;
+  const back = '/oauth/callback?code=the-code&state=the-state-0123456789';
+  // Without the binding cookie (another browser, another page's fetch), with only the token, with a wrong binding,
+  // with a wrong or missing state, with a foreign Host, or not a GET: refused, and the sign-in keeps waiting.
+  for (const [path, headers, status] of [
+    [back, {}, 403],
+    [back, { Cookie: cookie }, 403],
+    [back, { Cookie: `${binding.split('=')[0]}=wrong-binding-value-wrong-binding-value-wron` }, 403],
+    ['/oauth/callback?code=the-code&state=other-state', { Cookie: binding }, 400],
+    ['/oauth/callback?code=the-code', { Cookie: binding }, 400],
+    [back, { Cookie: binding, Host: `evil.example:${inspector.port}` }, 403],
+  ] as const) {
+    const res = await send(path, { headers });
+    assert.equal(res.status, status, `${path} ${JSON.stringify(headers)}: ${res.body}`);
+    assert.doesNotMatch(res.body, /the-code|the-state/);
+  }
+  assert.equal((await send(back, { method: 'POST', headers: { Cookie: binding } })).status, 405);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(settled, false, 'the refused callbacks did not end the sign-in');
+  // The browser that started it comes back with the state: accepted once; the OAuth client gets the redirect.
+  const done = await send(back, { headers: { Cookie: binding, 'Sec-Fetch-Site': 'cross-site' } });
+  assert.equal(done.status, 200);
+  assert.match(done.body, /Signed in/);
+  const url = new URL(String(await redirected));
+  assert.equal(url.searchParams.get('code'), 'the-code');
+  assert.equal((await send(back, { headers: { Cookie: binding } })).status, 400, 'a replay');
+  const after = await send('/api/state', {
+    method: 'POST',
+    headers: { ...json, Cookie: cookie },
+    body: '{}',
+  });
+  assert.equal(JSON.parse(after.body).result.state.signIn, undefined);
 });

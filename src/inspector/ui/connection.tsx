@@ -15,22 +15,41 @@ function parseHeaders(text: string): Record<string, string> {
   return out;
 }
 
+/** The kinds of target the page can choose: a command, a URL, a configured server's name, the configured host. */
+type Kind = 'stdio' | 'http' | 'configured' | 'host';
+
 export function ConnectBar(props: { state: ConnectionState | undefined; live: boolean }) {
   const state = props.state;
-  const [kind, setKind] = useState<'stdio' | 'http'>(state?.target?.kind === 'http' ? 'http' : 'stdio');
+  const [kind, setKind] = useState<Kind>(state?.target?.kind === 'http' ? 'http' : 'stdio');
   const [command, setCommand] = useState('');
   const [url, setUrl] = useState('');
   const [headers, setHeaders] = useState('');
+  const [oauth, setOauth] = useState(false);
+  const [scope, setScope] = useState('');
+  const [configured, setConfigured] = useState('');
   const [revision, setRevision] = useState(state?.selection.revision ?? 'auto');
   const [error, setError] = useState<string | undefined>(undefined);
-  const typed = kind === 'stdio' ? command.trim() !== '' : url.trim() !== '';
+  const names = state?.configured ?? [];
+  const name = configured !== '' ? configured : (names[0] ?? '');
+  const typed =
+    kind === 'stdio'
+      ? command.trim() !== ''
+      : kind === 'http'
+        ? url.trim() !== ''
+        : kind === 'configured'
+          ? name !== ''
+          : true;
   const connect = (withTarget: boolean) => {
     setError(undefined);
     const target = !withTarget
       ? undefined
       : kind === 'stdio'
         ? { kind, command }
-        : { kind, url: url.trim(), headers: parseHeaders(headers) };
+        : kind === 'http'
+          ? { kind, url: url.trim(), headers: parseHeaders(headers), oauth, scope }
+          : kind === 'configured'
+            ? { kind, name }
+            : { kind };
     act('connect', target ? { target, revision } : { revision }).then(
       () => {
         // The server holds the target now (header values included): Reconnect uses it, the fields are for a new one.
@@ -59,11 +78,23 @@ export function ConnectBar(props: { state: ConnectionState | undefined; live: bo
           connect(typed);
         }}
       >
-        <select name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as 'stdio' | 'http')}>
+        <select name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as Kind)}>
           <option value="stdio">stdio</option>
           <option value="http">HTTP</option>
+          {names.length > 0 ? <option value="configured">configured</option> : null}
+          {state?.host ? <option value="host">host (all configured)</option> : null}
         </select>
-        {kind === 'stdio' ? (
+        {kind === 'configured' ? (
+          <select name="configured" value={name} onChange={(e) => setConfigured(e.currentTarget.value)}>
+            {names.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        ) : kind === 'host' ? (
+          <span class="muted host-note">every configured server, through mcpkit’s host</span>
+        ) : kind === 'stdio' ? (
           <input
             name="command"
             placeholder="command to spawn, e.g. node server.js"
@@ -85,6 +116,27 @@ export function ConnectBar(props: { state: ConnectionState | undefined; live: bo
               value={headers}
               onInput={(e) => setHeaders(e.currentTarget.value)}
             />
+            <label
+              class="oauth-switch"
+              title="sign in through the browser when the server asks (tokens stay on the inspector’s side)"
+            >
+              <input
+                type="checkbox"
+                name="oauth"
+                checked={oauth}
+                onChange={(e) => setOauth(e.currentTarget.checked)}
+              />{' '}
+              OAuth
+            </label>
+            {oauth ? (
+              <input
+                name="scope"
+                class="scope"
+                placeholder="scopes (optional)"
+                value={scope}
+                onInput={(e) => setScope(e.currentTarget.value)}
+              />
+            ) : null}
           </>
         )}
         <select
@@ -107,6 +159,15 @@ export function ConnectBar(props: { state: ConnectionState | undefined; live: bo
           Disconnect
         </button>
       </form>
+      {state?.signIn ? (
+        <div class="sign-in" data-sign-in-pending>
+          The server asks you to sign in at {state.signIn.server}:{' '}
+          <a href={state.signIn.start} target="_blank" rel="noopener noreferrer" data-sign-in>
+            Sign in
+          </a>{' '}
+          <span class="muted">(a new tab; the tokens stay with the inspector, never in this page)</span>
+        </div>
+      ) : null}
       {error || (status === 'failed' && state?.error) ? (
         <div class="error-text bar-error">{error ?? state?.error}</div>
       ) : null}
@@ -124,7 +185,7 @@ export function ServerTab(props: { state: ConnectionState | undefined }) {
     [
       'target',
       s.target
-        ? `${s.target.label}${s.target.headerNames?.length ? ` (headers: ${s.target.headerNames.join(', ')})` : ''}`
+        ? `${s.target.label}${s.target.headerNames?.length ? ` (headers: ${s.target.headerNames.join(', ')})` : ''}${s.target.oauth ? ' (OAuth)' : ''}`
         : '—',
     ],
     ['era', s.era ?? '—'],
@@ -146,6 +207,24 @@ export function ServerTab(props: { state: ConnectionState | undefined }) {
         </tbody>
       </table>
       {s.error ? <p class="error-text">{s.error}</p> : null}
+      {s.hostServers ? (
+        <>
+          <h4>The host’s servers</h4>
+          <table class="facts" data-host-servers>
+            <tbody>
+              {s.hostServers.map((h) => (
+                <tr key={h.name} data-host-server={h.name}>
+                  <th>{h.name}</th>
+                  <td data-host-state={h.state}>
+                    {h.state}
+                    {h.reason ? ` — ${h.reason}` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
       <div class="row">
         <button
           type="button"

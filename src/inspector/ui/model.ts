@@ -22,6 +22,8 @@ export interface Model {
   progress: ProgressEntry[];
   asks: PendingAsk[];
   activity: ActivityEntry[];
+  /** Whose activity log the pane shows. */
+  activitySource: Snapshot['activitySource'];
   /** Bumped per list when the server says it changed. */
   versions: { tools: number; prompts: number; resources: number };
   /** How many updates the server announced, per resource URI (since the page opened). */
@@ -46,6 +48,7 @@ export const EMPTY: Model = {
   progress: [],
   asks: [],
   activity: [],
+  activitySource: 'inspector',
   versions: { tools: 0, prompts: 0, resources: 0 },
   updates: {},
 };
@@ -70,6 +73,7 @@ export function reduce(model: Model, action: Action): Model {
         progress: s.progress,
         asks: s.asks,
         activity: s.activity,
+        activitySource: s.activitySource,
       };
     }
     case 'live':
@@ -106,5 +110,7 @@ export function reduce(model: Model, action: Action): Model {
       return { ...model, asks: model.asks.filter((a) => a.id !== action.outcome.id) };
     case 'activity':
       return { ...model, activity: append(model.activity, action.entry) };
+    case 'activity-source':
+      return { ...model, activity: action.entries.slice(-KEEP), activitySource: action.source };
   }
 }

@@ -203,8 +203,14 @@ function Events(props: { model: Model; onClear: () => void }) {
 
 function Activity(props: { model: Model }) {
   const rows = props.model.activity.slice(-300).reverse();
+  const host = props.model.activitySource === 'host';
   return (
-    <div data-pane="activity">
+    <div data-pane="activity" data-activity-source={props.model.activitySource}>
+      <p class="muted pane-note">
+        {host
+          ? 'The host’s activity log: connections, tool calls, approvals, sampling and forms across the configured servers.'
+          : 'The inspector’s own calls.'}
+      </p>
       <table class="grid">
         <thead>
           <tr>
