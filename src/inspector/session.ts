@@ -287,8 +287,8 @@ export class InspectorSession {
       (entry) => this.#push(this.#traffic, { type: 'traffic', entry }, entry),
       () => ++this.#seq,
     );
-    // The person may have to sign in before the server answers: no request of the connection (the era probe
-    // included, which would otherwise give up after 3 s and start a second sign-in) gives up before they could.
+    // The person may have to sign in before the server answers: the era probe waits for them too (given up after
+    // its usual 3 s, the era would fall back to the stateful one for no fault of the server's).
     const signsIn =
       (chosen.kind === 'http' && chosen.oauth === true) ||
       (chosen.kind === 'transport' && chosen.signIn === true);

@@ -170,8 +170,8 @@ test('a URL with OAuth from the page: sign in at oidc-provider, back to the insp
   await tab2.locator('[data-allow]').waitFor();
   assert.match((await tab2.locator('[data-scope]').textContent()) ?? '', /mcp:read/);
   await tab2.fill('[name="login"]', 'ada');
-  // A person takes longer than the era probe's usual 3 s: the connection must still be waiting for this sign-in
-  // (not have given up and started a second one, whose state this tab would not carry).
+  // A person takes longer than the era probe's usual 3 s: the connection still waits for this sign-in (no second
+  // one, whose state this tab would not carry) and negotiates the era as usual afterwards.
   await tab2.waitForTimeout(4000);
   await tab2.screenshot({ path: join(out, '06-authorization-server-login.png') });
   await tab2.click('[data-allow]');
@@ -188,6 +188,7 @@ test('a URL with OAuth from the page: sign in at oidc-provider, back to the insp
   await page.locator('[data-status="connected"]').waitFor();
   await tab('server');
   assert.match(await fact('target'), /\(OAuth\)$/);
+  assert.equal(await fact('revision'), '2026-07-28', 'the probe waited for the sign-in');
   await tab('tools');
   await page.click('[data-tool="echo"]');
   await page.fill('[name="args.text"]', 'signed in');
