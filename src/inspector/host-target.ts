@@ -34,6 +34,7 @@ export type HostServer = Pick<ServerStatus, 'name' | 'state' | 'reason'>;
 export class HostTarget {
   readonly #spec: HostConfiguration;
   readonly #make: () => HostOptions;
+  readonly #onstate: (servers: HostServer[]) => void;
   #host: Host | undefined;
   #gateway: McpServer | undefined;
   #started: Promise<unknown> | undefined;
@@ -68,8 +69,6 @@ export class HostTarget {
     };
     this.#onstate = links.onstate;
   }
-
-  readonly #onstate: (servers: HostServer[]) => void;
 
   /** The configured servers' names. */
   get names(): string[] {
