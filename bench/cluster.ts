@@ -18,6 +18,7 @@ import {
   redisArgs,
   waitForPort,
 } from '../examples/cluster/topology.js';
+import { alignedTable } from './lib/markdown.js';
 import { cpuMs } from './lib/proc.js';
 import { type CallTarget, drive } from './load/driver.js';
 import { HttpLoad, HttpServerProcess } from './load/http.js';
@@ -124,12 +125,12 @@ function medianFigure(figures: Figure[]): Figure {
   };
 }
 
-function row(name: string, f: Figure): string {
+function row(name: string, f: Figure): string[] {
   const cpu = Object.entries(f.cpu)
     .map(([k, v]) => `${k} ${Math.round(v)}`)
     .join(', ');
   const cmds = f.redisCommandsPerCall === undefined ? '–' : f.redisCommandsPerCall.toFixed(3);
-  return `| ${name} | ${Math.round(f.callsPerSec)} | ${f.p50Ms.toFixed(2)} | ${f.p99Ms.toFixed(2)} | ${cpu} | ${cmds} |`;
+  return [name, String(Math.round(f.callsPerSec)), f.p50Ms.toFixed(2), f.p99Ms.toFixed(2), cpu, cmds];
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpkit-cluster-bench-'));
@@ -195,12 +196,16 @@ try {
     '',
     `\`node dist/bench/cluster.js\` at ${new Date().toISOString()}: ${CLIENTS} keep-alive clients, each with its own stateful session, \`tools/call echo\` (11 B) with JSON replies, closed loop; ${ROUNDS} rounds interleaved (${WARMUP_MS / 1000} s warm-up, ${MEASURE_MS / 1000} s timed), medians shown. Redis ${REDIS_SERVER} with appendonly and appendfsync always. Load average before ${loadBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} (1/5/15 min; this machine has 2 cores shared with other work). CPU: milliseconds each process used during the 5 s timed phase.`,
     '',
-    '| setup | calls/s | p50 ms | p99 ms | CPU ms (timed phase) | Redis commands per call |',
-    '| --- | --- | --- | --- | --- | --- |',
-    row('one instance, stores in memory', m),
-    row('one instance, stores on Redis', r),
-    row('nginx → one instance (Redis)', one),
-    row('nginx → three instances (Redis)', three),
+    // Aligned as biome's formatter aligns tables, so the file passes `npx biome ci .` as written.
+    ...alignedTable(
+      ['setup', 'calls/s', 'p50 ms', 'p99 ms', 'CPU ms (timed phase)', 'Redis commands per call'],
+      [
+        row('one instance, stores in memory', m),
+        row('one instance, stores on Redis', r),
+        row('nginx → one instance (Redis)', one),
+        row('nginx → three instances (Redis)', three),
+      ],
+    ),
     '',
     `Redis-backed / in-memory on one instance: **${(r.callsPerSec / m.callsPerSec).toFixed(2)}×** (target ≥ 0.7×). Three instances / one instance behind nginx: **${(three.callsPerSec / one.callsPerSec).toFixed(2)}×**.`,
     '',
