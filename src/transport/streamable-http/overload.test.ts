@@ -36,12 +36,19 @@ test('a failing handler frees its place too', async () => {
   assert.equal(shedder.inFlight, 0);
 });
 
-test('while the event loop is further behind than maxEventLoopDelayMs, POSTs are shed; once it catches up they are admitted', async () => {
+/** Blocks the event loop for `ms`, then lets the armed probe fire (late). */
+async function stall(ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {}
+  await tick();
+}
+
+test('while the event loop stays further behind than maxEventLoopDelayMs, POSTs are shed; once it catches up they are admitted', async () => {
   const shedder = new LoadShedder({ maxEventLoopDelayMs: 100 });
   assert.equal((await shedder.admit(async () => ok())).status, 200); // arms the probe
-  const until = performance.now() + 300;
-  while (performance.now() < until) {} // the loop is blocked for 300 ms: the probe fires at least that late
-  await tick();
+  await stall(300); // the probe fires at least 300 ms late: one late measurement
+  assert.equal((await shedder.admit(async () => ok())).status, 200); // re-arms it
+  await stall(300); // and late again: the loop stays behind
   assert.equal((await shedder.admit(async () => ok())).status, 503);
   // Each refused request re-arms the probe; on a loop that is no longer blocked one soon fires in time. (Bounded
   // retries, not a timing bound: a machine under heavy load may need a few.)
@@ -53,16 +60,60 @@ test('while the event loop is further behind than maxEventLoopDelayMs, POSTs are
   assert.equal(status, 200);
 });
 
+test('one long stall alone (a GC pause, one slow synchronous handler) sheds nothing', async () => {
+  const shedder = new LoadShedder({ maxEventLoopDelayMs: 100 });
+  assert.equal((await shedder.admit(async () => ok())).status, 200);
+  await stall(300);
+  assert.equal((await shedder.admit(async () => ok())).status, 200);
+  assert.equal((await shedder.admit(async () => ok())).status, 200);
+  assert.equal(shedder.shed, 0);
+});
+
+test('in one long turn of the loop, the requests read after the limit has passed are shed', async () => {
+  const shedder = new LoadShedder({ maxEventLoopDelayMs: 100 });
+  // One turn reads requests one after another: the first arms the probe and is admitted, the ones read after the
+  // probe has waited past the limit are shed.
+  const first = shedder.admit(async () => ok());
+  const until = performance.now() + 300;
+  while (performance.now() < until) {}
+  const late = shedder.admit(async () => ok());
+  assert.equal((await first).status, 200);
+  assert.equal((await late).status, 503);
+});
+
+test('a late measurement taken before a quiet spell no longer counts', async () => {
+  const shedder = new LoadShedder({ maxEventLoopDelayMs: 100 });
+  await shedder.admit(async () => ok());
+  await stall(300);
+  await shedder.admit(async () => ok());
+  await stall(300); // two late measurements in a row ...
+  await new Promise((resolve) => setTimeout(resolve, 250)); // ... then no request for longer than the limit
+  assert.equal((await shedder.admit(async () => ok())).status, 200);
+});
+
 test('limits given wrong are refused at construction', () => {
   assert.throws(() => new LoadShedder({ maxInFlight: -1 }), RangeError);
   assert.throws(() => new LoadShedder({ maxEventLoopDelayMs: Number.NaN }), RangeError);
 });
 
-test('by default only the in-flight cap applies: a blocked loop alone sheds nothing', async () => {
+test('by default the loop-delay check is on at 250 ms: a loop 50 ms behind sheds nothing, one that stays 300 ms behind does', async () => {
   const shedder = new LoadShedder();
   await shedder.admit(async () => ok());
-  const until = performance.now() + 50;
-  while (performance.now() < until) {}
-  await tick();
+  await stall(50);
+  await shedder.admit(async () => ok());
+  await stall(50);
+  assert.equal((await shedder.admit(async () => ok())).status, 200);
+  await stall(300);
+  await shedder.admit(async () => ok());
+  await stall(300);
+  assert.equal((await shedder.admit(async () => ok())).status, 503);
+});
+
+test('maxEventLoopDelayMs: 0 turns the loop-delay check off', async () => {
+  const shedder = new LoadShedder({ maxEventLoopDelayMs: 0 });
+  await shedder.admit(async () => ok());
+  await stall(300);
+  await shedder.admit(async () => ok());
+  await stall(300);
   assert.equal((await shedder.admit(async () => ok())).status, 200);
 });

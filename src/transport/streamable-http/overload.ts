@@ -8,14 +8,17 @@ export interface OverloadOptions {
   maxInFlight?: number;
   /**
    * Most delay (ms) of the event loop before new POSTs get 503: the loop is that far behind, so whatever is
-   * admitted now would wait at least as long. Default 0: off, because a starved machine, a long GC pause or one
-   * handler's long synchronous work would then refuse everyone else too; set it (a few hundred ms, say) on a server
-   * that must stay responsive under more load than it can take.
+   * admitted now would wait at least as long. Default 250; 0 turns the check off. Measured while requests arrive:
+   * those read past the limit in one long turn of the loop are shed, and so is everything while two measurements
+   * in a row were late; one long pause alone (a GC, one handler's long synchronous work) refuses nothing after it.
    */
   maxEventLoopDelayMs?: number;
   /** The `Retry-After` (seconds) sent with a 503. Default 1. */
   retryAfterSeconds?: number;
 }
+
+/** The default of `OverloadOptions.maxEventLoopDelayMs`. */
+const DEFAULT_MAX_DELAY_MS = 250;
 
 function positive(value: number, name: string): number {
   if (!Number.isFinite(value) || value < 0)
@@ -25,16 +28,19 @@ function positive(value: number, name: string): number {
 
 /**
  * Sheds load before it queues: a POST is refused with 503 and `Retry-After` when too many are in flight or the event
- * loop is too far behind. The loop's delay is measured by one zero-delay timer at a time while requests arrive (how
- * late it fires is how far behind the loop is; while it waits, how long it has waited so far), so an idle endpoint
- * runs no timer at all and the check is runtime-neutral (no `perf_hooks`).
+ * loop stays too far behind. The loop's delay is measured by one zero-delay timer at a time while requests arrive
+ * (how late it fires is how far behind the loop is; while it waits, how long it has waited so far), so an idle
+ * endpoint runs no timer at all and the check is runtime-neutral (no `perf_hooks`).
  */
 export class LoadShedder {
   readonly #maxInFlight: number;
   readonly #maxDelay: number;
   readonly #refusal: HttpReply;
   #inFlight = 0;
+  /** The last two completed measurements (ms), and when the last one completed. */
   #delay = 0;
+  #previousDelay = 0;
+  #probedAt = Number.NEGATIVE_INFINITY;
   #probeArmed = false;
   #probeAt = 0;
   /** Requests refused since the endpoint started. */
@@ -42,7 +48,7 @@ export class LoadShedder {
 
   constructor(options: OverloadOptions = {}) {
     this.#maxInFlight = positive(options.maxInFlight ?? 1024, 'maxInFlight');
-    this.#maxDelay = positive(options.maxEventLoopDelayMs ?? 0, 'maxEventLoopDelayMs');
+    this.#maxDelay = positive(options.maxEventLoopDelayMs ?? DEFAULT_MAX_DELAY_MS, 'maxEventLoopDelayMs');
     const retry = positive(options.retryAfterSeconds ?? 1, 'retryAfterSeconds');
     this.#refusal = httpError(
       503,
@@ -57,7 +63,7 @@ export class LoadShedder {
 
   /** Runs `work` if there is room, else answers 503 at once. */
   admit(work: () => Promise<HttpReply>): Promise<HttpReply> {
-    if (this.#inFlight >= this.#maxInFlight || (this.#maxDelay > 0 && this.#behind() > this.#maxDelay)) {
+    if (this.#inFlight >= this.#maxInFlight || (this.#maxDelay > 0 && this.#behind())) {
       this.shed++;
       return Promise.resolve({ ...this.#refusal, headers: { ...this.#refusal.headers } });
     }
@@ -73,16 +79,22 @@ export class LoadShedder {
   }
 
   /**
-   * How far behind the loop is: what the last probe measured, or, while a probe is still waiting, how long it has
-   * waited so far. The second is what bounds a burst: requests read one after another in one long turn of the loop
-   * have each waited at least that long in their sockets, so past the limit the rest of the burst is shed.
+   * Whether the loop is too far behind: the probe now waiting has already waited past the limit, or the last two
+   * measurements were both late. The first is what bounds a burst: requests read one after another in one long
+   * turn of the loop have each waited at least that long in their sockets, so past the limit the rest of the burst
+   * is shed. The second asks for two in a row so that one long pause (a GC, one handler's long synchronous work)
+   * does not refuse the requests that arrive right after it. A measurement taken before a quiet spell (no request
+   * re-armed the probe for longer than the limit) no longer counts: whatever backlog it saw has been worked off.
    */
-  #behind(): number {
-    if (!this.#probeArmed) {
-      this.#probe();
-      return this.#delay;
+  #behind(): boolean {
+    const max = this.#maxDelay;
+    if (this.#probeArmed) {
+      if (performance.now() - this.#probeAt > max) return true;
+      return this.#delay > max && this.#previousDelay > max;
     }
-    return Math.max(this.#delay, performance.now() - this.#probeAt);
+    const recent = performance.now() - this.#probedAt <= max;
+    this.#probe();
+    return recent && this.#delay > max && this.#previousDelay > max;
   }
 
   readonly #release = (): void => {
@@ -98,6 +110,8 @@ export class LoadShedder {
 
   readonly #probed = (): void => {
     this.#probeArmed = false;
-    this.#delay = performance.now() - this.#probeAt;
+    this.#probedAt = performance.now();
+    this.#previousDelay = this.#delay;
+    this.#delay = this.#probedAt - this.#probeAt;
   };
 }
