@@ -25,7 +25,17 @@ export interface ServeOptions extends StreamableHttpOptions {
   path?: string;
   /** Also serve the 2024-11-05 HTTP+SSE transport (GET `ssePath`, POST `messagesPath`). Default true. */
   legacySse?: boolean | { ssePath?: string; messagesPath?: string };
+  /**
+   * Most TCP connections open at once (node's `server.maxConnections`); one more is closed as soon as it is
+   * accepted, so a flood of connections is refused at once instead of each one's requests waiting their turn behind
+   * all the others. Counts idle keep-alive connections and open SSE streams too: raise it with `maxSessions`.
+   * Default 16 384; 0 means no limit.
+   */
+  maxConnections?: number;
 }
+
+/** The default of `ServeOptions.maxConnections`. */
+const DEFAULT_MAX_CONNECTIONS = 16_384;
 
 /** A running HTTP server. */
 export interface RunningServer {
@@ -53,7 +63,11 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
   const path = options.path ?? '/mcp';
   // Before listening: options that name what is not registered are refused with nothing left open.
   server.checkOptions();
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (!Number.isInteger(maxConnections) || maxConnections < 0)
+    throw new RangeError(`maxConnections must be an integer ≥ 0, got ${maxConnections}`);
   const httpServer = createServer();
+  if (maxConnections > 0) httpServer.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, host, () => resolve());

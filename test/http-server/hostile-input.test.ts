@@ -2,6 +2,7 @@
 // and the server keeps serving other clients afterwards.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { after, afterEach, describe, test } from 'node:test';
 import { createStreamableHttpHandler, toFetchHandler } from '../../src/index.js';
 import {
@@ -479,5 +480,43 @@ describe('a client that never reads its stream', () => {
     );
     await stream.waitEnd();
     assert.equal(stream.complete, true);
+  });
+});
+
+describe('more connections than maxConnections', () => {
+  test(
+    'the one too many is closed as soon as it is accepted, and the server serves again once others go',
+    T,
+    async () => {
+      const served = await servers.start({ maxConnections: 3 });
+      const open = () => {
+        const socket = connect({ host: '127.0.0.1', port: served.port });
+        socket.on('error', () => undefined);
+        return socket;
+      };
+      const held = [open(), open(), open()];
+      await Promise.all(held.map((s) => once(s, 'connect')));
+      const connections = () =>
+        new Promise<number>((resolve, reject) =>
+          served.running.httpServer.getConnections((e, n) => (e ? reject(e) : resolve(n))),
+        );
+      while ((await connections()) < 3) await sleep(5);
+      const extra = open();
+      let received = 0;
+      extra.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+      });
+      extra.write('POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 0\r\n\r\n');
+      await within(once(extra, 'close'), 'the extra connection to be closed');
+      assert.equal(received, 0, 'nothing is answered on a refused connection');
+      for (const s of held) s.destroy();
+      while ((await connections()) > 0) await sleep(5);
+      await stillServing(served);
+    },
+  );
+
+  test('a maxConnections that is not a whole number ≥ 0 is refused before listening', T, async () => {
+    await assert.rejects(servers.start({ maxConnections: -1 }), RangeError);
+    await assert.rejects(servers.start({ maxConnections: 1.5 }), RangeError);
   });
 });
