@@ -1,17 +1,37 @@
 // `npm run soak`: leaks, overload and starvation, against the soak server (test/soak/server.ts) in its own process.
-//   node dist/scripts/soak.js [--scale full|ci] [--only sessions,requests,overload,idle]
-// full: 100,000 sessions opened and closed; 1,000,000 requests on one session; 10x capacity; 10,000 idle connections.
-// ci:   the same scenarios, smaller, with the same checks (timing figures are printed, never checked).
-import { type ChildProcess, spawn } from 'node:child_process';
+//   node dist/scripts/soak.js [--scale full|ci] [--only sessions,requests,overload,idle] [--max-delay-ms N]
+// full: 100,000 sessions opened and closed; 1,000,000 requests on one session; 10x capacity on 2,000 connections;
+//       10,000 idle connections.
+// ci:   the same scenarios, smaller, with the same checks. The one timing figure judged is the overload bound (p99
+//       of admitted requests under ADMITTED_P99_BOUND_MS at 10x capacity), and only when the server had at least
+//       half a core; the others are printed. `--max-delay-ms N` runs the overload server with another loop-delay
+//       limit (0: off) to compare.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
+import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
+import { closedLoop, flood, postBytes } from '../test/soak/flood.js';
 
 const SCALES = {
-  full: { sessions: 100_000, requests: 1_000_000, overloadSeconds: 8, idle: 10_000, slowReaders: 50 },
-  ci: { sessions: 2_000, requests: 20_000, overloadSeconds: 2, idle: 1_000, slowReaders: 5 },
+  full: {
+    sessions: 100_000,
+    requests: 1_000_000,
+    overloadSeconds: 8,
+    floodConnections: 2000,
+    idle: 10_000,
+    slowReaders: 50,
+  },
+  ci: {
+    sessions: 2_000,
+    requests: 20_000,
+    overloadSeconds: 2,
+    floodConnections: 500,
+    idle: 1_000,
+    slowReaders: 5,
+  },
 } as const;
 type Scale = (typeof SCALES)[keyof typeof SCALES];
 
@@ -29,11 +49,14 @@ interface Soak {
   pool: Pool;
 }
 
-async function start(args: string[] = [], connections = 8): Promise<Soak> {
+/** Starts the soak server; on `cpus` (a taskset list) when given. */
+async function start(args: string[] = [], connections = 8, cpus?: string): Promise<Soak> {
   const script = fileURLToPath(new URL('../test/soak/server.js', import.meta.url));
-  const child = spawn(process.execPath, ['--expose-gc', script, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const argv = ['--expose-gc', script, ...args];
+  const child =
+    cpus === undefined
+      ? spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn('taskset', ['-c', cpus, process.execPath, ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`soak server exited (${code})`)));
@@ -210,63 +233,115 @@ async function requests(scale: Scale): Promise<void> {
   }
 }
 
-async function overload(scale: Scale): Promise<void> {
-  console.log(`  overload: stateless echo at ten times the measured capacity for ${scale.overloadSeconds} s`);
-  // Admission limits an operator would set for this small server: 64 requests in flight, 200 ms of loop delay.
-  const soak = await start(['--stateless', '--max-in-flight', '64', '--max-delay-ms', '200'], 8);
-  // Many clients, not one queue: a request never waits in the generator for a free connection.
-  const flood = new Pool(soak.url.origin, { connections: 4096, pipelining: 1 });
-  const body = () => call('echo_async', { text: 'x' });
+/**
+ * What "bounded" means under overload: the p99 latency of admitted requests, from the write of the request to the
+ * end of its answer, at ten times the measured capacity. The server's default admission check sheds POSTs once its
+ * event loop is further behind than `maxEventLoopDelayMs` (default 250 ms); what is admitted is then answered
+ * within a few such turns.
+ */
+const ADMITTED_P99_BOUND_MS = 1000;
+/** The bound is judged when the server had at least this share of a core during the flood. */
+const MIN_CPU_SHARE = 0.5;
+/** Units of work (64 KiB hashed each) per request of the overload scenario. */
+const WORK_UNITS = 4;
+
+/** Pins process `pid` (every thread) to `cpus` with taskset; false when that is not possible (one CPU, no taskset). */
+function pin(pid: number, cpus: string): boolean {
+  if (os.cpus().length < 2) return false;
   try {
-    // Capacity: 8 closed-loop clients for 2 s.
-    let served = 0;
-    const until = performance.now() + 2000;
-    await inParallel(8, 8, async () => {
-      while (performance.now() < until) {
-        await post(soak, body());
-        served++;
-      }
-    });
-    const capacity = served / 2;
-    const rate = capacity * 10;
-    console.log(`    capacity ${capacity.toFixed(0)} req/s; offering ${rate.toFixed(0)} req/s open loop`);
-    const statuses = new Map<number, number>();
-    const admitted: number[] = [];
-    let errors = 0;
-    let retryAfter = true;
-    const pending: Promise<void>[] = [];
-    const started = performance.now();
-    let sent = 0;
-    while (performance.now() - started < scale.overloadSeconds * 1000) {
-      const due = Math.floor(((performance.now() - started) / 1000) * rate);
-      for (; sent < due; sent++) {
-        const t0 = performance.now();
-        pending.push(
-          post(soak, body(), undefined, flood).then(
-            (reply) => {
-              statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-              if (reply.status === 200) admitted.push(performance.now() - t0);
-              if (reply.status === 503 && reply.headers['retry-after'] === undefined) retryAfter = false;
-            },
-            () => {
-              errors++;
-            },
-          ),
-        );
-      }
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await Promise.all(pending);
-    const shed = statuses.get(503) ?? 0;
+    execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface ServerStats {
+  loopP50Ms: number;
+  loopP99Ms: number;
+  loopMaxMs: number;
+  cpuMs: number;
+  wallMs: number;
+}
+
+/** The stateless soak server's loop delay and CPU since the last call. */
+async function stats(soak: Soak): Promise<ServerStats> {
+  for (;;) {
+    const reply = await post(soak, call('stats', {}));
+    if (reply.status === 200)
+      return JSON.parse(
+        (JSON.parse(reply.text) as { result: { content: [{ text: string }] } }).result.content[0].text,
+      ) as ServerStats;
+    await new Promise((resolve) => setTimeout(resolve, 100)); // shed while the loop catches up
+  }
+}
+
+async function overload(scale: Scale): Promise<void> {
+  console.log(
+    `  overload: stateless tools/call (${WORK_UNITS} units of work) at ten times the measured capacity for ${scale.overloadSeconds} s, on ${scale.floodConnections} connections, the server with ${overloadArgs.length ? overloadArgs.join(' ') : 'its default limits'}`,
+  );
+  // The generator keeps CPU 0 and the server gets the others, so the two never compete for a core (on a machine
+  // with one CPU, or without taskset, they share).
+  const cpus = os.cpus().length;
+  const pinned = pin(process.pid, '0');
+  const soak = await start(['--stateless', ...overloadArgs], 8, pinned ? `1-${cpus - 1}` : undefined);
+  // A handler with real work to do (WORK_UNITS of hashing, under a millisecond): admitting what cannot be served
+  // in time then costs far more than shedding it, as it does in a real server.
+  const work = () => call('work', { units: WORK_UNITS });
+  const request = postBytes(soak.url, JSON.stringify(work()));
+  try {
     console.log(
-      `    ${sent} offered: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}${errors ? `, ${errors} connection errors` : ''}; admitted p50 ${pct(admitted, 50).toFixed(0)} ms, p99 ${pct(admitted, 99).toFixed(0)} ms`,
+      pinned ? `    generator on CPU 0, server on CPU 1-${cpus - 1}` : '    generator and server unpinned',
     );
-    check(errors === 0, 'every offered request answered (no connection dropped)');
+    // Capacity: 8 closed-loop clients for 2 s.
+    await stats(soak);
+    const capacity = await closedLoop(soak.url, request, 8, 2000);
+    const quiet = await stats(soak);
+    const rate = capacity * 10;
+    const r = await flood(soak.url, request, {
+      rate,
+      seconds: scale.overloadSeconds,
+      connections: scale.floodConnections,
+    });
+    const loaded = await stats(soak);
+    const ok = r.statuses.get(200) ?? 0;
+    const shed = (r.statuses.get(503) ?? 0) + (r.statuses.get(429) ?? 0);
+    const ms = (values: number[]) =>
+      `p50 ${pct(values, 50).toFixed(0)} / p99 ${pct(values, 99).toFixed(0)} ms`;
+    console.log(
+      `    capacity ${capacity.toFixed(0)} req/s; offered ${rate.toFixed(0)} req/s open loop (${r.offered} requests)`,
+    );
+    console.log(
+      `    sent ${r.sent} (${(r.sent / scale.overloadSeconds).toFixed(0)}/s), ${r.unsent} unsent (all ${scale.floodConnections} connections waiting); generator lag ${ms(r.lag)}`,
+    );
+    console.log(
+      `    answers: ${[...r.statuses].map(([s, n]) => `${n} × ${s}`).join(', ')} (${((shed / Math.max(1, r.sent)) * 100).toFixed(1)}% shed); connection errors ${r.connectionErrors}, requests lost ${r.lost}, unanswered ${r.unanswered}, connections closed by the server ${r.closedByServer}`,
+    );
+    console.log(
+      `    admitted latency ${ms(r.admitted.total)} (write to seen by the server ${ms(r.admitted.beforeSeen)}, then to the answer ${ms(r.admitted.afterSeen)}); shed answers ${ms(r.shed)}`,
+    );
+    const share = (s: ServerStats) => `${((s.cpuMs / s.wallMs) * 100).toFixed(0)}%`;
+    console.log(
+      `    server: loop delay p99 ${loaded.loopP99Ms.toFixed(0)} ms, max ${loaded.loopMaxMs.toFixed(0)} ms during the flood; CPU ${share(quiet)} of a core while measuring capacity, ${share(loaded)} during the flood`,
+    );
     check(
-      [...statuses.keys()].every((s) => s === 200 || s === 503 || s === 429),
+      r.connectionErrors === 0 && r.lost === 0 && r.unanswered === 0,
+      'every request sent was answered, on connections that stayed up',
+    );
+    check(
+      [...r.statuses.keys()].every((s) => s === 200 || s === 503 || s === 429),
       'answers are 200, or 503/429 shed',
     );
-    check(shed > 0 && retryAfter, `the server shed load with 503 and Retry-After (${shed})`);
+    check(shed > 0 && r.noRetryAfter === 0, `the server shed load with 503/429 and Retry-After (${shed})`);
+    const p99 = pct(r.admitted.total, 99);
+    const bound = `admitted requests answered with p99 under ${ADMITTED_P99_BOUND_MS} ms (${p99.toFixed(0)} ms, ${ok} admitted)`;
+    // A server the machine gives less than half a core (other work on it) is measured, not judged: its latency is
+    // then the machine's. On a quiet machine the server has all of its CPU.
+    if (loaded.cpuMs / loaded.wallMs >= MIN_CPU_SHARE) check(ok > 0 && p99 < ADMITTED_P99_BOUND_MS, bound);
+    else
+      console.log(
+        `    (not judged: ${bound}; the server had ${share(loaded)} of a core, under ${MIN_CPU_SHARE * 100}%: the machine is busy with other work)`,
+      );
     // Recovery: once the flood stops, a normal load is served in full by clients that honour Retry-After (a few
     // retries at most: a machine busy with other work may still be shed now and then).
     let recovered = 0;
@@ -274,7 +349,7 @@ async function overload(scale: Scale): Promise<void> {
     let refused = 0;
     await inParallel(2000, 8, async () => {
       for (let attempt = 0; attempt < 5; attempt++) {
-        const reply = await post(soak, body());
+        const reply = await post(soak, work());
         if (reply.status === 200) {
           recovered++;
           return;
@@ -289,8 +364,8 @@ async function overload(scale: Scale): Promise<void> {
       `after the flood every request is served (${recovered} ok, ${retried} retried once shed, ${refused} never)`,
     );
   } finally {
-    await flood.close();
     await stop(soak);
+    if (pinned) pin(process.pid, `0-${cpus - 1}`);
   }
 }
 
@@ -361,11 +436,18 @@ async function idle(scale: Scale): Promise<void> {
 }
 
 const SCENARIOS = { sessions, requests, overload, idle } as const;
+/** The overload scenario's server flags beyond the defaults (`--max-delay-ms N`: another loop-delay limit). */
+const overloadArgs: string[] = [];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { scale: { type: 'string', default: 'full' }, only: { type: 'string' } },
+    options: {
+      scale: { type: 'string', default: 'full' },
+      only: { type: 'string' },
+      'max-delay-ms': { type: 'string' },
+    },
   });
+  if (values['max-delay-ms'] !== undefined) overloadArgs.push('--max-delay-ms', values['max-delay-ms']);
   const scale = SCALES[values.scale as keyof typeof SCALES];
   if (scale === undefined) throw new Error('--scale full|ci');
   const only = values.only?.split(',') ?? Object.keys(SCENARIOS);
