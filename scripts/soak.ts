@@ -236,10 +236,10 @@ async function requests(scale: Scale): Promise<void> {
 /**
  * What "bounded" means under overload: the p99 latency of admitted requests, from the write of the request to the
  * end of its answer, at ten times the measured capacity. The server's default admission check sheds POSTs once its
- * event loop is further behind than `maxEventLoopDelayMs` (default 250 ms); what is admitted is then answered
- * within a few such turns.
+ * event loop is further behind than `maxEventLoopDelayMs` (default 1000 ms): a request admitted has waited at most
+ * a short turn of shedding before it was read, and is answered within the limit.
  */
-const ADMITTED_P99_BOUND_MS = 1000;
+const ADMITTED_P99_BOUND_MS = 2000;
 /** The bound is judged when the server had at least this share of a core during the flood. */
 const MIN_CPU_SHARE = 0.5;
 /** Units of work (64 KiB hashed each) per request of the overload scenario. */

@@ -62,7 +62,7 @@ export interface StreamableHttpOptions extends SecurityOptions {
   /**
    * Load shedding: POSTs beyond `maxInFlight` at once, or arriving while the event loop is more than
    * `maxEventLoopDelayMs` behind, get 503 with `Retry-After` instead of queueing without bound. `false` turns it off.
-   * Default: 1024 in flight, 250 ms of loop delay.
+   * Default: 1024 in flight, 1000 ms of loop delay.
    */
   overload?: OverloadOptions | false;
   /**

@@ -81,6 +81,15 @@ test('in one long turn of the loop, the requests read after the limit has passed
   assert.equal((await late).status, 503);
 });
 
+test('after a late turn of the loop that was busy with requests, the requests read next are shed at once', async () => {
+  const shedder = new LoadShedder({ maxEventLoopDelayMs: 100 });
+  const held: Promise<HttpReply>[] = [];
+  for (let i = 0; i < 40; i++) held.push(shedder.admit(async () => ok())); // one turn reads 40 requests ...
+  await stall(300); // ... and runs late
+  assert.equal((await shedder.admit(async () => ok())).status, 503);
+  await Promise.all(held);
+});
+
 test('a late measurement taken before a quiet spell no longer counts', async () => {
   const shedder = new LoadShedder({ maxEventLoopDelayMs: 100 });
   await shedder.admit(async () => ok());
@@ -96,16 +105,16 @@ test('limits given wrong are refused at construction', () => {
   assert.throws(() => new LoadShedder({ maxEventLoopDelayMs: Number.NaN }), RangeError);
 });
 
-test('by default the loop-delay check is on at 250 ms: a loop 50 ms behind sheds nothing, one that stays 300 ms behind does', async () => {
+test('by default the loop-delay check is on at 1000 ms: a loop 300 ms behind sheds nothing, one that stays 1200 ms behind does', async () => {
   const shedder = new LoadShedder();
   await shedder.admit(async () => ok());
-  await stall(50);
+  await stall(300);
   await shedder.admit(async () => ok());
-  await stall(50);
+  await stall(300);
   assert.equal((await shedder.admit(async () => ok())).status, 200);
-  await stall(300);
+  await stall(1200);
   await shedder.admit(async () => ok());
-  await stall(300);
+  await stall(1200);
   assert.equal((await shedder.admit(async () => ok())).status, 503);
 });
 

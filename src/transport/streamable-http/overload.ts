@@ -8,17 +8,28 @@ export interface OverloadOptions {
   maxInFlight?: number;
   /**
    * Most delay (ms) of the event loop before new POSTs get 503: the loop is that far behind, so whatever is
-   * admitted now would wait at least as long. Default 250; 0 turns the check off. Measured while requests arrive:
-   * those read past the limit in one long turn of the loop are shed, and so is everything while two measurements
-   * in a row were late; one long pause alone (a GC, one handler's long synchronous work) refuses nothing after it.
+   * admitted now would wait at least as long. Default 1000 (off on Cloudflare Workers, whose clock does not move
+   * while code runs); 0 turns the check off. Measured while requests arrive:
+   * those read past the limit in one long turn of the loop are shed, and so is everything after a late turn that
+   * was busy with requests or while two measurements in a row were late; one long pause alone (a GC, one handler's
+   * long synchronous work) refuses nothing after it.
    */
   maxEventLoopDelayMs?: number;
   /** The `Retry-After` (seconds) sent with a 503. Default 1. */
   retryAfterSeconds?: number;
 }
 
-/** The default of `OverloadOptions.maxEventLoopDelayMs`. */
-const DEFAULT_MAX_DELAY_MS = 250;
+/**
+ * The default of `OverloadOptions.maxEventLoopDelayMs`: a second, well past what a GC pause or a burst of normal
+ * traffic costs, so only a loop that is truly behind sheds. Off on Cloudflare Workers, whose clock stands still
+ * while code runs and moves on only with I/O: a delay measured there is no delay of the loop.
+ */
+const DEFAULT_MAX_DELAY_MS =
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
+    ? 0
+    : 1000;
+/** POSTs arriving in one late turn of the loop that make it a turn late because of traffic, not one long pause. */
+const BUSY_TURN_REQUESTS = 32;
 
 function positive(value: number, name: string): number {
   if (!Number.isFinite(value) || value < 0)
@@ -43,6 +54,9 @@ export class LoadShedder {
   #probedAt = Number.NEGATIVE_INFINITY;
   #probeArmed = false;
   #probeAt = 0;
+  /** POSTs that arrived while the current probe waited, and while the last one did. */
+  #arrivals = 0;
+  #lastArrivals = 0;
   /** Requests refused since the endpoint started. */
   shed = 0;
 
@@ -79,22 +93,25 @@ export class LoadShedder {
   }
 
   /**
-   * Whether the loop is too far behind: the probe now waiting has already waited past the limit, or the last two
-   * measurements were both late. The first is what bounds a burst: requests read one after another in one long
-   * turn of the loop have each waited at least that long in their sockets, so past the limit the rest of the burst
-   * is shed. The second asks for two in a row so that one long pause (a GC, one handler's long synchronous work)
-   * does not refuse the requests that arrive right after it. A measurement taken before a quiet spell (no request
-   * re-armed the probe for longer than the limit) no longer counts: whatever backlog it saw has been worked off.
+   * Whether the loop is too far behind. Within one long turn of the loop, the requests read after the probe has
+   * waited past the limit have each waited at least that long in their sockets: shed, which bounds a burst. At the
+   * start of a turn, a late last measurement means the requests now being read waited through that late turn: shed
+   * too, when the loop stays behind (the measurement before was late as well) or the late turn was busy with
+   * requests, so one long pause alone (a GC, one handler's long synchronous work) refuses nothing after it. A
+   * measurement taken before a quiet spell (no request re-armed the probe for longer than the limit) no longer
+   * counts: whatever backlog it saw has been worked off.
    */
   #behind(): boolean {
     const max = this.#maxDelay;
-    if (this.#probeArmed) {
-      if (performance.now() - this.#probeAt > max) return true;
-      return this.#delay > max && this.#previousDelay > max;
-    }
-    const recent = performance.now() - this.#probedAt <= max;
-    this.#probe();
-    return recent && this.#delay > max && this.#previousDelay > max;
+    this.#arrivals++;
+    let recent = true;
+    if (!this.#probeArmed) {
+      recent = performance.now() - this.#probedAt <= max;
+      this.#probe();
+    } else if (performance.now() - this.#probeAt > max) return true;
+    return (
+      recent && this.#delay > max && (this.#previousDelay > max || this.#lastArrivals >= BUSY_TURN_REQUESTS)
+    );
   }
 
   readonly #release = (): void => {
@@ -113,5 +130,7 @@ export class LoadShedder {
     this.#probedAt = performance.now();
     this.#previousDelay = this.#delay;
     this.#delay = this.#probedAt - this.#probeAt;
+    this.#lastArrivals = this.#arrivals;
+    this.#arrivals = 0;
   };
 }
