@@ -28,7 +28,7 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
   const port = parsePort(flags.port);
   const selection = selectionOf(flags.era);
   const tokenStore = new FileTokenStore(tokenFile());
-  const config = await hostConfig(flags.config);
+  const { config, problem } = await hostConfig(flags.config);
   const given =
     name === undefined && serverCommand.words === undefined
       ? undefined
@@ -51,6 +51,8 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
     ...(config === undefined ? {} : { host: { config } }),
   });
   note(`Inspector: ${inspector.url}`);
+  // After the Inspector line, which scripts read as the first.
+  if (problem !== undefined) note(problem);
   if (flags.open !== false) openBrowser(inspector.url);
   if (target) {
     void inspector.connected.then((state) =>
@@ -70,18 +72,20 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
 }
 
 /**
- * The host config files' servers (`--config FILE`, else the known locations), or undefined when there are none.
- * A file given with `--config` that does not load is a usage error; a known location that does not is a note.
+ * The host config files' servers (`--config FILE`, else the known locations; none when there are no files). A file
+ * given with `--config` that does not load is a usage error; known locations that do not are a problem to note
+ * after the Inspector line.
  */
-async function hostConfig(file: string | undefined): Promise<LoadedConfig | undefined> {
+async function hostConfig(file: string | undefined): Promise<{ config?: LoadedConfig; problem?: string }> {
   const files = configFiles(file);
-  if (files.length === 0) return undefined;
+  if (files.length === 0) return {};
   try {
-    return await loadConfig(files, { workspaceFolder: process.cwd() });
+    return { config: await loadConfig(files, { workspaceFolder: process.cwd() }) };
   } catch (e) {
     if (file !== undefined) throw new CliError(ExitCode.usage, errorMessage(e));
-    note(`The host config files could not be read (${errorMessage(e)}): no configured servers in the page`);
-    return undefined;
+    return {
+      problem: `The host config files could not be read (${errorMessage(e)}): no configured servers in the page`,
+    };
   }
 }
 

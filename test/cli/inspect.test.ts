@@ -14,9 +14,10 @@ import { EXAMPLE_STDIO, freePort, MCPKIT, ROOT, startExampleHttp, tempHome } fro
 async function startInspect(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
+  cwd = ROOT,
 ): Promise<{ child: ChildProcess; first: string; stderr: () => string }> {
   const child = spawn(process.execPath, [MCPKIT, 'inspect', ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, XDG_CONFIG_HOME: tempHome(), BROWSER: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -167,4 +168,61 @@ test('mcpkit inspect with a bad --port is a usage error', async () => {
   const [code] = (await once(child, 'exit')) as [number | null];
   assert.equal(code, 1);
   assert.match(err, /--port/);
+});
+
+test('mcpkit inspect with a broken host config in a known location: the Inspector line still first, then a note', async () => {
+  const home = tempHome();
+  writeFileSync(join(home, '.mcp.json'), '{"mcpServers": {"broken": ');
+  const run = await startInspect(['--no-open'], { HOME: home }, home);
+  try {
+    assert.match(run.first, /^Inspector: http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    const noted = await until(
+      async () => run.stderr(),
+      (t) => t.includes('could not be read'),
+    );
+    assert.match(noted, /could not be read.*no configured servers in the page/);
+    const url = run.first.slice('Inspector: '.length);
+    const state = await stateOf(url, await open(url));
+    assert.deepEqual([state.configured, state.host, state.status], [[], false, 'idle']);
+  } finally {
+    assert.equal(await stop(run.child), 0);
+  }
+});
+
+test('mcpkit inspect --config FILE: the page lists its servers and inspects the host; a broken --config is exit 1', async () => {
+  const home = tempHome();
+  const config = join(home, 'claude_desktop_config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: { one: { command: process.execPath, args: [EXAMPLE_STDIO[2] as string] } },
+    }),
+  );
+  const run = await startInspect(['--no-open', '--config', config], { HOME: home }, home);
+  try {
+    const url = run.first.slice('Inspector: '.length);
+    const cookie = await open(url);
+    const state = await until(
+      () => stateOf(url, cookie),
+      (s) => s.status === 'connected',
+    );
+    assert.deepEqual([state.configured, state.host, state.transport], [['one'], true, 'host']);
+    assert.deepEqual(state.hostServers, [{ name: 'one', state: 'ready' }]);
+  } finally {
+    assert.equal(await stop(run.child), 0);
+  }
+  writeFileSync(config, '{"mcpServers": ');
+  const broken = spawn(process.execPath, [MCPKIT, 'inspect', '--no-open', '--config', config], {
+    cwd: home,
+    env: { ...process.env, XDG_CONFIG_HOME: home, HOME: home },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let text = '';
+  broken.stderr?.setEncoding('utf8').on('data', (c: string) => {
+    text += c;
+  });
+  const [code] = (await once(broken, 'exit')) as [number | null];
+  assert.equal(code, 1, text);
+  assert.match(text, /claude_desktop_config\.json/);
+  assert.doesNotMatch(text, /Inspector:/);
 });
