@@ -26,10 +26,15 @@ export interface HostConfiguration {
 /** What the page shows of the host's servers. */
 export type HostServer = Pick<ServerStatus, 'name' | 'state' | 'reason'>;
 
+/** How long each of the host's servers may take to become ready: a person may have to sign in to it first. */
+const CONNECT_TIMEOUT_MS = 300_000;
+
 /**
  * The configured host as a target: created and started on first use, kept running across the inspector's
  * reconnections (the inspector connects to its gateway, `host.toServer()`, over an in-memory link), stopped when
- * the inspector closes.
+ * the inspector closes. The inspector connects at once: the servers come up in the background (the page shows each
+ * one's state, and its tools, prompts and resources appear as it becomes ready), so a slow server, or one waiting
+ * for the person to sign in through the page, holds up nothing else.
  */
 export class HostTarget {
   readonly #spec: HostConfiguration;
@@ -61,6 +66,7 @@ export class HostTarget {
         sampling: (params, ctx) => links.asks.sampling(params, ctx.signal),
         elicitation: (params, ctx) => links.asks.elicitation(params, ctx.signal),
         roots: links.roots(),
+        connectTimeoutMs: CONNECT_TIMEOUT_MS,
         ...given,
       };
       if (given.oauth === undefined && given.authFor === undefined)
@@ -93,11 +99,11 @@ export class HostTarget {
     );
   }
 
-  /** A transport to the host's gateway; the host is started first (once), each server ready or failed. */
+  /** A transport to the host's gateway; the host's servers are started (once) in the background. */
   async open(): Promise<Transport> {
     const host = this.#ensure();
+    // Never rejects: each server ends ready, failed or disabled, its state shown in the page.
     this.#started ??= host.start();
-    await this.#started;
     this.#gateway ??= host.toServer({
       info: { name: 'mcpkit-inspector-host', version: '0.1.0' },
       instructions: `The configured host: ${this.names.join(', ')}. Tools, prompts and resources carry their server's name.`,
