@@ -7,6 +7,11 @@ export interface MessageContext {
   authInfo?: unknown;
   /** Transport-level session id (HTTP), if any. */
   sessionId?: string;
+  /**
+   * The client's network address (HTTP), when the transport knows it: the connection's peer, or what a configured
+   * forwarded header says (never trusted unless configured).
+   */
+  remoteAddress?: string | undefined;
   /** Request headers (HTTP), lower-cased names. */
   headers?: Readonly<Record<string, string>>;
   /**

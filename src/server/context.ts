@@ -54,6 +54,11 @@ export interface RequestContext {
   readonly authInfo: AuthInfo | undefined;
   /** Multi round-trip state: responses to earlier input requests and the handler's own carried state. */
   readonly mrtr: MrtrState;
+  /**
+   * The client's network address when the transport knows it (HTTP: the connection's peer address, or the one a
+   * forwarded header configured on the endpoint names); undefined on stdio and in memory.
+   */
+  readonly remoteAddress?: string | undefined;
   /** Reports progress; a no-op when the client asked for none. Values must increase. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a log message to the client if `level` meets the session's threshold. */

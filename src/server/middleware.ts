@@ -14,16 +14,37 @@ export interface MiddlewareRequest {
  */
 export type Middleware = (request: MiddlewareRequest, next: () => Promise<JsonObject>) => Promise<JsonObject>;
 
+/** An answer now, or later. */
+export type Answer = JsonObject | Promise<JsonObject>;
+
+/**
+ * The server's own guards in front of the middleware (see `guard/guards.ts`): unlike middleware they may answer
+ * synchronously, so that a synchronous handler behind guards that decide synchronously keeps its fast path.
+ */
+export type GuardRunner = (request: MiddlewareRequest, last: () => Answer) => Answer;
+
 /** Runs `last` behind a chain of middleware (no chain: a direct call). */
 export function runChain(
   chain: readonly Middleware[],
   request: MiddlewareRequest,
-  last: () => Promise<JsonObject> | JsonObject,
-): Promise<JsonObject> | JsonObject {
+  last: () => Answer,
+): Answer {
   if (chain.length === 0) return last();
   const step = (i: number): Promise<JsonObject> => {
     const mw = chain[i];
     return mw ? mw(request, () => step(i + 1)) : Promise.resolve(last());
   };
   return step(0);
+}
+
+/** Runs `last` behind the guards (when any), then the middleware chain. */
+export function intercept(
+  guards: GuardRunner | undefined,
+  chain: readonly Middleware[],
+  request: MiddlewareRequest,
+  last: () => Answer,
+): Answer {
+  if (guards === undefined) return runChain(chain, request, last);
+  if (chain.length === 0) return guards(request, last);
+  return guards(request, () => runChain(chain, request, last));
 }

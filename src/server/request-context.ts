@@ -76,10 +76,10 @@ export function statefulSetup(session: ServerSession, asks?: AskHook): ContextSe
 }
 
 /**
- * Gives a handler's context a signal of its own instead of the request's (a deadline's); `false` when `ctx` is not
- * a context this module made.
+ * Gives a handler's context a signal of its own instead of the request's (a deadline's), made from the request's
+ * own when the handler first reads it; `false` when `ctx` is not a context this module made.
  */
-export function replaceSignal(ctx: RequestContext, signal: AbortSignal): boolean {
+export function replaceSignal(ctx: RequestContext, signal: (own: AbortSignal) => AbortSignal): boolean {
   if (!(ctx instanceof HandlerContext)) return false;
   ctx.replaceSignal(signal);
   return true;
@@ -107,6 +107,7 @@ class HandlerContext implements RequestContext {
   readonly session: SessionInfo;
   readonly authInfo: AuthInfo | undefined;
   readonly mrtr: MrtrState;
+  readonly remoteAddress: string | undefined;
   readonly #incoming: IncomingRequest;
   readonly #setup: ContextSetup;
   #lastProgress = Number.NEGATIVE_INFINITY;
@@ -120,6 +121,8 @@ class HandlerContext implements RequestContext {
   #closeStream: Method<'closeStream'> | undefined;
   /** A signal that replaces the request's own (a deadline's, which also follows the request's). */
   #signal: AbortSignal | undefined;
+  /** Makes {@link #signal} from the request's own on first read. */
+  #makeSignal: ((own: AbortSignal) => AbortSignal) | undefined;
 
   constructor(incoming: IncomingRequest, setup: ContextSetup) {
     this.#incoming = incoming;
@@ -130,16 +133,23 @@ class HandlerContext implements RequestContext {
     // What the transport's auth gate (or host middleware) established; protocol/ cannot name the type.
     this.authInfo = incoming.context?.authInfo as AuthInfo | undefined;
     this.mrtr = setup.mrtr;
+    this.remoteAddress = incoming.context?.remoteAddress;
   }
 
   /** The request's signal, read lazily: the AbortController exists only once someone looks at it. */
   get signal(): AbortSignal {
-    return this.#signal ?? this.#incoming.signal;
+    if (this.#signal !== undefined) return this.#signal;
+    const make = this.#makeSignal;
+    if (make === undefined) return this.#incoming.signal;
+    this.#makeSignal = undefined;
+    this.#signal = make(this.#incoming.signal);
+    return this.#signal;
   }
 
-  /** @internal Gives the handler `signal` instead of the request's own (it must follow the request's). */
-  replaceSignal(signal: AbortSignal): void {
-    this.#signal = signal;
+  /** @internal Gives the handler a signal made from the request's own (it must follow it) instead of it. */
+  replaceSignal(make: (own: AbortSignal) => AbortSignal): void {
+    this.#signal = undefined;
+    this.#makeSignal = make;
   }
 
   /** The request has been answered: progress and log messages are dropped from now on. */

@@ -15,7 +15,7 @@ import type { RequestContext } from './context.js';
 import type { AccessPolicy } from './guard/access.js';
 import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './methods.js';
-import type { Middleware } from './middleware.js';
+import type { GuardRunner, Middleware } from './middleware.js';
 import { dispatchModern } from './modern/dispatch.js';
 import { type ListKind, Subscriptions } from './modern/listen.js';
 import { RequestStateCodec } from './modern/request-state.js';
@@ -165,7 +165,6 @@ export class McpServer {
     this.#capabilities = new DeclaredCapabilities(options.capabilities, this.templates);
     if (hasGuards(options)) {
       this.#guards = buildGuards(options, this.tools, (e) => this.error(e, undefined));
-      this.#middleware.push(...this.#guards.chain);
     }
   }
 
@@ -302,12 +301,12 @@ export class McpServer {
     };
   }
 
-  /** Puts the result cache in the chain, where the guards' order has it (before the author's middleware). */
+  /** Puts the result cache in front of tool calls, where the guards' order has it (before the author's middleware). */
   #cacheResults(): void {
     if (this.#caching) return;
     this.#caching = true;
     this.#guards ??= buildGuards({}, this.tools, (e) => this.error(e, undefined));
-    this.#middleware.splice(this.#guards.cacheIndex, 0, this.#guards.cache());
+    this.#guards.enableCache();
   }
 
   /**
@@ -455,9 +454,14 @@ export class McpServer {
     return this.#guards?.asks;
   }
 
-  /** @internal The middleware chain. */
+  /** @internal The middleware chain (the author's; the guards run in front of it). */
   get middleware(): readonly Middleware[] {
     return this.#middleware;
+  }
+
+  /** @internal The guards in front of the middleware, when any is on. */
+  get guards(): GuardRunner | undefined {
+    return this.#guards?.run;
   }
 
   /** @internal The server's instructions. */

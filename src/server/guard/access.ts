@@ -62,6 +62,12 @@ const KIND_OF: Readonly<Record<Kinds, NamedKind>> = {
   prompts: 'prompt',
 };
 
+/** What decides a name: a constant, or the rules naming it (the first that applies to the caller decides). */
+type Decision = boolean | readonly CompiledRule[];
+
+/** Names whose decision is kept, per kind (registered names: far fewer). */
+const MAX_DECISIONS = 10_000;
+
 interface CompiledRule {
   readonly allow: boolean;
   readonly targets: Partial<Record<NamedKind, (name: string) => boolean>>;
@@ -78,6 +84,7 @@ export class AccessPolicy {
   readonly #kinds = new Set<NamedKind>();
   readonly #views = new Map<NamedKind, WeakMap<AuthInfo, ListView>>();
   readonly #anonymous = new Map<NamedKind, ListView>();
+  readonly #decisions = new Map<NamedKind, Map<string, Decision>>();
   /** Names the rules refer to. */
   readonly names: NameRef[] = [];
 
@@ -141,6 +148,7 @@ export class AccessPolicy {
    * on the template apply to it too).
    */
   allows(kind: NamedKind, name: string, auth: AuthInfo | undefined, template?: string): boolean {
+    if (template === undefined && kind !== 'resource') return this.#decide(this.#rulesFor(kind, name), auth);
     const rules = this.#rules;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i] as CompiledRule;
@@ -148,6 +156,38 @@ export class AccessPolicy {
       const hit =
         test?.(name) === true || (template !== undefined && rule.targets.template?.(template) === true);
       if (hit && applies(rule, auth)) return rule.allow;
+    }
+    return this.#default;
+  }
+
+  /**
+   * The decision on a tool, prompt or template `name`, worked out once: a constant when the first rule naming it
+   * has no condition (or no rule names it), else the rules naming it, in order. Resource URIs, which templates
+   * make without bound, are not kept.
+   */
+  #rulesFor(kind: NamedKind, name: string): Decision {
+    let byName = this.#decisions.get(kind);
+    if (byName === undefined) {
+      byName = new Map();
+      this.#decisions.set(kind, byName);
+    }
+    let decision = byName.get(name);
+    if (decision !== undefined) return decision;
+    const naming = this.#rules.filter((rule) => rule.targets[kind]?.(name) === true);
+    const first = naming[0];
+    if (first === undefined) decision = this.#default;
+    else if (first.principals === undefined && first.scopes === undefined && first.when === undefined)
+      decision = first.allow;
+    else decision = naming;
+    if (byName.size < MAX_DECISIONS) byName.set(name, decision);
+    return decision;
+  }
+
+  #decide(decision: Decision, auth: AuthInfo | undefined): boolean {
+    if (typeof decision === 'boolean') return decision;
+    for (let i = 0; i < decision.length; i++) {
+      const rule = decision[i] as CompiledRule;
+      if (applies(rule, auth)) return rule.allow;
     }
     return this.#default;
   }

@@ -8,11 +8,13 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { Implementation } from '../../spec/types.js';
 import type { RequestContext } from '../context.js';
-import type { Middleware } from '../middleware.js';
+import type { Answer, MiddlewareRequest } from '../middleware.js';
 import { InputRequiredSignal, isInputRequired } from '../modern/mrtr.js';
 import type { AskHook } from '../request-context.js';
 import { failureOf } from './failure.js';
+import { jsonLength } from './json-size.js';
 import { invalid } from './rate.js';
+import type { Last, Stage } from './stage.js';
 import { clientKey, principalKey, sessionKey } from './subject.js';
 import {
   type Span,
@@ -137,38 +139,19 @@ export class Auditor {
     this.#report = report;
   }
 
-  /** The middleware: records tool calls, resource reads and prompt gets, whatever their outcome. */
-  readonly middleware: Middleware = (request, next) => {
-    const kind = KINDS.get(request.method);
-    if (kind === undefined) return next();
-    const { method, params, ctx } = request;
-    const name =
-      typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
-    const started = this.#start(kind, method, name, params.arguments, ctx, 'server');
-    let pending: Promise<JsonObject>;
-    try {
-      pending = next();
-    } catch (e) {
-      this.#finish(started, undefined, e, ctx);
-      throw e;
-    }
-    return pending.then(
-      (result) => {
-        this.#finish(started, result, undefined, ctx);
-        return result;
-      },
-      (e: unknown) => {
-        this.#finish(started, undefined, e, ctx);
-        throw e;
-      },
-    );
-  };
+  /** The stage recording the calls of `method` in front of `inner` (`inner` itself when it is not audited). */
+  stage(method: string, inner: Stage): Stage {
+    const kind = KINDS.get(method);
+    return kind === undefined || kind === 'sampling' || kind === 'elicitation'
+      ? inner
+      : new AuditStage(this, kind, inner);
+  }
 
   /** The hook around sampling and elicitation requests of handlers. */
   readonly ask: AskHook = (method, params, ctx, send) => {
     const kind = KINDS.get(method);
     if (kind === undefined) return send();
-    const started = this.#start(kind, method, method, params, ctx, 'client');
+    const started = this.start(kind, method, method, params, ctx, 'client');
     const span = started.span;
     if (span?.traceparent !== undefined && params !== undefined) {
       // The client's spans join the trace: the server's span is their parent.
@@ -178,17 +161,18 @@ export class Auditor {
     }
     return send().then(
       (answer) => {
-        this.#finish(started, answer as JsonObject, undefined, ctx);
+        this.finish(started, answer as JsonObject, undefined, ctx);
         return answer;
       },
       (e: unknown) => {
-        this.#finish(started, undefined, e, ctx);
+        this.finish(started, undefined, e, ctx);
         throw e;
       },
     );
   };
 
-  #start(
+  /** @internal Opens the record (and span) of an operation. */
+  start(
     kind: AuditRecord['kind'],
     method: string,
     name: string | undefined,
@@ -197,7 +181,9 @@ export class Auditor {
     spanKind: 'server' | 'client',
   ): Started {
     const at = Date.now();
-    const text = args === undefined ? '' : JSON.stringify(args);
+    // The text only for a digest of it; its length otherwise comes from a walk of the arguments.
+    const text = args === undefined || this.#args !== 'digest' ? '' : JSON.stringify(args);
+    const size = args === undefined ? 0 : text !== '' ? text.length : (jsonLength(args) ?? 0);
     const trace = traceContextOf(ctx.meta);
     let span: Span | undefined;
     if (this.#tracer !== undefined) {
@@ -222,10 +208,11 @@ export class Auditor {
         this.#report(e instanceof Error ? e : new Error(String(e)));
       }
     }
-    return { kind, method, name, at, clock: performance.now(), args, text, trace, span };
+    return { kind, method, name, at, clock: performance.now(), args, text, size, trace, span };
   }
 
-  #finish(s: Started, result: JsonObject | undefined, thrown: unknown, ctx: RequestContext): void {
+  /** @internal Closes the record of an operation and hands it to the sinks. */
+  finish(s: Started, result: JsonObject | undefined, thrown: unknown, ctx: RequestContext): void {
     const durationMs = Math.round((performance.now() - s.clock) * 1000) / 1000;
     let outcome: AuditOutcome;
     let error: unknown;
@@ -253,7 +240,7 @@ export class Auditor {
     const record: {
       -readonly [K in keyof AuditRecord]: AuditRecord[K];
     } = {
-      time: new Date(s.at).toISOString(),
+      time: isoTime(s.at),
       kind: s.kind,
       method: s.method,
       name: s.name,
@@ -263,15 +250,17 @@ export class Auditor {
       client: clientKey(ctx),
       clientInfo: ctx.session.clientInfo,
       protocolVersion: ctx.session.protocolVersion,
-      argumentsSize: s.text.length,
+      argumentsSize: s.size,
       outcome,
       durationMs,
     };
-    if (s.text !== '') {
-      if (this.#args === 'digest') record.argumentsDigest = digest(s.text);
-      else if (this.#args === 'redacted') record.arguments = redact(s.args, this.#redact, 0);
+    if (s.text !== '') record.argumentsDigest = digest(s.text);
+    else if (this.#args === 'redacted' && s.args !== undefined)
+      record.arguments = redact(s.args, this.#redact, 0);
+    if (result !== undefined) {
+      const size = jsonLength(result);
+      if (size !== undefined) record.resultSize = size;
     }
-    if (result !== undefined) record.resultSize = JSON.stringify(result).length;
     if (error !== undefined) {
       const ref = result === undefined ? refOf(thrown) : failureOf(result)?.ref;
       record.error = ref === undefined ? describeError(error) : { ...describeError(error), ref };
@@ -290,14 +279,60 @@ export class Auditor {
   }
 }
 
-interface Started {
+/** Records the calls of one method (tools/call, resources/read, prompts/get), whatever their outcome. */
+class AuditStage implements Stage {
+  readonly #auditor: Auditor;
+  readonly #kind: AuditRecord['kind'];
+  readonly #inner: Stage;
+
+  constructor(auditor: Auditor, kind: AuditRecord['kind'], inner: Stage) {
+    this.#auditor = auditor;
+    this.#kind = kind;
+    this.#inner = inner;
+  }
+
+  run(request: MiddlewareRequest, last: Last): Answer {
+    const { method, params, ctx } = request;
+    const auditor = this.#auditor;
+    const name =
+      typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+    const started = auditor.start(this.#kind, method, name, params.arguments, ctx, 'server');
+    let out: Answer;
+    try {
+      out = this.#inner.run(request, last);
+    } catch (e) {
+      auditor.finish(started, undefined, e, ctx);
+      throw e;
+    }
+    if (!(out instanceof Promise)) {
+      auditor.finish(started, out, undefined, ctx);
+      return out;
+    }
+    return out.then(
+      (result) => {
+        auditor.finish(started, result, undefined, ctx);
+        return result;
+      },
+      (e: unknown) => {
+        auditor.finish(started, undefined, e, ctx);
+        throw e;
+      },
+    );
+  }
+}
+
+/** An operation being recorded. */
+export interface Started {
   readonly kind: AuditRecord['kind'];
   readonly method: string;
   readonly name: string | undefined;
   readonly at: number;
   readonly clock: number;
   readonly args: unknown;
+  /** The arguments' JSON text when a digest of it is kept, else ''. */
   readonly text: string;
+  /** The length of the arguments' JSON text. */
+  readonly size: number;
   readonly trace: TraceContext | undefined;
   readonly span: Span | undefined;
 }
@@ -335,6 +370,18 @@ function describeError(e: unknown): AuditError {
       ? { message: e.message, name: e.name }
       : { message: e.message, name: e.name, stack: e.stack };
   return { message: String(e) };
+}
+
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** A time in ms as ISO 8601, made once per millisecond (calls in the same millisecond share the text). */
+function isoTime(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 /** Secret-looking values replaced by "[redacted]", to a bounded depth. */

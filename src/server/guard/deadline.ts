@@ -6,11 +6,12 @@
  */
 import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import type { Middleware } from '../middleware.js';
+import type { Answer, MiddlewareRequest } from '../middleware.js';
 import { replaceSignal } from '../request-context.js';
 import { withFailure } from './failure.js';
 import { entriesOf, type NameRef } from './names.js';
 import { nonNegativeInteger, positiveInteger } from './rate.js';
+import type { Last, Stage } from './stage.js';
 import { clientKey, sessionKey } from './subject.js';
 
 /**
@@ -41,54 +42,97 @@ export interface ConcurrencyOptions {
   readonly maxQueue?: number;
 }
 
-/** The deadlines: a middleware, or undefined when there are none. */
-export function deadlines(options: TimeoutOptions, names: NameRef[]): Middleware | undefined {
-  const byTool = new Map<string, number>();
-  for (const [tool, ms] of entriesOf(options.tools, 'timeouts.tools')) {
-    const where = `timeouts.tools[${JSON.stringify(tool)}]`;
-    byTool.set(tool, positiveInteger(ms, where));
-    names.push({ kind: 'tool', name: tool, where });
+/** The compiled deadlines of tool calls. */
+export class Deadlines {
+  readonly #byTool = new Map<string, number>();
+  readonly #fallback: number | undefined;
+
+  constructor(options: TimeoutOptions, names: NameRef[]) {
+    for (const [tool, ms] of entriesOf(options.tools, 'timeouts.tools')) {
+      const where = `timeouts.tools[${JSON.stringify(tool)}]`;
+      this.#byTool.set(tool, positiveInteger(ms, where));
+      names.push({ kind: 'tool', name: tool, where });
+    }
+    this.#fallback =
+      options.defaultMs === undefined ? undefined : positiveInteger(options.defaultMs, 'timeouts.defaultMs');
   }
-  const fallback =
-    options.defaultMs === undefined ? undefined : positiveInteger(options.defaultMs, 'timeouts.defaultMs');
-  if (fallback === undefined && byTool.size === 0) return undefined;
-  return (request, next) => {
-    if (request.method !== 'tools/call') return next();
-    const name = request.params.name;
-    const ms = (typeof name === 'string' ? byTool.get(name) : undefined) ?? fallback;
-    if (ms === undefined) return next();
-    const controller = new AbortController();
-    replaceSignal(request.ctx, AbortSignal.any([request.ctx.signal, controller.signal]));
+
+  /** The stage of the deadline of the tool `tool` in front of `inner` (`inner` itself when it has none). */
+  stage(tool: string, inner: Stage): Stage {
+    const ms = this.#byTool.get(tool) ?? this.#fallback;
+    return ms === undefined ? inner : new DeadlineStage(tool, ms, inner);
+  }
+}
+
+/**
+ * The signal of one call with a deadline, made only when the handler reads `ctx.signal` (a handler that answers
+ * synchronously, or never looks, costs no AbortController).
+ */
+class CallDeadline {
+  #controller: AbortController | undefined;
+  #reason: unknown;
+  #expired = false;
+
+  /** The handler's signal: the request's, and this deadline's. */
+  signal(request: AbortSignal): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#expired) this.#controller.abort(this.#reason);
+    }
+    return AbortSignal.any([request, this.#controller.signal]);
+  }
+
+  expire(reason: unknown): void {
+    this.#expired = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+/** A deadline on one tool: counted from the call's start, it only waits for a handler that answered with a promise. */
+class DeadlineStage implements Stage {
+  readonly #tool: string;
+  readonly #ms: number;
+  readonly #inner: Stage;
+
+  constructor(tool: string, ms: number, inner: Stage) {
+    this.#tool = tool;
+    this.#ms = ms;
+    this.#inner = inner;
+  }
+
+  run(request: MiddlewareRequest, last: Last): Answer {
+    const started = performance.now();
+    const deadline = new CallDeadline();
+    replaceSignal(request.ctx, (own) => deadline.signal(own));
+    const out = this.#inner.run(request, last);
+    if (!(out instanceof Promise)) return out;
+    const ms = this.#ms;
+    const tool = this.#tool;
     return new Promise<JsonObject>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const text = `Tool ${String(name)} timed out after ${ms} ms`;
-        const error = new McpkitError('REQUEST_TIMEOUT', text);
-        controller.abort(error);
-        resolve(
-          withFailure({ content: [{ type: 'text', text }], isError: true }, { error, outcome: 'timeout' }),
-        );
-      }, ms);
-      const done = () => clearTimeout(timer);
-      let pending: Promise<JsonObject>;
-      try {
-        pending = next();
-      } catch (e) {
-        done();
-        reject(e);
-        return;
-      }
-      pending.then(
+      const timer = setTimeout(
+        () => {
+          const text = `Tool ${tool} timed out after ${ms} ms`;
+          const error = new McpkitError('REQUEST_TIMEOUT', text);
+          deadline.expire(error);
+          resolve(
+            withFailure({ content: [{ type: 'text', text }], isError: true }, { error, outcome: 'timeout' }),
+          );
+        },
+        Math.max(0, ms - (performance.now() - started)),
+      );
+      out.then(
         (value) => {
-          done();
+          clearTimeout(timer);
           resolve(value);
         },
         (e: unknown) => {
-          done();
+          clearTimeout(timer);
           reject(e);
         },
       );
     });
-  };
+  }
 }
 
 /** One cap: calls running, and calls waiting their turn. */
@@ -97,37 +141,54 @@ interface Gate {
   readonly waiting: (() => void)[];
 }
 
-/** The concurrency caps: a middleware, or undefined when there are none. */
-export function concurrencyCaps(options: ConcurrencyOptions, names: NameRef[]): Middleware | undefined {
-  const perSession =
-    options.perSession === undefined
-      ? undefined
-      : positiveInteger(options.perSession, 'concurrency.perSession');
-  const maxQueue =
-    options.maxQueue === undefined ? 0 : nonNegativeInteger(options.maxQueue, 'concurrency.maxQueue');
-  let everyTool: number | undefined;
-  const byTool = new Map<string, number>();
-  if (typeof options.perTool === 'number')
-    everyTool = positiveInteger(options.perTool, 'concurrency.perTool');
-  else {
-    for (const [tool, cap] of entriesOf(options.perTool, 'concurrency.perTool')) {
-      const where = `concurrency.perTool[${JSON.stringify(tool)}]`;
-      byTool.set(tool, positiveInteger(cap, where));
-      names.push({ kind: 'tool', name: tool, where });
+/** The concurrency caps of tool calls. */
+export class ConcurrencyCaps {
+  readonly #perSession: number | undefined;
+  readonly #maxQueue: number;
+  readonly #everyTool: number | undefined;
+  readonly #byTool = new Map<string, number>();
+  readonly #sessions = new Map<string, Gate>();
+  readonly #tools = new Map<string, Gate>();
+
+  constructor(options: ConcurrencyOptions, names: NameRef[]) {
+    this.#perSession =
+      options.perSession === undefined
+        ? undefined
+        : positiveInteger(options.perSession, 'concurrency.perSession');
+    this.#maxQueue =
+      options.maxQueue === undefined ? 0 : nonNegativeInteger(options.maxQueue, 'concurrency.maxQueue');
+    if (typeof options.perTool === 'number')
+      this.#everyTool = positiveInteger(options.perTool, 'concurrency.perTool');
+    else {
+      for (const [tool, cap] of entriesOf(options.perTool, 'concurrency.perTool')) {
+        const where = `concurrency.perTool[${JSON.stringify(tool)}]`;
+        this.#byTool.set(tool, positiveInteger(cap, where));
+        names.push({ kind: 'tool', name: tool, where });
+      }
     }
   }
-  if (perSession === undefined && everyTool === undefined && byTool.size === 0) return undefined;
-  const sessions = new Map<string, Gate>();
-  const tools = new Map<string, Gate>();
 
-  /** Enters `gate` now (undefined), after a wait (a promise), or throws when the queue is full. */
-  const enter = (
-    gates: Map<string, Gate>,
+  /** The stage of the caps of the tool `tool` in front of `inner` (`inner` itself when none applies). */
+  stage(tool: string, inner: Stage): Stage {
+    const toolCap = this.#byTool.get(tool) ?? this.#everyTool;
+    if (this.#perSession === undefined && toolCap === undefined) return inner;
+    return new CapStage(this, tool, toolCap, inner);
+  }
+
+  /** @internal The cap per session (a stateless request: per client). */
+  get perSession(): number | undefined {
+    return this.#perSession;
+  }
+
+  /** @internal Enters the gate of a session (`tool` undefined) or tool: now (true), or after a wait (a promise). */
+  enter(
     key: string,
+    tool: boolean,
     cap: number,
     what: string,
-    signal: AbortSignal,
-  ): Promise<void> | undefined => {
+    signal: () => AbortSignal,
+  ): true | Promise<void> {
+    const gates = tool ? this.#tools : this.#sessions;
     let gate = gates.get(key);
     if (gate === undefined) {
       gate = { active: 0, waiting: [] };
@@ -135,8 +196,9 @@ export function concurrencyCaps(options: ConcurrencyOptions, names: NameRef[]): 
     }
     if (gate.active < cap) {
       gate.active++;
-      return undefined;
+      return true;
     }
+    const maxQueue = this.#maxQueue;
     if (gate.waiting.length >= maxQueue) {
       throw new JsonRpcError(
         ErrorCode.RateLimited,
@@ -145,52 +207,133 @@ export function concurrencyCaps(options: ConcurrencyOptions, names: NameRef[]): 
       );
     }
     const g = gate;
+    const aborted = signal();
     return new Promise<void>((resolve, reject) => {
       const turn = () => {
-        signal.removeEventListener('abort', cancel);
+        aborted.removeEventListener('abort', cancel);
         g.active++;
         resolve();
       };
       const cancel = () => {
         const i = g.waiting.indexOf(turn);
         if (i >= 0) g.waiting.splice(i, 1);
-        reject(signal.reason);
+        reject(aborted.reason);
       };
       g.waiting.push(turn);
-      signal.addEventListener('abort', cancel, { once: true });
+      aborted.addEventListener('abort', cancel, { once: true });
     });
-  };
-  const leave = (gates: Map<string, Gate>, key: string) => {
+  }
+
+  /** @internal Leaves a gate entered with {@link enter}; the next waiting call enters. */
+  leave(key: string, tool: boolean): void {
+    const gates = tool ? this.#tools : this.#sessions;
     const gate = gates.get(key);
     if (gate === undefined) return;
     gate.active--;
     const next = gate.waiting.shift();
     if (next) next();
     else if (gate.active === 0) gates.delete(key);
-  };
+  }
+}
 
-  return (request, next) => {
-    if (request.method !== 'tools/call') return next();
-    const name = typeof request.params.name === 'string' ? request.params.name : '';
-    const toolCap = byTool.get(name) ?? everyTool;
-    const session =
-      perSession === undefined ? undefined : (sessionKey(request.ctx) ?? clientKey(request.ctx));
-    if (session === undefined && toolCap === undefined) return next();
-    const signal = request.ctx.signal;
-    const run = async (): Promise<JsonObject> => {
-      if (session !== undefined)
-        await enter(sessions, session, perSession as number, 'on this session', signal);
+/** The caps of one tool: the caller's session gate, then the tool's gate; synchronous while both have room. */
+class CapStage implements Stage {
+  readonly #caps: ConcurrencyCaps;
+  readonly #tool: string;
+  readonly #toolCap: number | undefined;
+  readonly #what: string;
+  readonly #inner: Stage;
+
+  constructor(caps: ConcurrencyCaps, tool: string, toolCap: number | undefined, inner: Stage) {
+    this.#caps = caps;
+    this.#tool = tool;
+    this.#toolCap = toolCap;
+    this.#what = `of the tool ${tool}`;
+    this.#inner = inner;
+  }
+
+  run(request: MiddlewareRequest, last: Last): Answer {
+    const caps = this.#caps;
+    const perSession = caps.perSession;
+    const ctx = request.ctx;
+    const session = perSession === undefined ? undefined : (sessionKey(ctx) ?? clientKey(ctx));
+    const signal = () => ctx.signal;
+    if (session !== undefined) {
+      const entered = caps.enter(session, false, perSession as number, 'on this session', signal);
+      if (entered !== true) return this.#afterWait(entered, request, last, session, false);
+    }
+    return this.#inTool(request, last, session, signal);
+  }
+
+  /** In the session's gate (if any): enters the tool's gate, runs the call, leaves both when it ends. */
+  #inTool(
+    request: MiddlewareRequest,
+    last: Last,
+    session: string | undefined,
+    signal: () => AbortSignal,
+  ): Answer {
+    const caps = this.#caps;
+    const toolCap = this.#toolCap;
+    const tool = this.#tool;
+    if (toolCap !== undefined) {
+      let entered: true | Promise<void>;
       try {
-        if (toolCap !== undefined) await enter(tools, name, toolCap, `of the tool ${name}`, signal);
-        try {
-          return await next();
-        } finally {
-          if (toolCap !== undefined) leave(tools, name);
-        }
-      } finally {
-        if (session !== undefined) leave(sessions, session);
+        entered = caps.enter(tool, true, toolCap, this.#what, signal);
+      } catch (e) {
+        if (session !== undefined) caps.leave(session, false);
+        throw e;
       }
-    };
-    return run();
-  };
+      if (entered !== true) return this.#afterWait(entered, request, last, session, true);
+    }
+    return this.#call(request, last, session);
+  }
+
+  #afterWait(
+    wait: Promise<void>,
+    request: MiddlewareRequest,
+    last: Last,
+    session: string | undefined,
+    inTool: boolean,
+  ): Promise<JsonObject> {
+    return wait.then(
+      () =>
+        inTool
+          ? this.#call(request, last, session)
+          : this.#inTool(request, last, session, () => request.ctx.signal),
+      (e: unknown) => {
+        if (inTool && session !== undefined) this.#caps.leave(session, false);
+        throw e;
+      },
+    );
+  }
+
+  /** Runs the call inside its gates and leaves them when it ends. */
+  #call(request: MiddlewareRequest, last: Last, session: string | undefined): Answer {
+    let out: Answer;
+    try {
+      out = this.#inner.run(request, last);
+    } catch (e) {
+      this.#leave(session);
+      throw e;
+    }
+    if (!(out instanceof Promise)) {
+      this.#leave(session);
+      return out;
+    }
+    return out.then(
+      (result) => {
+        this.#leave(session);
+        return result;
+      },
+      (e: unknown) => {
+        this.#leave(session);
+        throw e;
+      },
+    );
+  }
+
+  #leave(session: string | undefined): void {
+    if (this.#toolCap !== undefined) this.#caps.leave(this.#tool, true);
+    if (session !== undefined) this.#caps.leave(session, false);
+  }
 }

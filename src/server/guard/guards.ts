@@ -1,22 +1,22 @@
 /**
- * The guards of a server, assembled once from its options: the middleware they put in front of the author's own (in
- * a fixed order: audit, error normalization, rate limits, size limits, the result cache, concurrency caps,
- * deadlines), the access rules the protocol methods consult, and the hook around the requests handlers make of
- * their client. Nothing is built for an option that is not given.
+ * The guards of a server, assembled once from its options: what runs in front of the author's middleware (compiled
+ * per method and per tool into stages, see `stage.ts`), the access rules the protocol methods consult, and the hook
+ * around the requests handlers make of their client. Nothing is built for an option that is not given.
  */
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { isModernRevision } from '../../spec/modern.js';
-import type { Middleware } from '../middleware.js';
+import type { GuardRunner } from '../middleware.js';
 import type { Registry } from '../registry.js';
 import type { AskHook } from '../request-context.js';
 import type { ToolDef, ToolUpdate } from '../tools.js';
 import { type AccessOptions, AccessPolicy } from './access.js';
 import { type AuditOptions, Auditor } from './audit.js';
-import { type ConcurrencyOptions, concurrencyCaps, deadlines, type TimeoutOptions } from './deadline.js';
-import { normalizeErrors, type SizeLimits, sizeLimits } from './limits.js';
+import { ConcurrencyCaps, type ConcurrencyOptions, Deadlines, type TimeoutOptions } from './deadline.js';
+import { NormalizeStage, SizeLimiter, type SizeLimits } from './limits.js';
 import { checkNames, type NameRef, type Registered } from './names.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { type ResultCacheOptions, resultCache } from './result-cache.js';
+import { ResultCache, type ResultCacheOptions } from './result-cache.js';
+import { LAST, type Stage } from './stage.js';
 
 /** The server options that turn guards on (each one option away; see each option's type for an example). */
 export interface GuardOptions {
@@ -40,12 +40,10 @@ export interface GuardOptions {
 
 /** The assembled guards. */
 export interface Guards {
-  /** Middleware run before the author's, outermost first. */
-  readonly chain: readonly Middleware[];
-  /** Where in `chain` the result cache goes once a tool marked `cache` is registered. */
-  readonly cacheIndex: number;
-  /** The result cache's middleware. */
-  cache(): Middleware;
+  /** Runs a request through the guards that apply to it, then `last` (the middleware chain and the handler). */
+  readonly run: GuardRunner;
+  /** Puts the result cache in front of every tool call (once a tool marked `cache` is registered). */
+  enableCache(): void;
   readonly access: AccessPolicy | undefined;
   readonly asks: AskHook | undefined;
   /** Refuses option names that match nothing registered (at start: `connect()` and the HTTP endpoints). */
@@ -69,35 +67,80 @@ export function hasGuards(options: GuardOptions): boolean {
   return KEYS.some((k) => options[k] !== undefined && options[k] !== false);
 }
 
-/** Builds the guards of `options` (validated now: a bad value throws `INVALID_DEFINITION`). */
+/** The most plans of methods kept (methods reach the guards only once known to the server: a handful). */
+const MAX_METHOD_PLANS = 64;
+
+/**
+ * Builds the guards of `options` (validated now: a bad value throws `INVALID_DEFINITION`). The guards that apply
+ * to a method, and for `tools/call` to a tool, are linked into a chain of stages once, the first time that method
+ * (or registered tool) is called, in a fixed order: audit, error normalization, rate limits, size limits, the
+ * result cache, concurrency caps, deadlines.
+ */
 export function buildGuards(
   options: GuardOptions,
   tools: Registry<ToolDef, ToolUpdate>,
   report: (error: Error) => void,
 ): Guards {
   const names: NameRef[] = [];
-  const chain: Middleware[] = [];
   const auditor = options.audit === undefined ? undefined : new Auditor(options.audit, report);
-  if (auditor) chain.push(auditor.middleware);
-  if (options.normalizeErrors === true) chain.push(normalizeErrors);
+  const normalize = options.normalizeErrors === true;
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
-  if (limiter) {
-    chain.push(limiter.middleware);
-    names.push(...limiter.names);
-  }
+  if (limiter) names.push(...limiter.names);
   const access = options.access === undefined ? undefined : new AccessPolicy(options.access);
   if (access) names.push(...access.names);
-  const sized = options.limits === undefined ? undefined : sizeLimits(options.limits);
-  if (sized) chain.push(sized);
-  const cacheIndex = chain.length;
-  const caps = options.concurrency === undefined ? undefined : concurrencyCaps(options.concurrency, names);
-  if (caps) chain.push(caps);
-  const deadline = options.timeouts === undefined ? undefined : deadlines(options.timeouts, names);
-  if (deadline) chain.push(deadline);
+  const sized = options.limits === undefined ? undefined : new SizeLimiter(options.limits);
+  const caps =
+    options.concurrency === undefined ? undefined : new ConcurrencyCaps(options.concurrency, names);
+  const deadline = options.timeouts === undefined ? undefined : new Deadlines(options.timeouts, names);
+  let cache: ResultCache | undefined;
+
+  /** The chain of stages of `method` (and of the tool `tool` of a `tools/call`). */
+  const plan = (method: string, tool: string | undefined): Stage => {
+    let stage = LAST;
+    if (tool !== undefined) {
+      if (deadline) stage = deadline.stage(tool, stage);
+      if (caps) stage = caps.stage(tool, stage);
+      if (cache) stage = cache.stage(tool, stage);
+    }
+    if (sized) stage = sized.stage(method, stage);
+    if (limiter) stage = limiter.stage(method, tool, stage);
+    if (normalize) stage = new NormalizeStage(stage);
+    if (auditor) stage = auditor.stage(method, stage);
+    return stage;
+  };
+  const methodPlans = new Map<string, Stage>();
+  // Plans of registered tools only: the names a client sends are not kept (a call of an unknown tool, refused
+  // anyway, gets a plan of its own).
+  const toolPlans = new Map<string, Stage>();
+  const run: GuardRunner = (request, last) => {
+    const method = request.method;
+    let stage: Stage | undefined;
+    if (method === 'tools/call') {
+      const name = request.params.name;
+      if (typeof name === 'string') {
+        stage = toolPlans.get(name);
+        if (stage === undefined) {
+          stage = plan(method, name);
+          if (tools.has(name)) toolPlans.set(name, stage);
+        }
+      }
+    }
+    if (stage === undefined) {
+      stage = methodPlans.get(method);
+      if (stage === undefined) {
+        stage = plan(method, undefined);
+        if (methodPlans.size < MAX_METHOD_PLANS) methodPlans.set(method, stage);
+      }
+    }
+    return stage === LAST ? last() : stage.run(request, last);
+  };
   return {
-    chain,
-    cacheIndex,
-    cache: () => resultCache(tools, access, options.resultCache),
+    run,
+    enableCache: () => {
+      if (cache !== undefined) return;
+      cache = new ResultCache(tools, access, options.resultCache);
+      toolPlans.clear();
+    },
     access,
     asks: askHook(auditor, limiter),
     check: (registered) => checkNames(names, registered),

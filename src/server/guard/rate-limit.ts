@@ -6,10 +6,11 @@
  */
 import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import type { Middleware, MiddlewareRequest } from '../middleware.js';
+import type { Answer, MiddlewareRequest } from '../middleware.js';
 import { entriesOf, type NameRef } from './names.js';
 import { describeRate, parseRate, type Rate } from './rate.js';
 import { type BucketShape, MemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
+import type { Last, Stage } from './stage.js';
 import { type KeyFn, keyFn, type RequestKey } from './subject.js';
 
 /** One limit: a rate, and what it is counted by (the `key` of the options when omitted). */
@@ -51,7 +52,7 @@ export interface RateLimitOptions {
 }
 
 /** One compiled limit. */
-interface Limit {
+export interface Limit {
   /** Prefix of its bucket keys: what it limits. */
   readonly id: string;
   readonly shape: BucketShape;
@@ -61,8 +62,6 @@ interface Limit {
   /** For a "*" tool limit: a bucket per tool. */
   readonly perTool: boolean;
 }
-
-const NONE: readonly Limit[] = Object.freeze([]);
 
 /** The compiled rate limits of a server: a middleware and the limiter of client requests. */
 export class RateLimiter {
@@ -133,19 +132,18 @@ export class RateLimiter {
     }
   }
 
-  /** The middleware: refuses a request over one of its limits before it runs. */
-  readonly middleware: Middleware = (request, next) => {
-    const limits = this.#methods.get(request.method) ?? this.#anyMethod;
-    let tools = NONE;
-    if (request.method === 'tools/call' && (this.#tools.size > 0 || this.#anyTool.length > 0)) {
-      const name = request.params.name;
-      if (typeof name === 'string') tools = this.#tools.get(name) ?? this.#anyTool;
-    }
-    if (limits.length === 0 && tools.length === 0) return next();
-    const pending = this.#takeAll(request, limits, tools);
-    if (pending === undefined) return next();
-    return pending.then(next);
-  };
+  /**
+   * The stage of the limits of `method` (and of the tool `tool` of a `tools/call`) in front of `inner`: `inner`
+   * itself when none applies. Each limit's bucket prefix is made here, once.
+   */
+  stage(method: string, tool: string | undefined, inner: Stage): Stage {
+    const limits = [...(this.#methods.get(method) ?? this.#anyMethod)];
+    if (method === 'tools/call' && tool !== undefined)
+      limits.push(...(this.#tools.get(tool) ?? this.#anyTool));
+    if (limits.length === 0) return inner;
+    const prefixes = limits.map((l) => (l.perTool ? `${l.id}${tool as string}|` : `${l.id}|`));
+    return new RateStage(this, limits, prefixes, inner);
+  }
 
   /** Whether the limiter limits requests of the client (sampling, elicitation). */
   get limitsClientRequests(): boolean {
@@ -173,26 +171,26 @@ export class RateLimiter {
     return wait.then(refuse);
   }
 
-  /** Takes a token of each limit in turn; synchronous while the store answers synchronously. */
-  #takeAll(
+  /**
+   * @internal Takes a token of each limit in turn (bucket `prefixes[i]` + the request's key); synchronous while
+   * the store answers synchronously. Throws (or rejects with) the error of the first limit that refuses.
+   */
+  take(
     request: MiddlewareRequest,
     limits: readonly Limit[],
-    tools: readonly Limit[],
+    prefixes: readonly string[],
+    from = 0,
   ): Promise<void> | undefined {
     const now = this.#now();
-    const all = tools.length === 0 ? limits : limits.length === 0 ? tools : [...limits, ...tools];
-    for (let i = 0; i < all.length; i++) {
-      const limit = all[i] as Limit;
+    for (let i = from; i < limits.length; i++) {
+      const limit = limits[i] as Limit;
       const key = limit.key(request);
       if (key === undefined) continue;
-      const bucket = limit.perTool
-        ? `${limit.id}${request.params.name as string}|${key}`
-        : `${limit.id}|${key}`;
-      const wait = this.#store.take(bucket, limit.shape, 1, now);
+      const wait = this.#store.take((prefixes[i] as string) + key, limit.shape, 1, now);
       if (typeof wait !== 'number') {
         return wait.then((ms) => {
           if (ms > 0) throw rateLimited(request, limit, ms);
-          return this.#takeAll(request, all.slice(i + 1), NONE);
+          return this.take(request, limits, prefixes, i + 1);
         });
       }
       if (wait > 0) throw rateLimited(request, limit, wait);
@@ -203,6 +201,27 @@ export class RateLimiter {
   /** Releases the store. */
   close(): void | Promise<void> {
     return this.#store.close?.();
+  }
+}
+
+/** The limits of one method (and tool), in front of the next stage. */
+class RateStage implements Stage {
+  readonly #limiter: RateLimiter;
+  readonly #limits: readonly Limit[];
+  readonly #prefixes: readonly string[];
+  readonly #inner: Stage;
+
+  constructor(limiter: RateLimiter, limits: readonly Limit[], prefixes: readonly string[], inner: Stage) {
+    this.#limiter = limiter;
+    this.#limits = limits;
+    this.#prefixes = prefixes;
+    this.#inner = inner;
+  }
+
+  run(request: MiddlewareRequest, last: Last): Answer {
+    const pending = this.#limiter.take(request, this.#limits, this.#prefixes);
+    if (pending === undefined) return this.#inner.run(request, last);
+    return pending.then(() => this.#inner.run(request, last));
   }
 }
 

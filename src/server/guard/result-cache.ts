@@ -7,13 +7,14 @@
 import { McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { grants, principalOf, scopesOf } from '../auth.js';
-import type { Middleware } from '../middleware.js';
+import type { Answer, MiddlewareRequest } from '../middleware.js';
 import { isInputRequired } from '../modern/mrtr.js';
 import type { Registry } from '../registry.js';
 import type { ToolDef, ToolUpdate } from '../tools.js';
 import type { AccessPolicy } from './access.js';
 import { failureOf } from './failure.js';
 import { positiveInteger } from './rate.js';
+import type { Last, Stage } from './stage.js';
 
 /** How a tool's results may be cached (the tool config's `cache`). */
 export interface ToolCacheConfig {
@@ -46,52 +47,84 @@ export function checkToolCache(name: string, cache: ToolCacheConfig): void {
     throw new McpkitError('INVALID_DEFINITION', `Tool ${name}: cache.scope must be "principal" or "shared"`);
 }
 
-/** The result cache: a middleware over the tools registry. */
-export function resultCache(
-  tools: Registry<ToolDef, ToolUpdate>,
-  access: AccessPolicy | undefined,
-  options: ResultCacheOptions = {},
-): Middleware {
-  const max =
-    options.maxEntries === undefined ? 1000 : positiveInteger(options.maxEntries, 'resultCache.maxEntries');
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, Cached>();
-  return (request, next) => {
-    if (request.method !== 'tools/call') return next();
-    const name = request.params.name;
-    if (typeof name !== 'string') return next();
-    const def = tools.get(name)?.def;
+/** The result cache of tools marked `cache`, over the tools registry. */
+export class ResultCache {
+  readonly #tools: Registry<ToolDef, ToolUpdate>;
+  readonly #access: AccessPolicy | undefined;
+  readonly #max: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Cached>();
+
+  constructor(
+    tools: Registry<ToolDef, ToolUpdate>,
+    access: AccessPolicy | undefined,
+    options: ResultCacheOptions = {},
+  ) {
+    this.#tools = tools;
+    this.#access = access;
+    this.#max =
+      options.maxEntries === undefined ? 1000 : positiveInteger(options.maxEntries, 'resultCache.maxEntries');
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The stage of the cache of the tool `tool` in front of `inner` (it looks at the tool's `cache` per call). */
+  stage(tool: string, inner: Stage): Stage {
+    return new CacheStage(this, tool, inner);
+  }
+
+  /** @internal Answers a call from the cache, or runs it and keeps a successful result. */
+  run(tool: string, request: MiddlewareRequest, last: Last, inner: Stage): Answer {
+    const def = this.#tools.get(tool)?.def;
     const cache = def?.config.cache;
-    if (def === undefined || cache === undefined) return next();
+    if (def === undefined || cache === undefined) return inner.run(request, last);
     // A caller the tool is not for gets no cached answer: the call itself refuses it.
     const auth = request.ctx.authInfo;
-    if (auth !== undefined && !grants(auth.scopes, scopesOf(def))) return next();
-    if (access !== undefined && !access.allows('tool', name, auth)) return next();
-    const who = cache.scope === 'shared' ? '' : (principalOf(request.ctx.authInfo) ?? '');
-    const key = `${who}\u0000${name}\u0000${JSON.stringify(request.params.arguments ?? {})}`;
+    if (auth !== undefined && !grants(auth.scopes, scopesOf(def))) return inner.run(request, last);
+    if (this.#access !== undefined && !this.#access.allows('tool', tool, auth))
+      return inner.run(request, last);
+    const who = cache.scope === 'shared' ? '' : (principalOf(auth) ?? '');
+    const key = `${who}\u0000${tool}\u0000${JSON.stringify(request.params.arguments ?? {})}`;
+    const entries = this.#entries;
     const hit = entries.get(key);
-    const t = now();
     if (hit !== undefined) {
       entries.delete(key);
-      if (hit.def === def && hit.expires > t) {
+      if (hit.def === def && hit.expires > this.#now()) {
         entries.set(key, hit);
-        return Promise.resolve(hit.result);
+        return hit.result;
       }
     }
-    return next().then((result) => {
+    const keep = (result: JsonObject): JsonObject => {
       if (
         result.isError !== true &&
         !isInputRequired(result) &&
         failureOf(result) === undefined &&
         'content' in result
       ) {
-        if (entries.size >= max) {
+        if (entries.size >= this.#max) {
           const oldest = entries.keys().next();
           if (!oldest.done) entries.delete(oldest.value);
         }
-        entries.set(key, { def, expires: now() + cache.ttlMs, result });
+        entries.set(key, { def, expires: this.#now() + cache.ttlMs, result });
       }
       return result;
-    });
-  };
+    };
+    const out = inner.run(request, last);
+    return out instanceof Promise ? out.then(keep) : keep(out);
+  }
+}
+
+class CacheStage implements Stage {
+  readonly #cache: ResultCache;
+  readonly #tool: string;
+  readonly #inner: Stage;
+
+  constructor(cache: ResultCache, tool: string, inner: Stage) {
+    this.#cache = cache;
+    this.#tool = tool;
+    this.#inner = inner;
+  }
+
+  run(request: MiddlewareRequest, last: Last): Answer {
+    return this.#cache.run(this.#tool, request, last, this.#inner);
+  }
 }

@@ -35,17 +35,55 @@ export function principalKey(ctx: RequestContext): string | undefined {
 }
 
 /**
- * The client of a request: the OAuth client of its token; else its session; else the name and version it
- * announced (a stateless request without a token); else "anonymous" (a request over HTTP without sessions and
- * without a token names no client: all such requests share one key).
+ * The client of a request: the OAuth client of its token; else its session; else (a stateless request without a
+ * token) its network address, `addr:<address>` (an IPv6 address by its /64 network, which one host may hold
+ * whole; see `ctx.remoteAddress`); else the name and version it announced; else "anonymous". The announced name
+ * is not a key one client cannot change, nor one that two users of one client do not share: the address comes
+ * first wherever the transport knows it (HTTP).
  */
 export function clientKey(ctx: RequestContext): string {
   const auth = ctx.authInfo;
   if (auth?.clientId !== undefined) return `oauth:${auth.issuer ?? ''}|${auth.clientId}`;
   const session = sessionKey(ctx);
   if (session !== undefined) return `session:${session}`;
+  const address = ctx.remoteAddress;
+  if (address !== undefined) return addressKey(address);
   const info = ctx.session.clientInfo;
   return info === undefined ? 'anonymous' : `info:${info.name}@${info.version}`;
+}
+
+/** Keys of addresses seen lately (one string per address, not one per request); cleared when full. */
+const addressKeys = new Map<string, string>();
+const MAX_ADDRESS_KEYS = 10_000;
+
+/** The key of a network address: `addr:` and the IPv4 address, or the /64 network of an IPv6 one. */
+export function addressKey(address: string): string {
+  let key = addressKeys.get(address);
+  if (key === undefined) {
+    key = `addr:${networkOf(address)}`;
+    if (addressKeys.size >= MAX_ADDRESS_KEYS) addressKeys.clear();
+    addressKeys.set(address, key);
+  }
+  return key;
+}
+
+/** An IPv4 address as is (IPv4-mapped IPv6 too); an IPv6 address as its first four groups and "::/64". */
+function networkOf(address: string): string {
+  if (!address.includes(':')) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1] as string;
+  const [head = '', tail] = address.toLowerCase().split('%')[0]?.split('::') ?? [''];
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  if (groups.length !== 8 || groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return address;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** The name a request targets: the tool or prompt name, the resource URI; undefined for other methods. */

@@ -15,7 +15,7 @@ import type { ClientCapabilities, Implementation, ServerCapabilities } from '../
 import { principalOf } from '../auth.js';
 import type { SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
-import { type Middleware, runChain } from '../middleware.js';
+import { type GuardRunner, intercept, type Middleware } from '../middleware.js';
 import { type AskHook, createRequestContext, type Notifier } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
@@ -37,6 +37,7 @@ export interface ModernHost extends ServerDefinition {
   readonly capabilities: ServerCapabilities;
   readonly instructions: string | undefined;
   readonly middleware: readonly Middleware[];
+  readonly guards: GuardRunner | undefined;
   readonly asks: AskHook | undefined;
   readonly stateCodec: RequestStateCodec;
   readonly subscriptions: Subscriptions;
@@ -155,7 +156,7 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
   };
   let result: Promise<JsonObject> | JsonObject;
   try {
-    result = runChain(host.middleware, { method, params, ctx }, run);
+    result = intercept(host.guards, host.middleware, { method, params, ctx }, run);
   } catch (e) {
     ctx.done();
     return failed(e);
