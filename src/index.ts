@@ -160,6 +160,7 @@ export {
   type SseLegacyHandler,
   type SseLegacyOptions,
 } from './transport/sse-legacy-server.js';
+export type { ClientAddressOptions } from './transport/streamable-http/client-address.js';
 export {
   type EventStore,
   MemoryEventStore,

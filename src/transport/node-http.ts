@@ -82,6 +82,10 @@ class NodeRequest implements HttpRequestLike {
     this.authInfo = (req as { auth?: unknown }).auth;
   }
 
+  get remoteAddress(): string | undefined {
+    return this.#req.socket?.remoteAddress;
+  }
+
   get query(): URLSearchParams {
     return new URLSearchParams(this.#query);
   }

@@ -19,9 +19,13 @@ export async function connectTransport(
   return { transport, session };
 }
 
-/** The message context of a request: its transport-level authentication, if any. */
-export function contextOf(req: HttpRequestLike): MessageContext {
+/**
+ * The message context of a request: its transport-level authentication, if any, and the client's address
+ * (`address`: as the endpoint reads it; default the connection's peer).
+ */
+export function contextOf(req: HttpRequestLike, address = req.remoteAddress): MessageContext {
   const context: MessageContext = {};
   if (req.authInfo !== undefined) context.authInfo = req.authInfo;
+  if (address !== undefined) context.remoteAddress = address;
   return context;
 }

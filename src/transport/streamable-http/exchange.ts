@@ -20,6 +20,8 @@ export interface HttpRequestLike {
    * verified (an `AuthInfo`), or handed in by host middleware (`req.auth` on node:http, `toFetchHandler`'s argument).
    */
   authInfo?: unknown;
+  /** The address of the connection's peer (the client, or the proxy in front of the server), when known. */
+  readonly remoteAddress?: string | undefined;
   /** Aborted when the client goes away before the reply is complete. */
   readonly signal?: AbortSignal;
   /**

@@ -6,6 +6,7 @@ import { isModernRevision } from '../../spec/modern.js';
 import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
 import { AuthGate, type ResourceAuthOptions } from '../auth-gate.js';
 import type { ClusterOptions } from '../cluster/node.js';
+import { addressReader, type ClientAddressOptions } from './client-address.js';
 import { ClusteredSessions } from './clustered-sessions.js';
 import { contextOf } from './connect.js';
 import {
@@ -71,6 +72,12 @@ export interface StreamableHttpOptions extends SecurityOptions {
    * any session behind a load balancer without affinity. Replaces `eventStore`. Default: none (one process).
    */
   cluster?: ClusterOptions;
+  /**
+   * Where the client's address (`ctx.remoteAddress`, the rate limiter's key for a request without a session or
+   * token) is read behind reverse proxies. Default: the connection's peer address; a forwarded header is never
+   * trusted unless named here.
+   */
+  clientAddress?: ClientAddressOptions;
 }
 
 /** A Streamable HTTP endpoint serving one server definition to many sessions. */
@@ -142,6 +149,7 @@ export function createStreamableHttpHandler(
   const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
   const scopesNeeded = (message: JsonRpcMessage) => server.scopesNeeded(message);
   const shedder = options.overload === false ? undefined : new LoadShedder(options.overload);
+  const addressOf = addressReader(options.clientAddress);
 
   /** A POST, step by step: content negotiation, body limit, parsing, era routing, version checks, sessions. */
   async function post(req: HttpRequestLike): Promise<HttpReply> {
@@ -155,13 +163,14 @@ export function createStreamableHttpHandler(
       const forbidden = gate.refuseScopes(req, body.messages, scopesNeeded);
       if (forbidden) return forbidden;
     }
+    const address = addressOf(req);
     const modernMessage = modernRequest(body);
     if (modernMessage)
-      return body.batch ? refuseModernBatch() : postModern(server, modern, req, modernMessage);
+      return body.batch ? refuseModernBatch() : postModern(server, modern, req, modernMessage, address);
     const version = req.header('mcp-protocol-version');
     const badVersion = refuseStatefulVersion(version, body);
     if (badVersion) return badVersion;
-    const context = contextOf(req);
+    const context = contextOf(req, address);
     if (!stateful) return postStateless(server, settings, body, version ?? DEFAULT_HTTP_REVISION, context);
     return postToSession(server, settings, table, req, body, context, cluster);
   }

@@ -7,6 +7,7 @@ import { type MessageContext, SENT } from '../../protocol/transport.js';
 import type { Notifier } from '../../server/request-context.js';
 import type { McpServer } from '../../server/server.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
+import { retryHeaders } from './errors.js';
 import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGone } from './exchange.js';
 import type { StreamSettings } from './session-transport.js';
 
@@ -20,6 +21,7 @@ import type { StreamSettings } from './session-transport.js';
 export class ModernExchange implements IncomingRequest, MessageContext, Notifier {
   readonly request: JsonRpcRequest;
   readonly authInfo: unknown;
+  readonly remoteAddress: string | undefined;
   readonly #settings: StreamSettings;
   #controller: AbortController | undefined;
   #cancelled = false;
@@ -36,13 +38,19 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
   #closeRequested = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
 
-  constructor(request: JsonRpcRequest, authInfo: unknown, settings: StreamSettings) {
+  constructor(
+    request: JsonRpcRequest,
+    authInfo: unknown,
+    remoteAddress: string | undefined,
+    settings: StreamSettings,
+  ) {
     this.request = request;
     this.authInfo = authInfo;
+    this.remoteAddress = remoteAddress;
     this.#settings = settings;
   }
 
-  /** The request's message context is the exchange itself (`authInfo`, `closeStream`). */
+  /** The request's message context is the exchange itself (`authInfo`, `remoteAddress`, `closeStream`). */
   get context(): MessageContext {
     return this;
   }
@@ -153,7 +161,10 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
       status ??= this.#settings.statusOf?.(response) ?? 200;
       resolve?.({
         status,
-        headers: status === 429 ? retryHeaders(response) : { 'content-type': 'application/json' },
+        headers:
+          status === 429
+            ? retryHeaders(response, { 'content-type': 'application/json' })
+            : { 'content-type': 'application/json' },
         body,
       });
       return;
@@ -219,14 +230,4 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
     this.#sink = undefined;
     if (close && sink && !sink.closed) sink.close();
   }
-}
-
-/** The headers of a 429: `Retry-After` in whole seconds when the error says when to retry. */
-function retryHeaders(response: JsonRpcResponse): Record<string, string> {
-  const ms =
-    'error' in response
-      ? (response.error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs
-      : undefined;
-  if (typeof ms !== 'number' || !Number.isFinite(ms)) return { 'content-type': 'application/json' };
-  return { 'content-type': 'application/json', 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) };
 }

@@ -26,13 +26,18 @@ export async function postModern(
   settings: ModernSettings,
   req: HttpRequestLike,
   message: JsonRpcRequest | JsonRpcNotification,
+  address: string | undefined,
 ): Promise<HttpReply> {
   if ('id' in message && message.method !== 'subscriptions/listen') {
     const refused = refuseHeaders(server, req, message);
     if (refused) return refused;
-    return new ModernExchange(message, req.authInfo, settings.request).run(server, req, settings.inFlight);
+    return new ModernExchange(message, req.authInfo, address, settings.request).run(
+      server,
+      req,
+      settings.inFlight,
+    );
   }
-  const context = contextOf(req);
+  const context = contextOf(req, address);
   const { transport } = await connectTransport(
     server,
     undefined,

@@ -6,7 +6,7 @@ import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../../protocol/transport.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import { type ClusterLink, INSTANCE_ID_LENGTH, parseWireRequestId, wireRequestId } from '../cluster/link.js';
-import { httpError, SESSION_NOT_FOUND } from './errors.js';
+import { httpError, isRateLimited, retryHeaders, SESSION_NOT_FOUND } from './errors.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGone } from './exchange.js';
 import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
@@ -526,8 +526,11 @@ export class HttpSessionTransport implements Transport {
     const body = stream.batch
       ? `[${stream.json.map((m) => encodeMessage(m)).join(',')}]`
       : encodeMessage(first);
-    const status = !stream.batch && this.#settings.statusOf ? this.#settings.statusOf(first) : 200;
-    stream.reply?.({ status, headers: { 'content-type': 'application/json', ...this.#headers }, body });
+    const statusOf = this.#settings.statusOf;
+    // One message answering the whole POST: a rate limit's refusal is a 429 (stateless-revision errors map further).
+    const status = stream.batch ? 200 : statusOf ? statusOf(first) : isRateLimited(first) ? 429 : 200;
+    const headers = { 'content-type': 'application/json', ...this.#headers };
+    stream.reply?.({ status, headers: status === 429 ? retryHeaders(first, headers) : headers, body });
     stream.reply = undefined;
     this.#streams.delete(stream.id);
     if (this.#streams.size === 0) this.onidle?.();

@@ -13,8 +13,11 @@ export interface ExchangeHandler {
   readonly extraPaths?: readonly string[];
 }
 
-/** Wraps a web-standard Request as the core's request shape. */
-export function fromRequest(request: Request, authInfo?: unknown): HttpRequestLike {
+/**
+ * Wraps a web-standard Request as the core's request shape. A Request carries no client address: hosts that know it
+ * hand it in (Deno: `info.remoteAddr.hostname`, Bun: `server.requestIP(request)?.address`).
+ */
+export function fromRequest(request: Request, authInfo?: unknown, remoteAddress?: string): HttpRequestLike {
   const url = new URL(request.url);
   return {
     method: request.method.toUpperCase(),
@@ -23,6 +26,7 @@ export function fromRequest(request: Request, authInfo?: unknown): HttpRequestLi
     header: (name) => request.headers.get(name) ?? undefined,
     text: (limit) => readLimited(request, limit),
     authInfo,
+    remoteAddress,
     signal: request.signal,
   };
 }
@@ -106,9 +110,18 @@ export function toResponse(reply: HttpReply): Response {
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
-/** A web-standard fetch handler `(Request) => Promise<Response>` for any fetch-style host. */
+/**
+ * A web-standard fetch handler `(Request) => Promise<Response>` for any fetch-style host. `authInfo`: what host
+ * middleware verified; `remoteAddress`: the client's address when the host knows it (the rate limiter's key for
+ * a request without a session or token).
+ *
+ * @example
+ * const fetchHandler = toFetchHandler(handler);
+ * Deno.serve((request, info) => fetchHandler(request, undefined, info.remoteAddr.hostname));
+ */
 export function toFetchHandler(
   handler: ExchangeHandler,
-): (request: Request, authInfo?: unknown) => Promise<Response> {
-  return async (request, authInfo) => toResponse(await handler.handle(fromRequest(request, authInfo)));
+): (request: Request, authInfo?: unknown, remoteAddress?: string) => Promise<Response> {
+  return async (request, authInfo, remoteAddress) =>
+    toResponse(await handler.handle(fromRequest(request, authInfo, remoteAddress)));
 }
