@@ -141,8 +141,8 @@ export class RateLimiter {
     if (method === 'tools/call' && tool !== undefined)
       limits.push(...(this.#tools.get(tool) ?? this.#anyTool));
     if (limits.length === 0) return inner;
-    const prefixes = limits.map((l) => (l.perTool ? `${l.id}${tool as string}|` : `${l.id}|`));
-    return new RateStage(this, limits, prefixes, inner);
+    const buckets = limits.map((l) => new BucketKeys(l.perTool ? `${l.id}${tool as string}|` : `${l.id}|`));
+    return new RateStage(this, limits, buckets, inner);
   }
 
   /** Whether the limiter limits requests of the client (sampling, elicitation). */
@@ -172,13 +172,13 @@ export class RateLimiter {
   }
 
   /**
-   * @internal Takes a token of each limit in turn (bucket `prefixes[i]` + the request's key); synchronous while
+   * @internal Takes a token of each limit in turn (from the bucket `buckets[i]` names for the request's key); synchronous while
    * the store answers synchronously. Throws (or rejects with) the error of the first limit that refuses.
    */
   take(
     request: MiddlewareRequest,
     limits: readonly Limit[],
-    prefixes: readonly string[],
+    buckets: readonly BucketKeys[],
     from = 0,
   ): Promise<void> | undefined {
     const now = this.#now();
@@ -186,11 +186,11 @@ export class RateLimiter {
       const limit = limits[i] as Limit;
       const key = limit.key(request);
       if (key === undefined) continue;
-      const wait = this.#store.take((prefixes[i] as string) + key, limit.shape, 1, now);
+      const wait = this.#store.take((buckets[i] as BucketKeys).of(key), limit.shape, 1, now);
       if (typeof wait !== 'number') {
         return wait.then((ms) => {
           if (ms > 0) throw rateLimited(request, limit, ms);
-          return this.take(request, limits, prefixes, i + 1);
+          return this.take(request, limits, buckets, i + 1);
         });
       }
       if (wait > 0) throw rateLimited(request, limit, wait);
@@ -204,22 +204,48 @@ export class RateLimiter {
   }
 }
 
+/** Most bucket names one limit keeps made (beyond, they are made again; keys of clients come and go). */
+const MAX_BUCKET_KEYS = 10_000;
+
+/**
+ * The bucket names of one limit (on one tool): its prefix and the request's key, made once per key and kept, so a
+ * returning client costs a lookup, not a new string for the store to hash.
+ */
+export class BucketKeys {
+  readonly #prefix: string;
+  readonly #made = new Map<string, string>();
+
+  constructor(prefix: string) {
+    this.#prefix = prefix;
+  }
+
+  of(key: string): string {
+    let name = this.#made.get(key);
+    if (name === undefined) {
+      name = this.#prefix + key;
+      if (this.#made.size >= MAX_BUCKET_KEYS) this.#made.clear();
+      this.#made.set(key, name);
+    }
+    return name;
+  }
+}
+
 /** The limits of one method (and tool), in front of the next stage. */
 class RateStage implements Stage {
   readonly #limiter: RateLimiter;
   readonly #limits: readonly Limit[];
-  readonly #prefixes: readonly string[];
+  readonly #buckets: readonly BucketKeys[];
   readonly #inner: Stage;
 
-  constructor(limiter: RateLimiter, limits: readonly Limit[], prefixes: readonly string[], inner: Stage) {
+  constructor(limiter: RateLimiter, limits: readonly Limit[], buckets: readonly BucketKeys[], inner: Stage) {
     this.#limiter = limiter;
     this.#limits = limits;
-    this.#prefixes = prefixes;
+    this.#buckets = buckets;
     this.#inner = inner;
   }
 
   run(request: MiddlewareRequest, last: Last): Answer {
-    const pending = this.#limiter.take(request, this.#limits, this.#prefixes);
+    const pending = this.#limiter.take(request, this.#limits, this.#buckets);
     if (pending === undefined) return this.#inner.run(request, last);
     return pending.then(() => this.#inner.run(request, last));
   }
