@@ -98,7 +98,10 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
         requireScopes(tool.def, ctx, `the tool ${name}`);
         d.access?.check('tool', name, ctx.authInfo);
-        return callTool(tool.def, p.arguments, ctx);
+        const def = tool.def;
+        return def.around
+          ? def.around('tools/call', p, ctx, () => callTool(def, p.arguments, ctx))
+          : callTool(def, p.arguments, ctx);
       },
     },
   ],
@@ -119,7 +122,10 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         if (!prompt) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
         requireScopes(prompt.def, ctx, `the prompt ${name}`);
         d.access?.check('prompt', name, ctx.authInfo);
-        return getPrompt(prompt.def, p.arguments, ctx);
+        const def = prompt.def;
+        return def.around
+          ? def.around('prompts/get', p, ctx, () => getPrompt(def, p.arguments, ctx))
+          : getPrompt(def, p.arguments, ctx);
       },
     },
   ],
@@ -141,14 +147,20 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         if (fixed) {
           requireScopes(fixed.def, ctx, `the resource ${uri}`);
           d.access?.check('resource', uri, ctx.authInfo);
-          return readResource(fixed.def, ctx);
+          const def = fixed.def;
+          return def.around
+            ? def.around('resources/read', p, ctx, () => readResource(def, ctx))
+            : readResource(def, ctx);
         }
         for (const entry of d.templates.enabled()) {
           const variables = entry.def.template.match(uri);
           if (variables) {
             requireScopes(entry.def, ctx, `the resource ${uri}`);
             d.access?.check('resource', uri, ctx.authInfo, entry.key);
-            return readTemplated(entry.def, uri, variables, ctx);
+            const def = entry.def;
+            return def.around
+              ? def.around('resources/read', p, ctx, () => readTemplated(def, uri, variables, ctx))
+              : readTemplated(def, uri, variables, ctx);
           }
         }
         throw policy.resourceNotFound(uri);
@@ -220,7 +232,11 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
         if (d.access && ref?.type === 'ref/prompt') d.access.check('prompt', ref.name, ctx.authInfo);
         if (d.access && ref?.type === 'ref/resource') d.access.check('template', ref.uri, ctx.authInfo);
         const completer = d.completerFor(ref, argument.name);
-        return complete(completer, argument.value, context, ctx);
+        const value = argument.value;
+        const around = named?.around;
+        return around
+          ? around('completion/complete', p, ctx, () => complete(completer, value, context, ctx))
+          : complete(completer, value, context, ctx);
       },
     },
   ],

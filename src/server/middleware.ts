@@ -23,6 +23,18 @@ export type Answer = JsonObject | Promise<JsonObject>;
  */
 export type GuardRunner = (request: MiddlewareRequest, last: () => Answer) => Answer;
 
+/**
+ * Runs a request for an entry another server's mount added through that server's own middleware, inside the
+ * chain of the server it is mounted in: `params` as this server got them (renamed to the mounted server's names
+ * before its middleware sees them), `run` the handler.
+ */
+export type Around = (
+  method: string,
+  params: JsonObject,
+  ctx: RequestContext,
+  run: () => Promise<JsonObject> | JsonObject,
+) => Promise<JsonObject> | JsonObject;
+
 /** Runs `last` behind a chain of middleware (no chain: a direct call). */
 export function runChain(
   chain: readonly Middleware[],

@@ -5,8 +5,12 @@ import type { Resource, ResourceContents } from '../spec/types.js';
 import type { Scoped } from './auth.js';
 import type { ReadReturn } from './content.js';
 import type { RequestContext } from './context.js';
+import type { NamedKind } from './guard/names.js';
+import type { GuardRunner, Middleware } from './middleware.js';
 import type { ListKind } from './modern/listen.js';
 import type { InputRequiredReturn } from './modern/mrtr.js';
+import type { AccessSource, ComposedAccess } from './mount-access.js';
+import { around, namedAs, originalUri } from './mount-around.js';
 import { checkMountNaming, type MountNaming, mountNaming } from './mount-names.js';
 import type { PromptDef, PromptUpdate } from './prompts.js';
 import type { Entry, RegisteredHandle, Registry } from './registry.js';
@@ -45,14 +49,20 @@ export interface Mountable {
 
 /** The parent's side: registering a kind (capabilities, tasks), passing resource updates on, warnings. */
 export interface MountHost extends Mountable {
+  /** The parent's access rules, which learn the mounted entries' own. */
+  readonly access: ComposedAccess;
   noteMounted(kind: ListKind, completes: boolean, task: boolean): void;
   notifyResourceUpdated(uri: string): void;
   /** Reports a child entry that could not be brought into the parent (the mount goes on with the others). */
   warn(message: string): void;
 }
 
-/** The child's side: its resource updates. */
+/** The child's side: its middleware and access rules (as they are at each request), its resource updates. */
 export interface MountSource extends Mountable {
+  readonly middleware: readonly Middleware[];
+  /** Its guards (rate limits, audit, …), which run before its middleware. */
+  readonly guards: () => GuardRunner | undefined;
+  readonly access: AccessSource;
   watchResourceUpdates(listener: (uri: string) => void): () => void;
 }
 
@@ -60,6 +70,8 @@ interface Known<D> {
   source: D;
   key: string;
   handle: RegisteredHandle<unknown>;
+  /** Takes the entry's access rules (its own server's) away from the parent's. */
+  unguard: () => void;
 }
 
 /** The mirror of one registry of the child in the parent's registry of the same kind. */
@@ -74,6 +86,8 @@ class MountedKind<D extends Scoped, U> {
   readonly #note: (def: D) => void;
   readonly #what: string;
   readonly #warn: (message: string) => void;
+  /** Gives the parent's access rules the child's for an entry added (parent key, child key). */
+  readonly #guard: (key: string, childKey: string) => () => void;
 
   constructor(
     from: Registry<D, U>,
@@ -82,6 +96,7 @@ class MountedKind<D extends Scoped, U> {
     map: (key: string, def: D) => { key: string; def: D } | undefined,
     note: (def: D) => void,
     warn: (message: string) => void,
+    guard: (key: string, childKey: string) => () => void,
   ) {
     this.#from = from;
     this.#to = to;
@@ -89,6 +104,7 @@ class MountedKind<D extends Scoped, U> {
     this.#map = map;
     this.#note = note;
     this.#warn = warn;
+    this.#guard = guard;
   }
 
   /** Every parent key this kind would add now; throws on a clash with the parent or a bad name. */
@@ -162,7 +178,8 @@ class MountedKind<D extends Scoped, U> {
         known.source = e.def;
       } else {
         this.#drop(e.key);
-        known = { source: e.def, key: mapped.key, handle: this.#to.add(mapped.key, mapped.def) };
+        const handle = this.#to.add(mapped.key, mapped.def);
+        known = { source: e.def, key: mapped.key, handle, unguard: this.#guard(mapped.key, e.key) };
         this.#known.set(e.key, known);
       }
     }
@@ -176,6 +193,7 @@ class MountedKind<D extends Scoped, U> {
     const known = this.#known.get(key);
     if (!known) return;
     this.#known.delete(key);
+    known.unguard();
     known.handle.remove();
   }
 
@@ -190,8 +208,9 @@ class MountedKind<D extends Scoped, U> {
  * Mounts `child` in `parent` under `prefix`: every tool, prompt, resource and template of the child is offered by
  * the parent (names prefixed, URIs as `options.uris` says) and kept in step with it, so the child's list changes
  * reach the parent's clients. A name the parent already offers is an error here, and so is a later registration
- * on either side that would clash. The child's handlers run as they are, with the parent's request context; the
- * parent's middleware runs around them (the child's own middleware does not).
+ * on either side that would clash. The child's handlers run with the parent's request context, behind the parent's
+ * middleware and then the child's own (which sees the child's names, as if it were called directly); the child's
+ * access rules still hide its entries from the parent's lists and refuse their use.
  */
 export function mount(
   parent: MountHost,
@@ -208,15 +227,32 @@ export function mount(
   for (const e of child.tools.all()) inputs.set(e.key, e.def.input?.jsonSchema);
   checkToolTransforms(transforms, inputs, where);
   const warn = (message: string) => parent.warn(`${where}: ${message}`);
+  const guard =
+    (kind: NamedKind, uri?: (uri: string) => string) =>
+    (key: string, childKey: string): (() => void) =>
+      parent.access.add(kind, key, {
+        source: child.access,
+        name: childKey,
+        ...(uri === undefined ? {} : { uri }),
+      });
 
   const kinds = [
     new MountedKind<ToolDef, ToolUpdate>(
       child.tools,
       parent.tools,
       'tool',
-      (key, def) => mountTool(def, key, naming, transforms, where),
+      (key, def) => {
+        const mapped = mountTool(def, key, naming, transforms, where);
+        return (
+          mapped && {
+            key: mapped.key,
+            def: { ...mapped.def, around: around(child, def.around, namedAs(key)) },
+          }
+        );
+      },
       (def) => parent.noteMounted('tools', false, def.config.task !== undefined),
       warn,
+      guard('tool'),
     ),
     new MountedKind<PromptDef, PromptUpdate>(
       child.prompts,
@@ -224,26 +260,41 @@ export function mount(
       'prompt',
       (key, def) => {
         const name = naming.name(key);
-        return { key: name, def: { ...def, name } };
+        return { key: name, def: { ...def, name, around: around(child, def.around, namedAs(key)) } };
       },
       () => parent.noteMounted('prompts', true, false),
       warn,
+      guard('prompt'),
     ),
     new MountedKind<ResourceDef, ResourceUpdate>(
       child.resources,
       parent.resources,
       'resource',
-      (key, def) => mountResource(def, key, naming),
+      (key, def) => {
+        const mapped = mountResource(def, key, naming);
+        const rename = (_method: string, params: JsonObject) => ({ ...params, uri: key });
+        return { key: mapped.key, def: { ...mapped.def, around: around(child, def.around, rename) } };
+      },
       () => parent.noteMounted('resources', false, false),
       warn,
+      guard('resource'),
     ),
     new MountedKind<TemplateDef, TemplateUpdate>(
       child.templates,
       parent.templates,
       'resource template',
-      (key, def) => mountTemplate(def, key, naming),
+      (key, def) => {
+        const mapped = mountTemplate(def, key, naming);
+        const original = originalUri(naming);
+        const rename = (method: string, params: JsonObject) =>
+          method === 'completion/complete'
+            ? { ...params, ref: { ...(params.ref as JsonObject), uri: key } }
+            : { ...params, uri: typeof params.uri === 'string' ? original(params.uri) : params.uri };
+        return { key: mapped.key, def: { ...mapped.def, around: around(child, def.around, rename) } };
+      },
       () => parent.noteMounted('resources', true, false),
       warn,
+      guard('template', naming.rewritesUris ? originalUri(naming) : undefined),
     ),
   ] as const;
   const [tools, prompts, resources, templates] = kinds;

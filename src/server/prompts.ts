@@ -3,6 +3,7 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument, PromptMessage } from '../spec/types.js';
 import type { Completer } from './completion.js';
 import type { RequestContext } from './context.js';
+import type { Around } from './middleware.js';
 import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
 
 /** One prompt argument's definition. */
@@ -44,6 +45,8 @@ export interface PromptDef {
   config: PromptConfig;
   handler: PromptHandler;
   required: readonly string[];
+  /** Set on a prompt a mount added: its own server's middleware around its gets and completions. */
+  around?: Around;
 }
 
 /** Changes accepted by a prompt handle's `update`. */

@@ -5,8 +5,9 @@ import type { Annotations, Icon, Meta, Resource } from '../spec/types.js';
 import type { Completer } from './completion.js';
 import { type ReadReturn, toReadResult } from './content.js';
 import type { RequestContext } from './context.js';
-import type { AccessPolicy } from './guard/access.js';
+import type { Around } from './middleware.js';
 import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
+import type { Access } from './mount-access.js';
 import { pageAt } from './pagination.js';
 import type { Registry } from './registry.js';
 import { UriTemplate } from './uri-template.js';
@@ -42,6 +43,8 @@ export interface ResourceDef {
   uri: string;
   config: ResourceConfig;
   handler: ResourceHandler;
+  /** Set on a resource a mount added: its own server's middleware around its reads. */
+  around?: Around;
 }
 
 /** Changes accepted by a resource handle's `update`. */
@@ -67,6 +70,8 @@ export interface TemplateDef {
   template: UriTemplate;
   config: ResourceTemplateConfig;
   handler: ResourceTemplateHandler;
+  /** Set on a template a mount added: its own server's middleware around its reads and completions. */
+  around?: Around;
 }
 
 /** Changes accepted by a template handle's `update`. */
@@ -161,7 +166,7 @@ export async function listResources(
   cursor: unknown,
   ctx: RequestContext,
   pageSize: number,
-  access?: AccessPolicy,
+  access?: Access,
 ): Promise<JsonObject> {
   const granted = ctx.authInfo?.scopes;
   const auth = ctx.authInfo;

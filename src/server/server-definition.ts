@@ -2,7 +2,7 @@ import type { JsonObject } from '../jsonrpc/types.js';
 import type { CompletionReference } from '../spec/types.js';
 import type { Completer } from './completion.js';
 import type { RequestContext } from './context.js';
-import type { AccessPolicy } from './guard/access.js';
+import type { Access } from './mount-access.js';
 import type { PromptDef, PromptUpdate } from './prompts.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
@@ -16,8 +16,8 @@ export interface ServerDefinition {
   readonly templates: Registry<TemplateDef, TemplateUpdate>;
   /** One page of `resources/list`: fixed resources, then those the templates list. */
   listResources(cursor: unknown, ctx: RequestContext): JsonObject | Promise<JsonObject>;
-  /** The compiled access rules (option `access`), if any. */
-  readonly access: AccessPolicy | undefined;
+  /** The access rules (option `access`, and those of mounted servers), if any. */
+  readonly access: Access | undefined;
   /** The completer for a prompt argument or template variable, if any. */
   completerFor(ref: CompletionReference | undefined, argument: string): Completer | undefined;
 }

@@ -6,20 +6,21 @@ import type { SchemaArg } from '../schema/index.js';
 import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
-import { type Scoped, scopesOf } from './auth.js';
+import type { Scoped } from './auth.js';
 import { Broadcaster, type ChangeRelay, type ServerChange } from './broadcast.js';
 import { cacheHintOf } from './cache-hints.js';
 import { DeclaredCapabilities, declares } from './capabilities.js';
 import { type Completer, completerFor } from './completion.js';
 import type { RequestContext } from './context.js';
-import type { AccessPolicy } from './guard/access.js';
 import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './methods.js';
 import type { GuardRunner, Middleware } from './middleware.js';
 import { dispatchModern } from './modern/dispatch.js';
 import { type ListKind, Subscriptions } from './modern/listen.js';
 import { RequestStateCodec } from './modern/request-state.js';
-import { type Mounted, type MountOptions, mount } from './mount.js';
+import type { Mounted, MountOptions } from './mount.js';
+import type { Access } from './mount-access.js';
+import { Mounts } from './mounts.js';
 import type { ServerOptions } from './options.js';
 import {
   definePrompt,
@@ -49,6 +50,7 @@ import {
   updateResource,
   updateTemplate,
 } from './resources.js';
+import { scopesNeeded } from './scopes-needed.js';
 import { ServerSession } from './session.js';
 import { SessionSet } from './session-set.js';
 import { dispatchStateful } from './stateful-dispatch.js';
@@ -64,8 +66,6 @@ import {
 } from './tools.js';
 
 export type { CacheableMethod, ServerOptions } from './options.js';
-
-const NO_SCOPES: readonly string[] = Object.freeze([]);
 
 /** The transport of the detached session: never started, it delivers nothing. */
 const DETACHED: Transport = {
@@ -107,12 +107,8 @@ export class McpServer {
   #stateCodec: RequestStateCodec | undefined;
   #tasks: TaskManager | undefined;
   #taskTools = false;
-  /**
-   * The servers mounted in this one, each with its number of live mounts (one server may be mounted twice); a
-   * mount that would make a cycle is refused.
-   */
-  readonly #mounted = new Map<McpServer, number>();
-  #updateListeners: ((uri: string) => void)[] = [];
+  /** The servers mounted in this one, their access rules, and the mounts of this one elsewhere. */
+  readonly #mounts: Mounts;
   /** The guards of the options (rate limits, access, audit, …), when any is given. */
   #guards: Guards | undefined;
   /** Whether the result cache is in the chain (once a tool marked `cache` is registered). */
@@ -166,6 +162,7 @@ export class McpServer {
     if (hasGuards(options)) {
       this.#guards = buildGuards(options, this.tools, (e) => this.error(e, undefined));
     }
+    this.#mounts = new Mounts(this.#guards?.access);
   }
 
   /** Registers a tool; the handle enables, disables, updates or removes it. */
@@ -238,37 +235,15 @@ export class McpServer {
    * `<prefix>_<name>` (see {@link MountOptions} for the separator, resource URIs and tool transforms), kept in step
    * with it: its list changes and resource updates reach this server's clients. A name this server already offers
    * is an error now, and so is a later registration on either side that would clash. Its handlers run with this
-   * server's request context, behind this server's middleware.
+   * server's request context, behind this server's middleware and then its own (which sees its own names); its
+   * access rules still hide its entries from this server's lists and refuse their use.
    *
    * @example
    * const app = new McpServer({ name: 'app', version: '1.0.0' });
    * app.mount('weather', weatherServer); // weather_forecast, weather://weather/stations, ...
    */
   mount(prefix: string, server: McpServer, options?: MountOptions): Mounted {
-    if (server === this || server.#reaches(this))
-      throw new McpkitError(
-        'INVALID_DEFINITION',
-        `Mounting "${prefix}": a server cannot be mounted in itself`,
-      );
-    const mounted = mount(this.#mountHost(), prefix, server.#mountSource(), options);
-    this.#mounted.set(server, (this.#mounted.get(server) ?? 0) + 1);
-    let live = true;
-    return {
-      prefix: mounted.prefix,
-      unmount: () => {
-        if (!live) return;
-        live = false;
-        mounted.unmount();
-        const left = (this.#mounted.get(server) ?? 1) - 1;
-        if (left > 0) this.#mounted.set(server, left);
-        else this.#mounted.delete(server);
-      },
-    };
-  }
-
-  #reaches(target: McpServer): boolean {
-    for (const child of this.#mounted.keys()) if (child === target || child.#reaches(target)) return true;
-    return false;
+    return this.#mounts.add(this.#mountHost(), prefix, server.#mounts, server.#mountSource(), options);
   }
 
   #mountHost() {
@@ -292,12 +267,9 @@ export class McpServer {
       prompts: this.prompts,
       resources: this.resources,
       templates: this.templates,
-      watchResourceUpdates: (listener: (uri: string) => void) => {
-        this.#updateListeners = [...this.#updateListeners, listener];
-        return () => {
-          this.#updateListeners = this.#updateListeners.filter((l) => l !== listener);
-        };
-      },
+      middleware: this.#middleware,
+      guards: () => this.#guards?.run,
+      access: () => this.access,
     };
   }
 
@@ -358,7 +330,7 @@ export class McpServer {
   /** Tells every session subscribed to `uri` (or to a parent ending in "/") that the resource changed. */
   notifyResourceUpdated(uri: string): void {
     this.#broadcast.resourceUpdated(uri);
-    for (const listener of this.#updateListeners) listener(uri);
+    this.#mounts.resourceUpdated(uri);
   }
 
   /**
@@ -383,38 +355,7 @@ export class McpServer {
    * with `requiredScopes`): the HTTP endpoints' gate answers 403 `insufficient_scope` before dispatch without them.
    */
   scopesNeeded(message: JsonRpcMessage): readonly string[] {
-    if (!('method' in message) || !('id' in message)) return NO_SCOPES;
-    const params = message.params;
-    switch (message.method) {
-      case 'tools/call':
-        return this.tools.scoped && typeof params?.name === 'string'
-          ? scopesOf(this.tools.get(params.name)?.def)
-          : NO_SCOPES;
-      case 'prompts/get':
-        return this.prompts.scoped && typeof params?.name === 'string'
-          ? scopesOf(this.prompts.get(params.name)?.def)
-          : NO_SCOPES;
-      case 'resources/read':
-      case 'resources/subscribe': {
-        const uri = params?.uri;
-        if (typeof uri !== 'string' || !(this.resources.scoped || this.templates.scoped)) return NO_SCOPES;
-        const fixed = this.resources.get(uri);
-        if (fixed) return scopesOf(fixed.def);
-        for (const entry of this.templates.enabled())
-          if (entry.def.template.match(uri)) return scopesOf(entry.def);
-        return NO_SCOPES;
-      }
-      case 'completion/complete': {
-        const ref = params?.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
-        if (ref?.type === 'ref/prompt' && typeof ref.name === 'string' && this.prompts.scoped)
-          return scopesOf(this.prompts.get(ref.name)?.def);
-        if (ref?.type === 'ref/resource' && typeof ref.uri === 'string' && this.templates.scoped)
-          return scopesOf(this.templates.get(ref.uri)?.def);
-        return NO_SCOPES;
-      }
-      default:
-        return NO_SCOPES;
-    }
+    return scopesNeeded(this, message);
   }
 
   /** @internal Answers one request of a session, in the era the request itself selects. */
@@ -444,9 +385,9 @@ export class McpServer {
     return declares(this.capabilities, gate);
   }
 
-  /** @internal The compiled access rules (option `access`). */
-  get access(): AccessPolicy | undefined {
-    return this.#guards?.access;
+  /** @internal The access rules: the option `access`, and those of the servers mounted in this one. */
+  get access(): Access | undefined {
+    return this.#mounts.access ?? this.#guards?.access;
   }
 
   /** @internal The hook around requests handlers make of their client (audit, rate limits). */
@@ -511,7 +452,7 @@ export class McpServer {
 
   /** @internal */
   listResources(cursor: unknown, ctx: RequestContext): Promise<JsonObject> {
-    return listResources(this.resources, this.templates, cursor, ctx, this.#pageSize, this.#guards?.access);
+    return listResources(this.resources, this.templates, cursor, ctx, this.#pageSize, this.access);
   }
 
   /** @internal */

@@ -12,6 +12,7 @@ import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } 
 import type { RequestContext } from './context.js';
 import { withFailure } from './guard/failure.js';
 import { checkToolCache, type ToolCacheConfig } from './guard/result-cache.js';
+import type { Around } from './middleware.js';
 import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from './modern/mrtr.js';
 import { checkToolTaskConfig, type ToolTaskConfig } from './tasks/types.js';
 
@@ -84,6 +85,8 @@ export interface ToolDef {
   input: ToolSchema | undefined;
   output: ToolSchema | undefined;
   handler: ToolHandler<unknown, unknown>;
+  /** Set on a tool a mount added: its own server's middleware around its calls. */
+  around?: Around;
 }
 
 const EMPTY_INPUT = Object.freeze({ type: 'object', properties: {} });
