@@ -40,7 +40,7 @@ function granted(ctx: RequestContext): readonly string[] | undefined {
  * Refuses a use of `def` by an authenticated caller without its required scopes. Over HTTP the endpoint's gate
  * answers 403 before dispatch (`McpServer.scopesNeeded`); this holds for every other way in.
  */
-function requireScopes(def: Scoped, ctx: RequestContext, what: string): void {
+export function requireScopes(def: Scoped, ctx: RequestContext, what: string): void {
   const auth = ctx.authInfo;
   if (auth === undefined) return;
   const needed = scopesOf(def);

@@ -181,6 +181,51 @@ describe('mounted middleware, further', () => {
     }
   });
 
+  test("a mounted tool run as a task (2026-07-28 tasks extension) starts inside the child's middleware", async () => {
+    const log: string[] = [];
+    const child = new McpServer({ name: 'child', version: '1.0.0' });
+    child.tool('job', { task: 'optional' }, () => 'worked');
+    child.use(recorder('child', log));
+    const app = new McpServer({ name: 'app', version: '1.0.0' });
+    app.use(recorder('app', log));
+    app.mount('c', child);
+    const { client } = await connectInMemory(app, {
+      era: 'stateless',
+      capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    });
+    try {
+      const started = await client.callToolAsTask('c_job');
+      assert.ok(started.task, 'a task');
+      assert.deepEqual(log.slice(0, 2), ['app> tools/call c_job', 'child> tools/call job']);
+    } finally {
+      await client.close();
+      await app.close();
+    }
+  });
+
+  test("access rules refuse a tool run as a task as they refuse a call: its own server's and, mounted, the child's", async () => {
+    const rules = { rules: [{ effect: 'deny' as const, tools: ['job'] }] };
+    const alone = new McpServer({ name: 'alone', version: '1.0.0' }, { access: rules });
+    alone.tool('job', { task: 'optional' }, () => 'never');
+    const child = new McpServer({ name: 'child', version: '1.0.0' }, { access: rules });
+    child.tool('job', { task: 'optional' }, () => 'never');
+    const app = new McpServer({ name: 'app', version: '1.0.0' });
+    app.mount('c', child);
+    const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    for (const [server, name] of [
+      [alone, 'job'],
+      [app, 'c_job'],
+    ] as const) {
+      const { client } = await connectInMemory(server, { era: 'stateless', capabilities });
+      try {
+        await assert.rejects(client.callToolAsTask(name), /Forbidden: the tool \w+ is not available/);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    }
+  });
+
   test("a child's middleware that refuses a call refuses it through the parent too", async () => {
     const child = new McpServer({ name: 'child', version: '1.0.0' });
     child.tool('guarded', {}, () => 'never');

@@ -7,6 +7,7 @@ import { POLICIES, policyFor } from '../../spec/revision.js';
 import type { DetailedTask } from '../../spec/tasks.js';
 import type { RequestContext } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
+import { requireScopes } from '../methods.js';
 import type { MrtrState } from '../modern/mrtr.js';
 import { createRequestContext } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
@@ -113,13 +114,18 @@ export class TaskManager implements TaskHost {
     const tool = def.tools.get(params.name)?.def;
     const config = tool?.config.task;
     if (!tool || config === undefined) return undefined;
+    // What refuses an ordinary call refuses it as a task too.
+    requireScopes(tool, ctx, `the tool ${params.name}`);
+    def.access?.check('tool', params.name, ctx.authInfo);
     const options = typeof config === 'string' ? { mode: config } : config;
     if (!declaresTasks(ctx.session.clientCapabilities)) {
       if (options.mode === 'required')
         throw missingTasksCapability(`and tool ${tool.name} runs only as a task`);
       return undefined;
     }
-    return this.#start(tool, options, params, ctx, session);
+    const start = () => this.#start(tool, options, params, ctx, session);
+    // A mounted tool: its own server's middleware around the start of its task, as around an ordinary call.
+    return tool.around ? Promise.resolve(tool.around('tools/call', params, ctx, start)) : start();
   }
 
   acceptTaskIds(ids: unknown, ctx: RequestContext): Promise<string[]> {
