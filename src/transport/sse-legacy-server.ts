@@ -1,18 +1,15 @@
-import { formatSseEvent, SSE_KEEPALIVE } from '../framing/sse.js';
-import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
-import { encodeMessage, parseMessage } from '../jsonrpc/parse.js';
+import { ErrorCode } from '../jsonrpc/errors.js';
+import { parseMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import type { MessageContext, Transport, TransportReceiver } from '../protocol/transport.js';
+import type { MessageContext } from '../protocol/transport.js';
 import { principalOf } from '../server/auth.js';
 import type { McpServer } from '../server/server.js';
 import { AuthGate, type ResourceAuthOptions } from './auth-gate.js';
-import { httpError, SESSION_NOT_FOUND } from './streamable-http/errors.js';
-import {
-  type HttpReply,
-  type HttpRequestLike,
-  SSE_HEADERS,
-  type SseSink,
-} from './streamable-http/exchange.js';
+import type { ClusterOptions } from './cluster/node.js';
+import { ClusteredLegacySessions } from './sse-legacy-cluster.js';
+import { LegacySseTransport } from './sse-legacy-transport.js';
+import { httpError, SESSION_NOT_FOUND, unavailable } from './streamable-http/errors.js';
+import { type HttpReply, type HttpRequestLike, SSE_HEADERS } from './streamable-http/exchange.js';
 import { checkRequestOrigin, type SecurityOptions } from './streamable-http/security.js';
 import { newSessionId } from './streamable-http/stateful-post.js';
 
@@ -28,6 +25,13 @@ export interface SseLegacyOptions extends SecurityOptions {
   maxBodyBytes?: number;
   /** Interval (ms) of keep-alive comments; 0 disables. Default 15 000. */
   keepAliveMs?: number;
+  /**
+   * Makes this endpoint one instance of a cluster (the Streamable HTTP endpoint's `cluster`; give both endpoints of a
+   * server the same object and they share one instance id): a session lives on the instance holding its GET stream,
+   * its record in the shared session store, and a message POSTed to any instance is handed to that one through the
+   * bus, so clients need no affinity. Default: none (one process).
+   */
+  cluster?: ClusterOptions;
 }
 
 /** The 2024-11-05 HTTP+SSE endpoint pair (GET stream + POST messages) for one server definition. */
@@ -39,57 +43,8 @@ export interface SseLegacyHandler {
   readonly extraPaths: readonly string[];
 }
 
-/** One legacy connection: every server message is an SSE `message` event on its one stream. */
-class LegacySseTransport implements Transport {
-  readonly sessionId: string;
-  /** The principal that opened the stream; only it may post to the session. */
-  owner: string | undefined;
-  #receiver: TransportReceiver | undefined;
-  #sink: SseSink | undefined;
-  #backlog: string[] = [];
-  #closed = false;
-  onclosed: (() => void) | undefined;
-
-  constructor(sessionId: string) {
-    this.sessionId = sessionId;
-  }
-
-  async start(receiver: TransportReceiver): Promise<void> {
-    this.#receiver = receiver;
-  }
-
-  attach(sink: SseSink, endpoint: string, keepAliveMs: number): void {
-    sink.write(formatSseEvent({ event: 'endpoint', data: endpoint }));
-    for (const text of this.#backlog) sink.write(text);
-    this.#backlog = [];
-    this.#sink = sink;
-    const timer = keepAliveMs > 0 ? setInterval(() => sink.write(SSE_KEEPALIVE), keepAliveMs) : undefined;
-    (timer as { unref?: () => void } | undefined)?.unref?.();
-    sink.onclose = () => {
-      if (timer !== undefined) clearInterval(timer);
-      void this.close();
-    };
-  }
-
-  deliver(message: JsonRpcMessage, context: MessageContext): void {
-    this.#receiver?.onmessage(message, context);
-  }
-
-  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    if (this.#closed) throw new McpkitError('CONNECTION_CLOSED', 'The SSE connection is closed');
-    const text = formatSseEvent({ event: 'message', data: encodeMessage(message) });
-    if (!this.#sink) this.#backlog.push(text);
-    else if (!this.#sink.write(text)) await this.close();
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    if (this.#sink && !this.#sink.closed) this.#sink.close();
-    this.onclosed?.();
-    this.#receiver?.onclose();
-  }
-}
+const ACCEPTED: HttpReply = { status: 202, headers: { 'content-type': 'text/plain' }, body: 'Accepted' };
+const notFound = () => httpError(404, 'Session not found', SESSION_NOT_FOUND);
 
 /** Creates the legacy HTTP+SSE endpoints: GET opens a session stream, POST `messagesPath?sessionId=` feeds it. */
 export function createSseLegacyHandler(server: McpServer, options: SseLegacyOptions = {}): SseLegacyHandler {
@@ -98,6 +53,15 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
   const maxSessions = options.maxSessions ?? 1000;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const sessions = new Map<string, LegacySseTransport>();
+  const cluster =
+    options.cluster === undefined
+      ? undefined
+      : new ClusteredLegacySessions(server, options.cluster, sessions);
+  // Which instance answered (as the Streamable HTTP endpoint says it): for operators and tests of a cluster.
+  const instanceHeader: Record<string, string> =
+    cluster === undefined ? {} : { 'mcpkit-instance': cluster.node.instance };
+  const accepted: HttpReply =
+    cluster === undefined ? ACCEPTED : { ...ACCEPTED, headers: { ...ACCEPTED.headers, ...instanceHeader } };
 
   const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
 
@@ -106,12 +70,24 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
     const id = newSessionId();
     const transport = new LegacySseTransport(id);
     transport.owner = principalOf(req.authInfo);
-    transport.onclosed = () => sessions.delete(id);
+    transport.onclosed = () => {
+      sessions.delete(id);
+      cluster?.closed(id);
+    };
     sessions.set(id, transport);
-    await server.connect(transport);
+    const session = await server.connect(transport);
+    if (cluster !== undefined) {
+      // Stored before the client learns where to POST: its first message may reach any instance.
+      try {
+        await cluster.opened(transport, session);
+      } catch (e) {
+        await transport.close();
+        return unavailable(e);
+      }
+    }
     return {
       status: 200,
-      headers: { ...SSE_HEADERS },
+      headers: { ...SSE_HEADERS, ...instanceHeader },
       sse: (sink) =>
         transport.attach(
           sink,
@@ -121,12 +97,8 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
     };
   }
 
-  async function post(req: HttpRequestLike): Promise<HttpReply> {
-    const id = req.query.get('sessionId');
-    const transport = id === null ? undefined : sessions.get(id);
-    // Another principal's session answers exactly like an unknown one.
-    if (!transport || transport.owner !== principalOf(req.authInfo))
-      return httpError(404, 'Session not found', SESSION_NOT_FOUND);
+  /** The one message of a POST body, or the reply refusing it. */
+  async function readMessage(req: HttpRequestLike): Promise<JsonRpcMessage | HttpReply> {
     const text = await req.text(maxBody);
     if (text === undefined) return httpError(413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
     const parsed = parseMessage(text);
@@ -141,10 +113,59 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
       const forbidden = gate.refuseScopes(req, [parsed.message], (m) => server.scopesNeeded(m));
       if (forbidden) return forbidden;
     }
+    return parsed.message;
+  }
+
+  async function post(req: HttpRequestLike): Promise<HttpReply> {
+    const id = req.query.get('sessionId');
+    if (id === null) return notFound();
+    const transport = sessions.get(id);
+    if (transport === undefined && cluster !== undefined) return postElsewhere(req, cluster, id);
+    // Another principal's session answers exactly like an unknown one.
+    if (!transport || transport.owner !== principalOf(req.authInfo)) return notFound();
+    const message = await readMessage(req);
+    if (!('jsonrpc' in message)) return message;
     const context: MessageContext = { sessionId: transport.sessionId };
     if (req.authInfo !== undefined) context.authInfo = req.authInfo;
-    transport.deliver(parsed.message, context);
-    return { status: 202, headers: { 'content-type': 'text/plain' }, body: 'Accepted' };
+    transport.deliver(message, context);
+    return accepted;
+  }
+
+  /** Cluster: a POST for a session whose stream another instance holds is handed there, and answered once taken. */
+  async function postElsewhere(
+    req: HttpRequestLike,
+    cluster: ClusteredLegacySessions,
+    id: string,
+  ): Promise<HttpReply> {
+    let route: Awaited<ReturnType<ClusteredLegacySessions['route']>>;
+    try {
+      route = await cluster.route(id);
+    } catch (e) {
+      return unavailable(e);
+    }
+    if (route === undefined || route.owner !== principalOf(req.authInfo)) return notFound();
+    const message = await readMessage(req);
+    if (!('jsonrpc' in message)) return message;
+    let outcome: Awaited<ReturnType<ClusteredLegacySessions['handOff']>>;
+    try {
+      outcome = await cluster.handOff(id, route, message, req.authInfo);
+    } catch (e) {
+      return unavailable(e);
+    }
+    switch (outcome) {
+      case 'accepted':
+        return accepted;
+      case 'refused':
+      case 'gone':
+        // The stream is gone with its instance, or closed: the client opens a new session.
+        return notFound();
+      case 'unanswered':
+        return httpError(
+          503,
+          'Service Unavailable: the instance holding this session did not take the message in time',
+          ErrorCode.InternalError,
+        );
+    }
   }
 
   return {
@@ -169,6 +190,7 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
     extraPaths: gate?.metadataPaths ?? [],
     async close() {
       await Promise.all([...sessions.values()].map((t) => t.close()));
+      await cluster?.close();
     },
   };
 }

@@ -2,6 +2,8 @@ import { randomBase64url } from '../../framing/base64url.js';
 import { toError } from '../../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import type { ServerChange } from '../../server/broadcast.js';
+import type { McpServer } from '../../server/server.js';
+import type { ServerSession } from '../../server/session.js';
 import type { MessageBus } from './bus.js';
 import { type ClusterLink, INSTANCE_ID_LENGTH } from './link.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
@@ -22,22 +24,37 @@ export interface ClusterOptions {
   heartbeatMs?: number;
 }
 
-/** What a cluster node does with messages from other instances (the endpoint provides it). */
-export interface ClusterHooks {
+/**
+ * What an endpoint joined to a node does with messages from other instances (the Streamable HTTP endpoint and the
+ * legacy HTTP+SSE endpoint of one server share one node; each is a member). Members ignore sessions they do not hold.
+ */
+export interface ClusterMember {
   /** Another instance changed a session's record (log level, subscriptions). */
-  sessionChanged(id: string, record: SessionRecord): void;
+  sessionChanged?(id: string, record: SessionRecord): void;
   /** Another instance ended a session. */
-  sessionDeleted(id: string): void;
+  sessionDeleted?(id: string): void;
   /** A message for a session of this instance (an answer to one of its requests, or a cancellation). */
-  deliver(sessionId: string, message: JsonRpcMessage): void;
-  /** A change another instance announces (list changes, resource updates). */
-  change(change: ServerChange): void;
-  /** A message could not be handled or published. */
-  error(error: Error): void;
+  deliver?(sessionId: string, message: JsonRpcMessage): void;
+  /** A legacy POST another instance handed here, for a session whose stream this instance holds: true when taken. */
+  accept?(sessionId: string, message: JsonRpcMessage, authInfo: unknown): boolean;
+  /** Whether this instance announces changes to `session` (false: another instance holds its stream). */
+  delivers?(session: ServerSession): boolean;
 }
+
+/**
+ * What became of a message handed to the instance holding a legacy session's stream: `accepted`; `refused` (that
+ * instance does not hold the session, or not for this principal); `gone` (no such instance is listening);
+ * `unanswered` (it did not say in time, or this instance is closing).
+ */
+export type HandOff = 'accepted' | 'refused' | 'gone' | 'unanswered';
 
 const CONTROL = 'ctl';
 const inbox = (instance: string) => `i:${instance}`;
+
+type Inbox =
+  | { t?: undefined; s: string; m: JsonRpcMessage }
+  | { t: 'p'; f: string; r: number; s: string; m: JsonRpcMessage; a?: unknown }
+  | { t: 'k'; r: number; ok: boolean };
 
 type Control =
   | { t: 's'; f: string; id: string; r: SessionRecord }
@@ -45,21 +62,27 @@ type Control =
   | { t: 'c'; f: string; s: string; m: JsonRpcMessage }
   | { t: 'x'; f: string; c: ServerChange };
 
-/** One instance's end of the cluster: its id, heartbeat, control channel and inbox. */
+/** One instance's end of the cluster: its id, heartbeat, control channel and inbox, shared by its members. */
 export class ClusterNode implements ClusterLink {
   readonly instance: string;
   readonly events: SharedEventStore;
   readonly sessions: SessionStore;
   readonly heartbeatMs: number;
   readonly #bus: MessageBus;
-  readonly #hooks: ClusterHooks;
+  readonly #server: McpServer;
+  readonly #members = new Set<ClusterMember>();
+  /** Legacy POSTs handed to other instances, waiting for their word. */
+  readonly #handOffs = new Map<number, (outcome: HandOff) => void>();
+  readonly #apply: (change: ServerChange) => void;
+  #nextHandOff = 0;
   #starting: Promise<void> | undefined;
   #ready = false;
   #closed = false;
   #unsubscribe: (() => void)[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(options: ClusterOptions, hooks: ClusterHooks) {
+  /** Prefer {@link joinCluster}: endpoints of one server on the same options then share one node. */
+  constructor(server: McpServer, options: ClusterOptions) {
     const id = options.instanceId ?? randomBase64url(6);
     if (!/^[A-Za-z0-9_-]+$/.test(id) || id.length !== INSTANCE_ID_LENGTH)
       throw new TypeError(`cluster instanceId must be ${INSTANCE_ID_LENGTH} base64url characters`);
@@ -68,12 +91,28 @@ export class ClusterNode implements ClusterLink {
     this.sessions = options.sessions;
     this.#bus = options.bus;
     this.heartbeatMs = options.heartbeatMs ?? 1000;
-    this.#hooks = hooks;
+    this.#server = server;
+    this.#apply = server.relayChanges({
+      publish: (change) => this.changed(change),
+      delivers: (session) => {
+        for (const member of this.#members) if (member.delivers?.(session) === false) return false;
+        return true;
+      },
+    });
   }
 
   /** True once subscribed and announced. */
   get ready(): boolean {
     return this.#ready;
+  }
+
+  /** Adds an endpoint; the returned function removes it (the last one out closes the node). */
+  join(member: ClusterMember): () => void {
+    this.#members.add(member);
+    return () => {
+      if (!this.#members.delete(member) || this.#members.size > 0) return;
+      this.close();
+    };
   }
 
   /** Subscribes to the control channel and this instance's inbox and starts the heartbeat; retried after a failure. */
@@ -93,9 +132,7 @@ export class ClusterNode implements ClusterLink {
     await this.#bus.heartbeat(this.instance, this.heartbeatMs * 3);
     if (this.#closed) return this.close();
     this.#timer = setInterval(() => {
-      this.#bus
-        .heartbeat(this.instance, this.heartbeatMs * 3)
-        .catch((e: unknown) => this.#hooks.error(toError(e)));
+      this.#bus.heartbeat(this.instance, this.heartbeatMs * 3).catch((e: unknown) => this.#error(e));
     }, this.heartbeatMs);
     (this.#timer as { unref?: () => void }).unref?.();
     this.#ready = true;
@@ -113,6 +150,52 @@ export class ClusterNode implements ClusterLink {
     this.#send({ t: 'c', f: this.instance, s: sessionId, m: message });
   }
 
+  /**
+   * Hands a message POSTed for a legacy session to the instance holding its stream, and resolves with what became of
+   * it: that instance says whether it took it; nobody listening is `gone`; no word within `waitMs` is `unanswered`
+   * (`gone` if the instance stopped its heartbeat meanwhile). Rejects when the bus cannot be reached.
+   */
+  async handOff(
+    instance: string,
+    sessionId: string,
+    message: JsonRpcMessage,
+    authInfo: unknown,
+    waitMs = Math.max(5000, this.heartbeatMs * 5),
+  ): Promise<HandOff> {
+    await this.start();
+    if (this.#closed) return 'unanswered';
+    const r = ++this.#nextHandOff;
+    const said = new Promise<HandOff>((resolve) => this.#handOffs.set(r, resolve));
+    const handed: Inbox = { t: 'p', f: this.instance, r, s: sessionId, m: message };
+    if (authInfo !== undefined) handed.a = authInfo;
+    let listening: number;
+    try {
+      listening = await this.#bus.publish(inbox(instance), JSON.stringify(handed));
+    } catch (e) {
+      this.#handOffs.delete(r);
+      throw e;
+    }
+    if (listening === 0) {
+      this.#handOffs.delete(r);
+      return 'gone';
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<HandOff>((resolve) => {
+      timer = setTimeout(() => {
+        this.#handOffs.delete(r);
+        this.isAlive(instance).then(
+          (alive) => resolve(alive ? 'unanswered' : 'gone'),
+          () => resolve('unanswered'),
+        );
+      }, waitMs);
+    });
+    try {
+      return await Promise.race([said, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Tells the other instances that a session's record changed (they update their copies). */
   sessionChanged(id: string, record: SessionRecord): Promise<number> {
     return this.#bus.publish(CONTROL, JSON.stringify({ t: 's', f: this.instance, id, r: record }));
@@ -128,13 +211,17 @@ export class ClusterNode implements ClusterLink {
     this.#send({ t: 'x', f: this.instance, c: change });
   }
 
-  /** Stops the heartbeat and leaves the channels. */
+  /** Stops the heartbeat and leaves the channels (hand-offs still waiting are `unanswered`). */
   close(): void {
+    if (!this.#closed) this.#server.relayChanges(undefined);
     this.#closed = true;
     this.#ready = false;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    for (const resolve of this.#handOffs.values()) resolve('unanswered');
+    this.#handOffs.clear();
+    forget(this.#server, this);
   }
 
   #send(control: Control): void {
@@ -142,7 +229,11 @@ export class ClusterNode implements ClusterLink {
   }
 
   #publish(channel: string, text: string): void {
-    this.#bus.publish(channel, text).catch((e: unknown) => this.#hooks.error(toError(e)));
+    this.#bus.publish(channel, text).catch((e: unknown) => this.#error(e));
+  }
+
+  #error(e: unknown): void {
+    this.#server.error(toError(e), undefined);
   }
 
   #control(text: string): void {
@@ -150,32 +241,83 @@ export class ClusterNode implements ClusterLink {
     try {
       control = JSON.parse(text) as Control;
     } catch (e) {
-      this.#hooks.error(toError(e));
+      this.#error(e);
       return;
     }
     if (typeof control !== 'object' || control === null || control.f === this.instance) return;
     switch (control.t) {
       case 's':
-        this.#hooks.sessionChanged(control.id, control.r);
+        for (const member of this.#members) member.sessionChanged?.(control.id, control.r);
         return;
       case 'd':
-        this.#hooks.sessionDeleted(control.id);
+        for (const member of this.#members) member.sessionDeleted?.(control.id);
         return;
       case 'c':
-        this.#hooks.deliver(control.s, control.m);
+        for (const member of this.#members) member.deliver?.(control.s, control.m);
         return;
       case 'x':
-        this.#hooks.change(control.c);
+        this.#apply(control.c);
         return;
     }
   }
 
   #inbox(text: string): void {
+    let message: Inbox;
     try {
-      const { s, m } = JSON.parse(text) as { s: string; m: JsonRpcMessage };
-      this.#hooks.deliver(s, m);
+      message = JSON.parse(text) as Inbox;
     } catch (e) {
-      this.#hooks.error(toError(e));
+      this.#error(e);
+      return;
+    }
+    if (typeof message !== 'object' || message === null) return;
+    switch (message.t) {
+      case undefined:
+        for (const member of this.#members) member.deliver?.(message.s, message.m);
+        return;
+      case 'p': {
+        let ok = false;
+        for (const member of this.#members) ok ||= member.accept?.(message.s, message.m, message.a) === true;
+        this.#publish(inbox(message.f), JSON.stringify({ t: 'k', r: message.r, ok }));
+        return;
+      }
+      case 'k': {
+        const resolve = this.#handOffs.get(message.r);
+        this.#handOffs.delete(message.r);
+        resolve?.(message.ok ? 'accepted' : 'refused');
+        return;
+      }
     }
   }
+}
+
+const nodes = new WeakMap<McpServer, Map<ClusterOptions, ClusterNode>>();
+
+/**
+ * Joins an endpoint of `server` to the cluster `options` describe: endpoints of one server given the same options
+ * object (as `serve()` gives its Streamable HTTP and legacy endpoints) share one node, so one instance id, one
+ * heartbeat, one inbox. Call the returned `leave` when the endpoint closes.
+ */
+export function joinCluster(
+  server: McpServer,
+  options: ClusterOptions,
+  member: ClusterMember,
+): { node: ClusterNode; leave: () => void } {
+  let byOptions = nodes.get(server);
+  if (!byOptions) {
+    byOptions = new Map();
+    nodes.set(server, byOptions);
+  }
+  let node = byOptions.get(options);
+  if (!node) {
+    node = new ClusterNode(server, options);
+    byOptions.set(options, node);
+  }
+  return { node, leave: node.join(member) };
+}
+
+/** A closed node is not handed to endpoints joining later. */
+function forget(server: McpServer, node: ClusterNode): void {
+  const byOptions = nodes.get(server);
+  if (byOptions === undefined) return;
+  for (const [options, n] of byOptions) if (n === node) byOptions.delete(options);
 }

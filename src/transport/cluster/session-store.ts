@@ -17,6 +17,11 @@ export interface SessionRecord {
   owner?: string;
   /** The prefix of the session's stream ids. */
   tag: string;
+  /**
+   * The instance holding the stream of a legacy HTTP+SSE (2024-11-05 transport) session: the session lives there
+   * alone, and every message POSTed for it, on any instance, is handed there. Absent for Streamable HTTP sessions.
+   */
+  stream?: string;
 }
 
 /**

@@ -1,14 +1,11 @@
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import type { McpServer } from '../../server/server.js';
-import { LOG_LEVELS, type ServerSession } from '../../server/session.js';
+import type { ServerSession } from '../../server/session.js';
 import { statefulPolicy } from '../../spec/revision.js';
-import { ClusterNode, type ClusterOptions } from '../cluster/node.js';
-import type { SessionRecord } from '../cluster/session-store.js';
+import { type ClusterNode, type ClusterOptions, joinCluster } from '../cluster/node.js';
+import { applyRecord, changesRecord, recordOf } from '../cluster/session-record.js';
 import type { SessionTable } from './session-table.js';
 import { HttpSessionTransport, type StreamSettings } from './session-transport.js';
-
-/** Methods whose effect is part of the session's record (it is stored again after them). */
-const RECORDED = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
 /**
  * The sessions of a clustered endpoint: the local table is a cache of the shared session store, filled on first
@@ -26,27 +23,20 @@ export class ClusteredSessions {
   readonly #touched = new Map<string, number>();
   readonly #loading = new Map<string, Promise<HttpSessionTransport | undefined>>();
   #settings: StreamSettings | undefined;
+  readonly #leave: () => void;
 
   constructor(server: McpServer, table: SessionTable, options: ClusterOptions, ttlMs: number) {
     this.#server = server;
     this.#table = table;
     this.#ttlMs = ttlMs;
-    this.node = new ClusterNode(options, {
+    const joined = joinCluster(server, options, {
       sessionChanged: (id, record) => {
         const session = this.#sessions.get(id);
         if (session) applyRecord(session, record);
       },
-      sessionDeleted: (id) => {
-        const transport = this.#table.peek(id);
-        this.#table.delete(id);
-        if (transport) void transport.close();
-      },
+      sessionDeleted: (id) => this.#ended(id),
       deliver: (id, message) => this.#table.peek(id)?.deliverRemote(message),
-      change: (change) => apply(change),
-      error: (e) => server.error(e, undefined),
-    });
-    const apply = server.relayChanges({
-      publish: (change) => this.node.changed(change),
+      // A session whose GET stream another instance holds hears of changes from that one.
       delivers: (session) => {
         const transport = session.peer.transport;
         return (
@@ -54,6 +44,8 @@ export class ClusteredSessions {
         );
       },
     });
+    this.node = joined.node;
+    this.#leave = joined.leave;
   }
 
   /** The stream settings every session transport of the endpoint uses (set once by the endpoint). */
@@ -77,7 +69,14 @@ export class ClusteredSessions {
     if (cached) return cached;
     const record = await this.node.sessions.get(id);
     const settings = this.#settings;
-    if (!record || !settings || statefulPolicy(record.protocolVersion) === undefined) return undefined;
+    // A legacy HTTP+SSE session (`stream` set) is served by the instance holding its stream alone.
+    if (
+      !record ||
+      !settings ||
+      record.stream !== undefined ||
+      statefulPolicy(record.protocolVersion) === undefined
+    )
+      return undefined;
     const transport = new HttpSessionTransport(id, id, settings, record.tag);
     const session = await this.#server.connect(transport);
     transport.negotiated = session;
@@ -107,7 +106,7 @@ export class ClusteredSessions {
   /** Stores a session just initialized here. */
   async created(id: string, transport: HttpSessionTransport, session: ServerSession): Promise<void> {
     await this.node.start();
-    await this.node.sessions.create(id, recordOf(session, transport), this.#ttlMs);
+    await this.node.sessions.create(id, recordOf(session, transport.tag, transport.owner), this.#ttlMs);
     this.adopt(id, transport, session);
     this.#touched.set(id, Date.now());
   }
@@ -127,7 +126,7 @@ export class ClusteredSessions {
 
   /** Whether these messages change the session's record. */
   changes(messages: readonly JsonRpcMessage[]): boolean {
-    for (const m of messages) if ('method' in m && RECORDED.has(m.method)) return true;
+    for (const m of messages) if (changesRecord(m)) return true;
     return false;
   }
 
@@ -135,7 +134,7 @@ export class ClusteredSessions {
   async save(id: string, transport: HttpSessionTransport): Promise<void> {
     const session = this.#sessions.get(id);
     if (!session) return;
-    const record = recordOf(session, transport);
+    const record = recordOf(session, transport.tag, transport.owner);
     if (await this.node.sessions.put(id, record, this.#ttlMs)) await this.node.sessionChanged(id, record);
   }
 
@@ -154,35 +153,6 @@ export class ClusteredSessions {
 
   /** Leaves the cluster (the shared stores keep the sessions for the other instances). */
   close(): void {
-    this.#server.relayChanges(undefined);
-    this.node.close();
+    this.#leave();
   }
-}
-
-/** What is stored of a session. */
-function recordOf(session: ServerSession, transport: HttpSessionTransport): SessionRecord {
-  const record: SessionRecord = {
-    protocolVersion: session.protocolVersion,
-    clientCapabilities: session.clientCapabilities,
-    serverCapabilities: session.serverCapabilities,
-    logLevel: LOG_LEVELS[session.logLevel] ?? 'info',
-    subscriptions: session.subscriptions === undefined ? [] : [...session.subscriptions],
-    tag: transport.tag,
-  };
-  if (session.clientInfo !== undefined) record.clientInfo = session.clientInfo;
-  if (transport.owner !== undefined) record.owner = transport.owner;
-  return record;
-}
-
-/** Brings a session in line with its stored record. */
-function applyRecord(session: ServerSession, record: SessionRecord): void {
-  const policy = statefulPolicy(record.protocolVersion);
-  if (policy === undefined) return;
-  session.policy = policy;
-  session.clientCapabilities = record.clientCapabilities;
-  session.clientInfo = record.clientInfo;
-  session.serverCapabilities = record.serverCapabilities;
-  const level = LOG_LEVELS.indexOf(record.logLevel);
-  if (level >= 0) session.logLevel = level;
-  session.subscriptions = record.subscriptions.length > 0 ? new Set(record.subscriptions) : undefined;
 }

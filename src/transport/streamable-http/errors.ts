@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../jsonrpc/errors.js';
+import { ErrorCode, toError } from '../../jsonrpc/errors.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { HttpReply } from './exchange.js';
 
@@ -53,4 +53,13 @@ export function retryHeaders(
       : undefined;
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return headers;
   return { ...headers, 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) };
+}
+
+/** 503 with a JSON-RPC error: the cluster's store could not be reached. */
+export function unavailable(error: unknown): HttpReply {
+  return httpError(
+    503,
+    `Service Unavailable: the session store cannot be reached (${toError(error).message})`,
+    ErrorCode.InternalError,
+  );
 }

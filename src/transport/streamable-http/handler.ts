@@ -15,7 +15,7 @@ import {
   refuseStatefulVersion,
   refuseUnknownVersion,
 } from './era-routing.js';
-import { httpError, missingSessionId, sessionNotFound } from './errors.js';
+import { httpError, missingSessionId, sessionNotFound, unavailable } from './errors.js';
 import { type EventStore, MemoryEventStore } from './event-store.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import { statusOfError } from './modern-headers.js';
@@ -24,12 +24,7 @@ import { LoadShedder, type OverloadOptions } from './overload.js';
 import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from './security.js';
 import { SessionTable } from './session-table.js';
-import {
-  type HttpSessionTransport,
-  type ResponseMode,
-  type StreamSettings,
-  unavailable,
-} from './session-transport.js';
+import type { HttpSessionTransport, ResponseMode, StreamSettings } from './session-transport.js';
 import { postStateless, postToSession } from './stateful-post.js';
 
 /** Options of a Streamable HTTP endpoint. */

@@ -6,7 +6,7 @@ import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
 import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../../protocol/transport.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import { type ClusterLink, INSTANCE_ID_LENGTH, parseWireRequestId, wireRequestId } from '../cluster/link.js';
-import { httpError, isRateLimited, retryHeaders, SESSION_NOT_FOUND } from './errors.js';
+import { httpError, isRateLimited, retryHeaders, SESSION_NOT_FOUND, unavailable } from './errors.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGone } from './exchange.js';
 import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
@@ -650,13 +650,4 @@ function toWire(instance: string, message: JsonRpcMessage): JsonRpcMessage {
     };
   }
   return message;
-}
-
-/** 503 with a JSON-RPC error: the cluster's store could not be reached. */
-export function unavailable(error: unknown): HttpReply {
-  return httpError(
-    503,
-    `Service Unavailable: the session store cannot be reached (${toError(error).message})`,
-    ErrorCode.InternalError,
-  );
 }

@@ -6,11 +6,11 @@ import { POLICIES, statefulPolicy } from '../../spec/revision.js';
 import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
 import type { ClusteredSessions } from './clustered-sessions.js';
 import { connectTransport } from './connect.js';
-import { httpError, missingSessionId, sessionNotFound } from './errors.js';
+import { httpError, missingSessionId, sessionNotFound, unavailable } from './errors.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import type { PostBody } from './post-body.js';
 import type { SessionTable } from './session-table.js';
-import { type HttpSessionTransport, type StreamSettings, unavailable } from './session-transport.js';
+import type { HttpSessionTransport, StreamSettings } from './session-transport.js';
 
 /**
  * A stateful-era POST with sessions on: `initialize` opens a session (its id goes out in the reply);
