@@ -3,16 +3,19 @@
 // SDK 1.x client and raw HTTP: a session served by every instance, an elicitation answered through another
 // instance, notifications and listen streams across instances, kill -9 of the instance holding a stream in the
 // middle of 1,000 progress events, requests of a killed instance failing at the client, and a Redis restart under
-// load losing no stored event.
+// load losing no stored event. The legacy HTTP+SSE transport too (our client and the SDK's SSEClientTransport): its
+// POSTs land anywhere and are handed to the instance holding the stream.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport as SdkSseTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Topology } from '../../examples/cluster/topology.js';
 import { Client } from '../../src/client/client.js';
 import type { SseEvent } from '../../src/framing/sse.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
+import { SseLegacyClientTransport } from '../../src/transport/sse-legacy-client.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
 import {
   initSession,
@@ -209,6 +212,115 @@ describe('the official SDK 1.x client through nginx', () => {
       await client.close();
     }
   });
+});
+
+type Recorded = ReturnType<typeof recordingFetch>['log'];
+
+/** The instance holding a legacy session's GET stream, and whether a POST of `kind` went through another one. */
+function legacyCrossing(log: Recorded, from: number, kind: (body: string) => boolean) {
+  const holder = log.find((r) => r.method === 'GET' && r.instance !== null)?.instance;
+  const posts = log.slice(from).filter((r) => r.method === 'POST' && kind(r.body));
+  return { holder, crossed: posts.some((r) => r.instance !== null && r.instance !== holder) };
+}
+
+/** A POST carrying the client's answer to a server request. */
+const isAnswer = (body: string) => body.includes('"result"') && !body.includes('"method"');
+
+describe('the legacy HTTP+SSE transport through nginx', () => {
+  const sseUrl = () => new URL('/sse', top.url).href;
+
+  test(
+    'mcpkit legacy client: tools, progress, an elicitation answered through another instance',
+    T,
+    async () => {
+      const recorder = recordingFetch();
+      const client = new Client(
+        { name: 'legacy-topology', version: '1' },
+        { era: 'stateful', elicitation: async () => ({ action: 'accept', content: USER }) },
+      );
+      await client.connect(new SseLegacyClientTransport(sseUrl(), { fetch: recorder.fetch }));
+      try {
+        assert.ok((await client.listTools()).some((t) => t.name === 'test_elicitation'));
+        const { holder } = legacyCrossing(recorder.log, 0, () => true);
+        assert.ok(holder, 'the GET stream names its instance');
+        const progress: number[] = [];
+        const result = await client.callTool(
+          'cluster_progress',
+          { count: 30, delayMs: 1 },
+          { onprogress: (p) => progress.push(p.progress) },
+        );
+        // Run where the stream is, whichever instance took the POST.
+        assert.equal(text(result), `30 steps done by ${holder}`);
+        assert.deepEqual(
+          progress,
+          Array.from({ length: 30 }, (_, i) => i + 1),
+        );
+        let crossed = false;
+        for (let n = 0; n < 9 && !crossed; n++) {
+          const from = recorder.log.length;
+          assert.match(text(await client.callTool('test_elicitation', { message: 'Who are you?' })), /ada/);
+          crossed = legacyCrossing(recorder.log, from, isAnswer).crossed;
+        }
+        assert.ok(crossed, 'an answer went through another instance than the one holding the stream');
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  test(
+    'official SDK 1.x SSEClientTransport: tools, progress, an elicitation answered through another instance',
+    T,
+    async () => {
+      const recorder = recordingFetch();
+      const client = new SdkClient(
+        { name: 'sdk-legacy-topology', version: '1' },
+        { capabilities: { elicitation: {} } },
+      );
+      client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: USER }));
+      await client.connect(new SdkSseTransport(new URL(sseUrl()), { fetch: recorder.fetch }));
+      try {
+        const { tools } = await client.listTools();
+        assert.ok(tools.some((t) => t.name === 'cluster_progress'));
+        const { holder } = legacyCrossing(recorder.log, 0, () => true);
+        assert.ok(holder, 'the GET stream names its instance');
+        const progress: number[] = [];
+        const result = await client.callTool(
+          { name: 'cluster_progress', arguments: { count: 30, delayMs: 1 } },
+          undefined,
+          {
+            onprogress: (p) => {
+              progress.push(p.progress);
+            },
+          },
+        );
+        assert.equal(text(result as { content: unknown[] }), `30 steps done by ${holder}`);
+        // In order, each once. The SDK runs notification handlers a microtask after they arrive and responses at
+        // once, so the last progress event, arriving with the response, may reach it after the call is over.
+        assert.ok(progress.length >= 29, `${progress.length} progress events`);
+        assert.deepEqual(
+          progress,
+          Array.from({ length: progress.length }, (_, i) => i + 1),
+        );
+        let crossed = false;
+        for (let n = 0; n < 9 && !crossed; n++) {
+          const from = recorder.log.length;
+          const answered = await client.callTool({
+            name: 'test_elicitation',
+            arguments: { message: 'Who are you?' },
+          });
+          assert.match(text(answered as { content: unknown[] }), /ada/);
+          crossed = legacyCrossing(recorder.log, from, isAnswer).crossed;
+        }
+        assert.ok(crossed, 'an answer went through another instance than the one holding the stream');
+        // Every POST of the session was taken, wherever it landed.
+        const posts = recorder.log.filter((r) => r.method === 'POST');
+        assert.ok(new Set(posts.map((r) => r.instance)).size >= 2);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 /** The progress values and the response among SSE events. */
