@@ -179,7 +179,7 @@ export {
   type StreamableHttpRelayOptions,
 } from './transport/streamable-http/relay.js';
 export type { SecurityOptions } from './transport/streamable-http/security.js';
-export type { ResponseMode } from './transport/streamable-http/session-transport.js';
+export type { ResponseMode } from './transport/streamable-http/stream-settings.js';
 export {
   type ExchangeHandler,
   fromRequest,

@@ -13,7 +13,7 @@ import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { serve } from '../../src/node.js';
 import { McpServer } from '../../src/server/server.js';
 import { StdioClientTransport } from '../../src/transport/stdio-client.js';
-import type { ResponseMode } from '../../src/transport/streamable-http/session-transport.js';
+import type { ResponseMode } from '../../src/transport/streamable-http/stream-settings.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
 import { ERAS } from './helpers.js';
 

@@ -5,7 +5,8 @@ import { statefulPolicy } from '../../spec/revision.js';
 import { type ClusterNode, type ClusterOptions, joinCluster } from '../cluster/node.js';
 import { applyRecord, changesRecord, recordOf } from '../cluster/session-record.js';
 import type { SessionTable } from './session-table.js';
-import { HttpSessionTransport, type StreamSettings } from './session-transport.js';
+import { HttpSessionTransport } from './session-transport.js';
+import type { StreamSettings } from './stream-settings.js';
 
 /**
  * The sessions of a clustered endpoint: the local table is a cache of the shared session store, filled on first

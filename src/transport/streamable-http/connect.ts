@@ -2,7 +2,8 @@ import type { MessageContext } from '../../protocol/transport.js';
 import type { McpServer } from '../../server/server.js';
 import type { ServerSession } from '../../server/session.js';
 import type { HttpRequestLike } from './exchange.js';
-import { HttpSessionTransport, type StreamSettings } from './session-transport.js';
+import { HttpSessionTransport } from './session-transport.js';
+import type { StreamSettings } from './stream-settings.js';
 
 /**
  * Connects a new HTTP transport to `server`: a stateful session when `sessionId` is given (its transport

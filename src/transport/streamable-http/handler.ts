@@ -24,8 +24,9 @@ import { LoadShedder, type OverloadOptions } from './overload.js';
 import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from './security.js';
 import { SessionTable } from './session-table.js';
-import type { HttpSessionTransport, ResponseMode, StreamSettings } from './session-transport.js';
+import type { HttpSessionTransport } from './session-transport.js';
 import { postStateless, postToSession } from './stateful-post.js';
+import type { ResponseMode, StreamSettings } from './stream-settings.js';
 
 /** Options of a Streamable HTTP endpoint. */
 export interface StreamableHttpOptions extends SecurityOptions {

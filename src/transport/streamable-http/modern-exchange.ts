@@ -9,7 +9,7 @@ import type { McpServer } from '../../server/server.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import { retryHeaders } from './errors.js';
 import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGone } from './exchange.js';
-import type { StreamSettings } from './session-transport.js';
+import type { StreamSettings } from './stream-settings.js';
 
 /**
  * One stateless-revision (2026-07-28) request answered on its POST without a session, Peer or transport: the

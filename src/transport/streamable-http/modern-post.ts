@@ -6,7 +6,7 @@ import { httpError } from './errors.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import { ModernExchange } from './modern-exchange.js';
 import { checkModernHeaders, paramHeaders } from './modern-headers.js';
-import type { StreamSettings } from './session-transport.js';
+import type { StreamSettings } from './stream-settings.js';
 
 /** Stream settings of stateless-revision requests: ordinary ones, and `subscriptions/listen` streams. */
 export interface ModernSettings {

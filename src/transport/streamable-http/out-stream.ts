@@ -41,6 +41,26 @@ export class OutStream {
   get connected(): boolean {
     return this.sink !== undefined || this.backlog !== undefined;
   }
+
+  /** Writes an event to the connection, or keeps it while one is being attached (a full connection is dropped). */
+  write(event: QueuedEvent): void {
+    if (this.sink) {
+      if (!this.sink.write(event.text)) this.detach(false);
+    } else this.backlog?.push(event);
+  }
+
+  /** Lets go of the connection (closing it when `close`), its timers and its following of a shared store. */
+  detach(close: boolean): void {
+    if (this.keepAlive !== undefined) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+    if (this.watch !== undefined) clearInterval(this.watch);
+    this.watch = undefined;
+    this.unfollow?.();
+    this.unfollow = undefined;
+    const sink = this.sink;
+    this.sink = undefined;
+    if (close && sink && !sink.closed) sink.close();
+  }
 }
 
 /** The sequence number of an event id (`<stream>.<seq>`), or undefined. */

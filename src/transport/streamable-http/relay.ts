@@ -20,8 +20,9 @@ import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-b
 import { RelayLink } from './relay-link.js';
 import { checkRequestOrigin } from './security.js';
 import { SessionTable } from './session-table.js';
-import { HttpSessionTransport, type StreamSettings } from './session-transport.js';
+import { HttpSessionTransport } from './session-transport.js';
 import { newSessionId } from './stateful-post.js';
+import type { StreamSettings } from './stream-settings.js';
 
 /** Options of {@link createStreamableHttpRelay}: the endpoint's limits and checks, and where problems go. */
 export interface StreamableHttpRelayOptions

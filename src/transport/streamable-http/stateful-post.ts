@@ -10,7 +10,8 @@ import { httpError, missingSessionId, sessionNotFound, unavailable } from './err
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import type { PostBody } from './post-body.js';
 import type { SessionTable } from './session-table.js';
-import type { HttpSessionTransport, StreamSettings } from './session-transport.js';
+import type { HttpSessionTransport } from './session-transport.js';
+import type { StreamSettings } from './stream-settings.js';
 
 /**
  * A stateful-era POST with sessions on: `initialize` opens a session (its id goes out in the reply);
