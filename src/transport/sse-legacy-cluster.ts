@@ -58,6 +58,11 @@ export class ClusteredLegacySessions {
     await this.node.start();
     const id = transport.sessionId;
     await this.node.sessions.create(id, this.#record(transport, session), RECORD_TTL_MS);
+    if (transport.closed) {
+      // Closed meanwhile (the endpoint shutting down): its record must not outlive it.
+      await this.node.sessions.delete(id);
+      return;
+    }
     this.#sessions.set(id, session);
     transport.onrecordchanged = () => this.#save(transport);
   }
