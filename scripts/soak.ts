@@ -28,7 +28,9 @@ const SCALES = {
     sessions: 2_000,
     requests: 20_000,
     overloadSeconds: 2,
-    floodConnections: 500,
+    // More connections than the server's default maxInFlight (1024): with fewer, each waiting for its answer, the
+    // server can never hold more than it admits, and the slice could not see it shed.
+    floodConnections: 2000,
     idle: 1_000,
     slowReaders: 5,
   },
