@@ -56,6 +56,8 @@ interface Bucket {
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #buckets = new Map<string, Bucket>();
   readonly #max: number;
+  /** The key taken from last: its bucket is already the most recent in `#buckets`. */
+  #last: string | undefined;
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     const max = options.maxBuckets ?? 100_000;
@@ -79,15 +81,21 @@ export class MemoryRateLimitStore implements RateLimitStore {
         const oldest = buckets.keys().next();
         if (!oldest.done) buckets.delete(oldest.value);
       }
+      buckets.set(key, bucket);
+      this.#last = key;
     } else {
-      buckets.delete(key);
+      // Re-inserted to be the most recent, unless it already is (one busy client: no Map churn per call).
+      if (key !== this.#last) {
+        buckets.delete(key);
+        buckets.set(key, bucket);
+        this.#last = key;
+      }
       const elapsed = now - bucket.at;
       if (elapsed > 0) {
         bucket.tokens = Math.min(shape.capacity, bucket.tokens + (elapsed * shape.refillPerSecond) / 1000);
         bucket.at = now;
       }
     }
-    buckets.set(key, bucket);
     if (bucket.tokens >= cost) {
       bucket.tokens -= cost;
       return 0;
@@ -98,9 +106,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   clear(): void {
     this.#buckets.clear();
+    this.#last = undefined;
   }
 
   close(): void {
-    this.#buckets.clear();
+    this.clear();
   }
 }
