@@ -127,12 +127,7 @@ function Elicitation(props: { params: ElicitParams; answer: (value: unknown) => 
           <button type="button" data-accept onClick={() => props.answer({ action: 'accept' })}>
             Accept
           </button>
-          <button type="button" data-decline onClick={() => props.answer({ action: 'decline' })}>
-            Decline
-          </button>
-          <button type="button" onClick={() => props.answer({ action: 'cancel' })}>
-            Cancel
-          </button>
+          <DeclineOrCancel answer={props.answer} />
         </div>
       </div>
     );
@@ -154,13 +149,22 @@ function Elicitation(props: { params: ElicitParams; answer: (value: unknown) => 
         <button type="submit" class="primary" data-accept>
           Accept
         </button>
-        <button type="button" data-decline onClick={() => props.answer({ action: 'decline' })}>
-          Decline
-        </button>
-        <button type="button" onClick={() => props.answer({ action: 'cancel' })}>
-          Cancel
-        </button>
+        <DeclineOrCancel answer={props.answer} />
       </div>
     </form>
+  );
+}
+
+/** An elicitation's two ways of saying no: decline (the person refused) and cancel (dismissed without a choice). */
+function DeclineOrCancel(props: { answer: (value: unknown) => void }) {
+  return (
+    <>
+      <button type="button" data-decline onClick={() => props.answer({ action: 'decline' })}>
+        Decline
+      </button>
+      <button type="button" onClick={() => props.answer({ action: 'cancel' })}>
+        Cancel
+      </button>
+    </>
   );
 }

@@ -124,21 +124,28 @@ export function createStreamableHttpRelay(
     return transport.post(body.messages, body.batch, context);
   }
 
+  /** Starts `link`'s upstream; a failure is reported and answered 502 (the server behind could not be `what`). */
+  async function start(link: RelayLink, what: 'started' | 'reached'): Promise<HttpReply | undefined> {
+    try {
+      await link.start();
+      return undefined;
+    } catch (e) {
+      onerror(e instanceof Error ? e : new Error(String(e)));
+      return httpError(
+        502,
+        `Bad Gateway: the server behind this endpoint could not be ${what}`,
+        ErrorCode.InternalError,
+      );
+    }
+  }
+
   /** `initialize`: a new session with its own upstream; no id is handed out when the upstream fails. */
   async function openSession(messages: JsonRpcMessage[], req: HttpRequestLike): Promise<HttpReply> {
     const id = newSessionId();
     const transport = new HttpSessionTransport(id, id, settings);
     const link = new RelayLink(transport, open(), onerror);
-    try {
-      await link.start();
-    } catch (e) {
-      onerror(e instanceof Error ? e : new Error(String(e)));
-      return httpError(
-        502,
-        'Bad Gateway: the server behind this endpoint could not be started',
-        ErrorCode.InternalError,
-      );
-    }
+    const failed = await start(link, 'started');
+    if (failed !== undefined) return failed;
     if (!table.add(id, transport)) {
       await transport.close();
       return httpError(503, 'Service Unavailable: too many active sessions');
@@ -166,16 +173,8 @@ export function createStreamableHttpRelay(
   ): Promise<HttpReply> {
     const transport = new HttpSessionTransport('', undefined, streams);
     const link = new RelayLink(transport, upstream(), onerror);
-    try {
-      await link.start();
-    } catch (e) {
-      onerror(e instanceof Error ? e : new Error(String(e)));
-      return httpError(
-        502,
-        'Bad Gateway: the server behind this endpoint could not be reached',
-        ErrorCode.InternalError,
-      );
-    }
+    const failed = await start(link, 'reached');
+    if (failed !== undefined) return failed;
     inFlight.add(transport);
     transport.onclosed = () => inFlight.delete(transport);
     transport.onidle = () => void transport.close();
