@@ -342,7 +342,8 @@ async function overload(scale: Scale): Promise<void> {
     // The CI slice floods for 2 s, too short a run for its p99 to say more than the machine's mood: the bound is
     // judged by the full run (it is not met there at a true ten times capacity, the known gap of the overload work).
     if (scale !== SCALES.full) console.log(`    (${bound}: judged at full scale only)`);
-    else if (loaded.cpuMs / loaded.wallMs >= MIN_CPU_SHARE) check(ok > 0 && p99 < ADMITTED_P99_BOUND_MS, bound);
+    else if (loaded.cpuMs / loaded.wallMs >= MIN_CPU_SHARE)
+      check(ok > 0 && p99 < ADMITTED_P99_BOUND_MS, bound);
     else
       console.log(
         `    (not judged: ${bound}; the server had ${share(loaded)} of a core, under ${MIN_CPU_SHARE * 100}%: the machine is busy with other work)`,
