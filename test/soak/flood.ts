@@ -70,6 +70,13 @@ class Connection {
     this.socket.write(request);
   }
 
+  /** Sends `request` and resolves with its answer (rejects when the connection fails under it). */
+  exchange(request: Buffer): Promise<Answer> {
+    return new Promise((resolve, reject) =>
+      this.send(request, (answer) => (answer instanceof Error ? reject(answer) : resolve(answer))),
+    );
+  }
+
   #read(chunk: Buffer): void {
     this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
     for (;;) {
@@ -124,16 +131,24 @@ export function postBytes(url: URL, body: string, headers: Record<string, string
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), payload]);
 }
 
-/** Opens `count` connections, a batch at a time so that the listen backlog never overflows; all must connect. */
+/**
+ * Opens `count` connections, a batch at a time so that the listen backlog never overflows; all must connect. With
+ * `warmup`, each connection then carries that request and is ready once it is answered: the kernel completes a
+ * connection before the server has accepted it, and a connection the server has not yet accepted when a flood
+ * begins waits for the flood's turns of the loop to be accepted and read (measured: up to the whole flood), which
+ * is the setup's delay, not the server's answer to the load.
+ */
 async function open(
   port: number,
   count: number,
   onClose: (connection: Connection, error: Error | undefined) => void,
+  warmup?: Buffer,
 ): Promise<Connection[]> {
   const all: Connection[] = [];
   for (let i = 0; i < count; i += 128) {
     const batch = Array.from({ length: Math.min(128, count - i) }, () => new Connection(port, onClose));
     await Promise.all(batch.map((c) => c.connected()));
+    if (warmup !== undefined) await Promise.all(batch.map((c) => c.exchange(warmup)));
     all.push(...batch);
   }
   return all;
@@ -197,12 +212,13 @@ export interface FloodResult {
 
 /**
  * Offers `rate` requests per second for `seconds` on `connections` keep-alive connections, then waits (up to
- * `drainMs`) for the answers still out; a connection the server closes is opened again while the flood lasts.
+ * `drainMs`) for the answers still out; a connection the server closes is opened again while the flood lasts. With
+ * `warmup` (a cheap request), every connection has been accepted and served once before the flood begins.
  */
 export async function flood(
   url: URL,
   request: Buffer,
-  options: { rate: number; seconds: number; connections: number; drainMs?: number },
+  options: { rate: number; seconds: number; connections: number; drainMs?: number; warmup?: Buffer },
 ): Promise<FloodResult> {
   const port = Number(url.port);
   const result: FloodResult = {
@@ -238,7 +254,7 @@ export async function flood(
       );
     }
   };
-  idle.push(...(await open(port, options.connections, onClose)));
+  idle.push(...(await open(port, options.connections, onClose, options.warmup)));
   for (const c of idle) live.add(c);
   const answered = (c: Connection, written: number) => (answer: Answer | Error) => {
     const at = now();

@@ -81,6 +81,41 @@ test('in one long turn of the loop, the requests read after the limit has passed
   assert.equal((await late).status, 503);
 });
 
+test('a turn that has run for a quarter of the limit while requests it admitted wait for their answers admits no more', async () => {
+  const shedder = new LoadShedder({ maxEventLoopDelayMs: 400 });
+  let answer: (() => void) | undefined;
+  const waiting = shedder.admit(() => new Promise<HttpReply>((resolve) => (answer = () => resolve(ok()))));
+  const until = performance.now() + 150; // the turn goes on (reading, refusing, admitting) past a quarter of the limit
+  while (performance.now() < until) {}
+  const late = shedder.admit(async () => ok());
+  answer?.();
+  assert.equal((await waiting).status, 200);
+  assert.equal((await late).status, 503);
+});
+
+test('requests answered within the turn do not count against it: past a quarter of the limit it still admits', async () => {
+  const shedder = new LoadShedder({ maxEventLoopDelayMs: 400 });
+  assert.equal((await shedder.admit(async () => ok())).status, 200); // answered; the turn has not ended
+  const until = performance.now() + 150;
+  while (performance.now() < until) {}
+  assert.equal((await shedder.admit(async () => ok())).status, 200);
+});
+
+test('a refusal is answered once the turn of the loop has ended, not within it', async () => {
+  const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 0 });
+  let answered = false;
+  const refused = shedder
+    .admit(async () => ok())
+    .then((reply) => {
+      answered = true;
+      return reply;
+    });
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.equal(answered, false, 'not within the turn');
+  assert.equal((await refused).status, 503);
+});
+
 test('after a late turn of the loop that was busy with requests, the requests read next are shed at once', async () => {
   const shedder = new LoadShedder({ maxEventLoopDelayMs: 100 });
   const held: Promise<HttpReply>[] = [];

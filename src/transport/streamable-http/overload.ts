@@ -10,9 +10,10 @@ export interface OverloadOptions {
    * Most delay (ms) of the event loop before new POSTs get 503: the loop is that far behind, so whatever is
    * admitted now would wait at least as long. Default 1000 (off on Cloudflare Workers, whose clock does not move
    * while code runs); 0 turns the check off. Measured while requests arrive:
-   * those read past the limit in one long turn of the loop are shed, and so is everything after a late turn that
-   * was busy with requests or while two measurements in a row were late; one long pause alone (a GC, one handler's
-   * long synchronous work) refuses nothing after it.
+   * those read past the limit in one long turn of the loop are shed (past a quarter of it when requests that turn admitted
+   * are waiting for their answers), and so is everything after a late turn that was busy with requests or while two
+   * measurements in a row were late; one long pause alone (a GC, one handler's long synchronous work) refuses nothing
+   * after it. Refusals are answered when the turn ends, so a flood on one connection costs one request per turn.
    */
   maxEventLoopDelayMs?: number;
   /** The `Retry-After` (seconds) sent with a 503. Default 1. */
@@ -28,6 +29,8 @@ const DEFAULT_MAX_DELAY_MS =
   (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
     ? 0
     : 1000;
+/** The share of the limit a turn may run while requests it admitted wait for their answers. */
+const TURN_SHARE = 0.25;
 /** POSTs arriving in one late turn of the loop that make it a turn late because of traffic, not one long pause. */
 const BUSY_TURN_REQUESTS = 32;
 
@@ -54,9 +57,13 @@ export class LoadShedder {
   #probedAt = Number.NEGATIVE_INFINITY;
   #probeArmed = false;
   #probeAt = 0;
+  /** Requests admitted in this turn of the loop and not yet answered (answers of earlier ones may count here). */
+  #turnWaiting = 0;
   /** POSTs that arrived while the current probe waited, and while the last one did. */
   #arrivals = 0;
   #lastArrivals = 0;
+  /** Refusals held until this turn of the loop ends (one zero-delay timer releases them all). */
+  #held: ((reply: HttpReply) => void)[] = [];
   /** Requests refused since the endpoint started. */
   shed = 0;
 
@@ -75,13 +82,21 @@ export class LoadShedder {
     );
   }
 
-  /** Runs `work` if there is room, else answers 503 at once. */
+  /**
+   * Runs `work` if there is room, else answers 503 once this turn of the event loop has ended. A refusal sent at once
+   * would let its client send the next request on the same connection within the same turn: under a flood, one
+   * long turn of the loop would then go on reading and refusing requests, and the requests it admitted would wait
+   * for it to end. Held to the turn's end, each connection brings at most one request per turn.
+   */
   admit(work: () => Promise<HttpReply>): Promise<HttpReply> {
     if (this.#inFlight >= this.#maxInFlight || (this.#maxDelay > 0 && this.#behind())) {
       this.shed++;
-      return Promise.resolve({ ...this.#refusal, headers: { ...this.#refusal.headers } });
+      return new Promise((resolve) => {
+        if (this.#held.push(resolve) === 1) setTimeout(this.#release503, 0);
+      });
     }
     this.#inFlight++;
+    this.#turnWaiting++;
     const done = work();
     done.then(this.#release, this.#release);
     return done;
@@ -100,6 +115,10 @@ export class LoadShedder {
    * requests, so one long pause alone (a GC, one handler's long synchronous work) refuses nothing after it. A
    * measurement taken before a quiet spell (no request re-armed the probe for longer than the limit) no longer
    * counts: whatever backlog it saw has been worked off.
+   *
+   * A turn that has run for a quarter of the limit while requests it admitted wait for their answers (handlers that await
+   * something, whose answers come only after the turn) admits no more: each request it admits makes the turn, and
+   * so the wait of those already admitted, longer. Requests answered at once, within the turn, do not count.
    */
   #behind(): boolean {
     const max = this.#maxDelay;
@@ -108,7 +127,10 @@ export class LoadShedder {
     if (!this.#probeArmed) {
       recent = performance.now() - this.#probedAt <= max;
       this.#probe();
-    } else if (performance.now() - this.#probeAt > max) return true;
+    } else {
+      const age = performance.now() - this.#probeAt;
+      if (age > max || (this.#turnWaiting > 0 && age > max * TURN_SHARE)) return true;
+    }
     return (
       recent && this.#delay > max && (this.#previousDelay > max || this.#lastArrivals >= BUSY_TURN_REQUESTS)
     );
@@ -116,6 +138,13 @@ export class LoadShedder {
 
   readonly #release = (): void => {
     this.#inFlight--;
+    if (this.#turnWaiting > 0) this.#turnWaiting--;
+  };
+
+  readonly #release503 = (): void => {
+    const held = this.#held;
+    this.#held = [];
+    for (const resolve of held) resolve({ ...this.#refusal, headers: { ...this.#refusal.headers } });
   };
 
   #probe(): void {
@@ -132,5 +161,6 @@ export class LoadShedder {
     this.#delay = this.#probedAt - this.#probeAt;
     this.#lastArrivals = this.#arrivals;
     this.#arrivals = 0;
+    this.#turnWaiting = 0;
   };
 }
