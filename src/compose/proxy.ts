@@ -4,10 +4,10 @@ import { errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Transport } from '../protocol/transport.js';
-import type { RequestContext } from '../server/context.js';
+import type { RequestContext, SessionInfo } from '../server/context.js';
 import type { ServerOptions } from '../server/server.js';
 import { McpServer } from '../server/server.js';
-import { LOG_LEVELS, type ServerSession } from '../server/session.js';
+import { LOG_LEVELS } from '../server/session.js';
 import { checkToolTransforms, type ToolTransforms } from '../server/tool-transforms.js';
 import type { Implementation, LoggingMessageParams, ServerCapabilities } from '../spec/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
@@ -162,9 +162,12 @@ export class ProxyServer extends McpServer {
     return this.#subscriptions?.size ?? 0;
   }
 
-  /** @internal A session closed: the subscriptions it held are let go (the last holder unsubscribes upstream). */
-  override closed(session: ServerSession): void {
-    super.closed(session);
+  /**
+   * @internal A session ended, of this server or of one it is mounted in: the subscriptions it held are let go (the
+   * last holder unsubscribes upstream).
+   */
+  override sessionEnded(session: SessionInfo): void {
+    super.sessionEnded(session);
     this.#subscriptions?.release(session);
   }
 

@@ -2,12 +2,10 @@ import { ErrorCode, JsonRpcError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { SessionInfo } from '../server/context.js';
 import type { Middleware } from '../server/middleware.js';
+import { listenedUris } from '../server/mount-watch.js';
 
 /** Default most resources a proxy keeps subscribed on the server behind it, for all its clients together. */
 export const DEFAULT_MAX_UPSTREAM_SUBSCRIPTIONS = 1000;
-
-/** Most resource URIs of one `subscriptions/listen` request that are honoured (as the server's own listen does). */
-const MAX_LISTEN_URIS = 1000;
 
 /** What the subscriptions need of the client connected to the server behind. */
 export interface SubscribingClient {
@@ -174,12 +172,4 @@ export class UpstreamSubscriptions {
         this.#client.unsubscribeResource(uri).catch((e: unknown) => this.#report(toError(e)));
     });
   }
-}
-
-/** The resource URIs a `subscriptions/listen` request names, each once, as many as are honoured. */
-function listenedUris(params: JsonObject): string[] {
-  const wanted = (params.notifications as JsonObject | undefined)?.resourceSubscriptions;
-  if (!Array.isArray(wanted)) return [];
-  const uris = wanted.filter((u): u is string => typeof u === 'string').slice(0, MAX_LISTEN_URIS);
-  return [...new Set(uris)];
 }

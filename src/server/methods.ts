@@ -5,6 +5,7 @@ import type { CompletionReference } from '../spec/types.js';
 import { grants, type Scoped, scopesOf } from './auth.js';
 import { complete } from './completion.js';
 import type { RequestContext } from './context.js';
+import { servedBy, watched } from './mount-watch.js';
 import { getPrompt } from './prompts.js';
 import { readResource, readTemplated } from './resources.js';
 import type { ServerDefinition } from './server-definition.js';
@@ -52,20 +53,6 @@ export function requireScopes(def: Scoped, ctx: RequestContext, what: string): v
       requiredScopes: [...needed],
     },
   );
-}
-
-/** Refuses a subscription to a URI the access rules deny (through the template that serves it, if any). */
-function checkUri(d: ServerDefinition, uri: string, ctx: RequestContext): void {
-  let template: string | undefined;
-  if (!d.resources.get(uri)) {
-    for (const entry of d.templates.enabled()) {
-      if (entry.def.template.match(uri)) {
-        template = entry.key;
-        break;
-      }
-    }
-  }
-  d.access?.check('resource', uri, ctx.authInfo, template);
 }
 
 function str(params: JsonObject, key: string): string {
@@ -173,9 +160,16 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
       gate: 'resources.subscribe',
       run: (d, p, ctx, session) => {
         const uri = str(p, 'uri');
-        if (d.access) checkUri(d, uri, ctx);
-        session.subscribe(uri);
-        return EMPTY;
+        const served = servedBy(d.resources, d.templates, uri);
+        // Refused when the access rules deny the URI (through the template that serves it, if any).
+        d.access?.check('resource', uri, ctx.authInfo, served?.template);
+        const subscribe = () => {
+          session.subscribe(uri);
+          return EMPTY;
+        };
+        const watch = served?.def.watch;
+        // A mounted resource: its own server's middleware sees the subscription (a proxy holds it behind).
+        return watch ? watched('resources/subscribe', [{ uri, watch }], p, ctx, subscribe) : subscribe();
       },
     },
   ],
@@ -183,9 +177,16 @@ export const SERVER_METHODS: ReadonlyMap<string, { gate?: CapabilityGate; run: M
     'resources/unsubscribe',
     {
       gate: 'resources.subscribe',
-      run: (_d, p, _ctx, session) => {
-        session.subscriptions?.delete(str(p, 'uri'));
-        return EMPTY;
+      run: (d, p, ctx, session) => {
+        const uri = str(p, 'uri');
+        const unsubscribe = () => {
+          session.subscriptions?.delete(uri);
+          return EMPTY;
+        };
+        const watch = servedBy(d.resources, d.templates, uri)?.def.watch;
+        return watch
+          ? watched('resources/unsubscribe', [{ uri, watch }], p, ctx, unsubscribe)
+          : unsubscribe();
       },
     },
   ],

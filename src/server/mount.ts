@@ -4,7 +4,7 @@ import { toToolSchema } from '../schema/index.js';
 import type { Resource, ResourceContents } from '../spec/types.js';
 import type { Scoped } from './auth.js';
 import type { ReadReturn } from './content.js';
-import type { RequestContext } from './context.js';
+import type { RequestContext, SessionInfo } from './context.js';
 import type { NamedKind } from './guard/names.js';
 import type { GuardRunner, Middleware } from './middleware.js';
 import type { ListKind } from './modern/listen.js';
@@ -14,6 +14,7 @@ import { around, namedAs, originalUri } from './mount-around.js';
 import { checkMountNaming, type MountNaming, mountNaming } from './mount-names.js';
 import type { PromptDef, PromptUpdate } from './prompts.js';
 import type { Entry, RegisteredHandle, Registry } from './registry.js';
+import type { AskHook } from './request-context.js';
 import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
 import { checkToolTransforms, type ToolTransforms, withoutArguments } from './tool-transforms.js';
 import { callTool, checkToolName, type ToolDef, type ToolHandler, type ToolUpdate } from './tools.js';
@@ -63,7 +64,11 @@ export interface MountSource extends Mountable {
   /** Its guards (rate limits, audit, …), which run before its middleware. */
   readonly guards: () => GuardRunner | undefined;
   readonly access: AccessSource;
+  /** Its hook around the requests its handlers make of their client (its audit, its limits on them). */
+  readonly asks: () => AskHook | undefined;
   watchResourceUpdates(listener: (uri: string) => void): () => void;
+  /** A session of the server it is mounted in ended: what that session held through it is let go. */
+  sessionEnded(session: SessionInfo): void;
 }
 
 interface Known<D> {
@@ -273,7 +278,8 @@ export function mount(
       (key, def) => {
         const mapped = mountResource(def, key, naming);
         const rename = (_method: string, params: JsonObject) => ({ ...params, uri: key });
-        return { key: mapped.key, def: { ...mapped.def, around: around(child, def.around, rename) } };
+        const watch = { source: child, uri: () => key, inner: def.watch };
+        return { key: mapped.key, def: { ...mapped.def, around: around(child, def.around, rename), watch } };
       },
       () => parent.noteMounted('resources', false, false),
       warn,
@@ -290,7 +296,8 @@ export function mount(
           method === 'completion/complete'
             ? { ...params, ref: { ...(params.ref as JsonObject), uri: key } }
             : { ...params, uri: typeof params.uri === 'string' ? original(params.uri) : params.uri };
-        return { key: mapped.key, def: { ...mapped.def, around: around(child, def.around, rename) } };
+        const watch = { source: child, uri: original, inner: def.watch };
+        return { key: mapped.key, def: { ...mapped.def, around: around(child, def.around, rename), watch } };
       },
       () => parent.noteMounted('resources', true, false),
       warn,

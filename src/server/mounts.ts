@@ -1,4 +1,5 @@
 import { McpkitError } from '../jsonrpc/errors.js';
+import type { SessionInfo } from './context.js';
 import type { AccessPolicy } from './guard/access.js';
 import { type Mounted, type MountHost, type MountOptions, type MountSource, mount } from './mount.js';
 import { ComposedAccess } from './mount-access.js';
@@ -13,6 +14,8 @@ export class Mounts {
   readonly #own: AccessPolicy | undefined;
   #access: ComposedAccess | undefined;
   #updateListeners: ((uri: string) => void)[] = [];
+  /** What each live mount in this server tells its server when a session of this one ends. */
+  readonly #ended = new Set<(session: SessionInfo) => void>();
 
   /** `own`: the server's own access rules (option `access`). */
   constructor(own: AccessPolicy | undefined) {
@@ -45,6 +48,9 @@ export class Mounts {
       options,
     );
     this.#children.set(child, (this.#children.get(child) ?? 0) + 1);
+    // One function per mount, so a server mounted twice hears of each session once per mount, and no more.
+    const ended = (session: SessionInfo) => source.sessionEnded(session);
+    this.#ended.add(ended);
     let live = true;
     return {
       prefix: mounted.prefix,
@@ -52,6 +58,7 @@ export class Mounts {
         if (!live) return;
         live = false;
         mounted.unmount();
+        this.#ended.delete(ended);
         const left = (this.#children.get(child) ?? 1) - 1;
         if (left > 0) this.#children.set(child, left);
         else this.#children.delete(child);
@@ -62,6 +69,14 @@ export class Mounts {
   /** Passes a resource update of this server on to the servers it is mounted in. */
   resourceUpdated(uri: string): void {
     for (const listener of this.#updateListeners) listener(uri);
+  }
+
+  /**
+   * A session of this server (or of one it is mounted in) ended: the servers mounted here let go of what it held
+   * through them (a mounted proxy's subscriptions on the server behind it).
+   */
+  sessionEnded(session: SessionInfo): void {
+    for (const ended of this.#ended) ended(session);
   }
 
   #reaches(target: Mounts): boolean {

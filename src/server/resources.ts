@@ -8,6 +8,7 @@ import type { RequestContext } from './context.js';
 import type { Around } from './middleware.js';
 import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
 import type { Access } from './mount-access.js';
+import type { Watch } from './mount-watch.js';
 import { pageAt } from './pagination.js';
 import type { Registry } from './registry.js';
 import { UriTemplate } from './uri-template.js';
@@ -45,6 +46,8 @@ export interface ResourceDef {
   handler: ResourceHandler;
   /** Set on a resource a mount added: its own server's middleware around its reads. */
   around?: Around;
+  /** Set on a resource a mount added: the way its subscriptions reach its own server's middleware. */
+  watch?: Watch;
 }
 
 /** Changes accepted by a resource handle's `update`. */
@@ -72,6 +75,8 @@ export interface TemplateDef {
   handler: ResourceTemplateHandler;
   /** Set on a template a mount added: its own server's middleware around its reads and completions. */
   around?: Around;
+  /** Set on a template a mount added: the way subscriptions to its URIs reach its own server's middleware. */
+  watch?: Watch;
 }
 
 /** Changes accepted by a template handle's `update`. */

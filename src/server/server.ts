@@ -11,7 +11,7 @@ import { Broadcaster, type ChangeRelay, type ServerChange } from './broadcast.js
 import { cacheHintOf } from './cache-hints.js';
 import { DeclaredCapabilities, declares } from './capabilities.js';
 import { type Completer, completerFor } from './completion.js';
-import type { RequestContext } from './context.js';
+import type { RequestContext, SessionInfo } from './context.js';
 import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './methods.js';
 import type { GuardRunner, Middleware } from './middleware.js';
@@ -269,7 +269,9 @@ export class McpServer {
       templates: this.templates,
       middleware: this.#middleware,
       guards: () => this.#guards?.run,
+      asks: () => this.#guards?.asks,
       access: () => this.access,
+      sessionEnded: (session: SessionInfo) => this.sessionEnded(session),
     };
   }
 
@@ -448,6 +450,15 @@ export class McpServer {
   /** @internal Forgets a closed session. */
   closed(session: ServerSession): void {
     this.#sessions.delete(session);
+    this.sessionEnded(session);
+  }
+
+  /**
+   * @internal A session that may hold something through this server ended: one of its own, or one of a server it
+   * is mounted in (each mount passes it on down). Here: passed on to the servers mounted in this one.
+   */
+  sessionEnded(session: SessionInfo): void {
+    this.#mounts.sessionEnded(session);
   }
 
   /** @internal */

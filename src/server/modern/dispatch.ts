@@ -13,9 +13,10 @@ import {
 import type { RevisionPolicy } from '../../spec/revision.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../spec/types.js';
 import { principalOf } from '../auth.js';
-import type { SessionInfo } from '../context.js';
+import type { RequestContext, SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
 import { type GuardRunner, intercept, type Middleware } from '../middleware.js';
+import { listenedUris, servedBy, type Watched, watched } from '../mount-watch.js';
 import { type AskHook, createRequestContext, type Notifier } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
@@ -131,14 +132,16 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
   const tasks = host.tasks;
   const run = () =>
     method === 'subscriptions/listen'
-      ? host.subscriptions.listen(
-          params,
-          incoming.request.id,
-          session,
-          envelope.policy,
-          host.capabilities,
-          incoming.signal,
-          tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
+      ? listenThroughMounts(host, params, ctx, () =>
+          host.subscriptions.listen(
+            params,
+            incoming.request.id,
+            session,
+            envelope.policy,
+            host.capabilities,
+            incoming.signal,
+            tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
+          ),
         )
       : (tasks?.intercept(host, method, params, ctx, session) ??
         (r.entry as { run: MethodHandler }).run(host, params, ctx, session, envelope.policy));
@@ -175,6 +178,26 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
       return failed(e);
     },
   );
+}
+
+/**
+ * A listen naming resources that mounts added: the servers they came from see it, each with its own URIs, for as
+ * long as it lasts (a mounted proxy holds them on the server behind it).
+ */
+function listenThroughMounts(
+  host: ModernHost,
+  params: JsonObject,
+  ctx: RequestContext,
+  listen: () => Promise<JsonObject>,
+): Promise<JsonObject> {
+  if (!host.capabilities.resources?.subscribe) return listen();
+  const through: Watched[] = [];
+  for (const uri of listenedUris(params)) {
+    const watch = servedBy(host.resources, host.templates, uri)?.def.watch;
+    if (watch) through.push({ uri, watch });
+  }
+  if (through.length === 0) return listen();
+  return Promise.resolve(watched('subscriptions/listen', through, params, ctx, listen));
 }
 
 /** Input requests of kinds the client did not declare are refused with -32021 (as `ctx.elicit()` does). */
