@@ -1,17 +1,21 @@
 import type { JsonObject } from '../jsonrpc/types.js';
 import { type Around, type GuardRunner, intercept, type Middleware } from './middleware.js';
 import type { MountNaming } from './mount-names.js';
+import { type AskHook, addAskHook } from './request-context.js';
 
 /** The child's side of a mount as its middleware needs it: its guards and chain as they are at each request. */
 export interface MiddlewareSource {
   readonly middleware: readonly Middleware[];
   readonly guards: () => GuardRunner | undefined;
+  /** Its hook around the requests its handlers make of their client (its audit, its limits on them). */
+  readonly asks: () => AskHook | undefined;
 }
 
 /**
  * The child's middleware around a request for one of its entries, inside the parent's (and around what the
  * child's own mounts put inside it): it sees the request with the child's names. Nothing is renamed while the child
- * has no middleware.
+ * has no middleware. The requests the entry's handler makes of the client pass the child's hook around them (its
+ * audit, its limits) inside the parent's.
  */
 export function around(
   child: MiddlewareSource,
@@ -21,6 +25,9 @@ export function around(
   return (method, params, ctx, run) => {
     const chain = child.middleware;
     const guards = child.guards();
+    // What the child's handler asks of the client passes the child's own hook too, inside the parent's.
+    const asks = child.asks();
+    if (asks !== undefined) addAskHook(ctx, asks);
     if (chain.length === 0 && guards === undefined && inner === undefined) return run();
     const own = rename(method, params);
     const last = inner === undefined ? run : () => inner(method, own, ctx, run);

@@ -85,6 +85,17 @@ export function replaceSignal(ctx: RequestContext, signal: (own: AbortSignal) =>
   return true;
 }
 
+/**
+ * Adds a hook inside those around the handler's requests of its client (a mounted server's own, inside the server
+ * it is mounted in: its audit and limits apply too); once, however often a request passes the same mount. `false`
+ * when `ctx` is not a context this module made.
+ */
+export function addAskHook(ctx: RequestContext, hook: AskHook): boolean {
+  if (!(ctx instanceof HandlerContext)) return false;
+  ctx.addAskHook(hook);
+  return true;
+}
+
 /** Builds the context a handler receives for one request. */
 export function createRequestContext(
   incoming: IncomingRequest,
@@ -123,6 +134,8 @@ class HandlerContext implements RequestContext {
   #signal: AbortSignal | undefined;
   /** Makes {@link #signal} from the request's own on first read. */
   #makeSignal: ((own: AbortSignal) => AbortSignal) | undefined;
+  /** Hooks of mounted servers inside the server's own (`setup.asks`), outermost first; most requests have none. */
+  #innerAsks: AskHook[] | undefined;
 
   constructor(incoming: IncomingRequest, setup: ContextSetup) {
     this.#incoming = incoming;
@@ -150,6 +163,12 @@ class HandlerContext implements RequestContext {
   replaceSignal(make: (own: AbortSignal) => AbortSignal): void {
     this.#signal = undefined;
     this.#makeSignal = make;
+  }
+
+  /** @internal Adds a hook inside the others around the handler's requests of its client (once). */
+  addAskHook(hook: AskHook): void {
+    this.#innerAsks ??= [];
+    if (!this.#innerAsks.includes(hook)) this.#innerAsks.push(hook);
   }
 
   /** The request has been answered: progress and log messages are dropped from now on. */
@@ -295,8 +314,16 @@ class HandlerContext implements RequestContext {
       asker.era === 'stateless'
         ? () => asker.collector.ask(params === undefined ? { method } : { method, params })
         : () => asker.session.request(method, params, withSignal(options, this.signal), this.requestId);
+    let inner = send;
+    const hooks = this.#innerAsks;
+    if (hooks !== undefined)
+      for (let i = hooks.length - 1; i >= 0; i--) {
+        const hook = hooks[i] as AskHook;
+        const next = inner;
+        inner = () => hook(method, params, this, next);
+      }
     const asks = this.#setup.asks;
-    return asks === undefined ? send() : asks(method, params, this, send);
+    return asks === undefined ? inner() : asks(method, params, this, inner);
   }
 }
 
