@@ -204,7 +204,9 @@ export class Client {
       transport,
       {
         request: (incoming) =>
-          answerServerRequest(incoming, this.#options, this.#capabilities, this.#roots, this.#policy),
+          answerServerRequest(incoming, this.#options, this.#capabilities, this.#roots, this.#policy, (id) =>
+            peer.outgoingOptions(id),
+          ),
         notification: (n, context) => this.#notification(n, peer, context?.relatedRequestId),
         // 2025-03-26 is the one revision with JSON-RPC batches, which both sides must accept.
         batchAllowed: () => this.#server?.policy.batching === true,

@@ -21,6 +21,14 @@ export interface ClientRequestContext {
   signal: AbortSignal;
   /** The JSON-RPC id of the server's request. */
   requestId: RequestId;
+  /**
+   * The id of this client's own request the server related this one to, where the transport tells: a request
+   * that came on that request's Streamable HTTP response stream, or in memory the sender's relation; undefined
+   * otherwise (stdio, legacy SSE, the standalone GET stream).
+   */
+  relatedRequestId?: RequestId;
+  /** The signal this client gave that related request, while it awaits its answer (when it was given one). */
+  relatedSignal?: AbortSignal;
 }
 
 /** Answers `sampling/createMessage`. */
@@ -45,7 +53,8 @@ export interface ClientHandlers {
 
 /**
  * Answers one request of the server over a stateful connection (ping, sampling, elicitation, roots) through the
- * client's handlers; a method the client has no handler or capability for is -32601.
+ * client's handlers; a method the client has no handler or capability for is -32601. `outgoing`: the options of
+ * this client's requests still awaiting their answers (for the request the transport relates this one to).
  */
 export async function answerServerRequest(
   incoming: IncomingRequest,
@@ -53,9 +62,16 @@ export async function answerServerRequest(
   caps: ClientCapabilities,
   roots: Root[],
   policy: RevisionPolicy,
+  outgoing?: (id: RequestId) => { signal?: AbortSignal } | undefined,
 ): Promise<JsonObject> {
   const { method, params = {} } = incoming.request;
   const ctx: ClientRequestContext = { signal: incoming.signal, requestId: incoming.request.id };
+  const related = incoming.context?.relatedRequestId;
+  if (related !== undefined) {
+    ctx.relatedRequestId = related;
+    const signal = outgoing?.(related)?.signal;
+    if (signal !== undefined) ctx.relatedSignal = signal;
+  }
   if (method === 'ping') return {};
   if (method === 'sampling/createMessage' && handlers.sampling && caps.sampling)
     return answerSampling(handlers.sampling, caps, params, ctx);

@@ -1,6 +1,17 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import type { RequestId } from '../jsonrpc/types.js';
 import type { RequestContext } from '../server/context.js';
 import { InputRequiredSignal } from '../server/modern/mrtr.js';
+
+/** Where a request of the server behind the proxy came from, as the proxy's client tells it. */
+export interface AskedFrom {
+  /** The signal the client gave its handler (in the stateless revision: the forwarded call's own). */
+  readonly signal: AbortSignal;
+  /** The proxy's request the transport relates it to, if any. */
+  readonly relatedRequestId?: RequestId | undefined;
+  /** That request's signal (a forwarded request's is the one {@link InFlight.run} gave it). */
+  readonly relatedSignal?: AbortSignal | undefined;
+}
 
 interface Forwarded {
   readonly ctx: RequestContext;
@@ -17,9 +28,11 @@ interface Forwarded {
  * request's own options.)
  *
  * Which request a server's request belongs to: with a stateless (2026-07-28) server behind the proxy it is exact
- * (the client answers `input_required` inside the forwarded call, whose signal is known); with a stateful one, the
- * protocol does not say, so it is the one request in flight, and asking while several are in flight is refused
- * rather than guessed.
+ * (the client answers `input_required` inside the forwarded call, whose signal is known); with a stateful one it is
+ * exact where the transport relates the server's request to the forwarded one (Streamable HTTP: it came on that
+ * request's response stream; in memory: the sender's relation), and one related to a request that is not being
+ * forwarded is refused; where nothing relates it (stdio, legacy SSE, the standalone GET stream), it is the one
+ * request in flight, and asking while several are in flight is refused rather than guessed.
  */
 export class InFlight {
   readonly #bySignal = new Map<AbortSignal, Forwarded>();
@@ -50,19 +63,22 @@ export class InFlight {
   }
 
   /**
-   * Asks the client of the request a server request belongs to (`signal`: the signal the client library gave the
-   * handler, the forwarded call's own in the stateless revision). A stateless client that must be asked in a
-   * round of its own ends the forwarded call: its request is answered with `input_required` and retried.
+   * Asks the client of the request a server request belongs to (`from`: the context the client library gave the
+   * handler: its signal, the forwarded call's own in the stateless revision, and the request of the proxy's the
+   * transport relates it to, if any). A stateless client that must be asked in a round of its own ends the
+   * forwarded call: its request is answered with `input_required` and retried.
    */
-  async ask<T>(signal: AbortSignal, what: string, ask: (ctx: RequestContext) => Promise<T>): Promise<T> {
-    const entry = this.#bySignal.get(signal) ?? this.#only();
+  async ask<T>(from: AskedFrom, what: string, ask: (ctx: RequestContext) => Promise<T>): Promise<T> {
+    const entry = this.#find(from);
     if (!entry) {
       const n = this.#bySignal.size;
       throw new JsonRpcError(
         ErrorCode.InternalError,
-        n === 0
-          ? `The proxy cannot forward ${what}: no request of its clients is in flight`
-          : `The proxy cannot forward ${what}: ${n} requests of its clients are in flight and a stateful server does not say which one it belongs to`,
+        from.relatedRequestId !== undefined && this.#bySignal.get(from.signal) === undefined
+          ? `The proxy cannot forward ${what}: the server relates it to a request that is not one of its clients' in flight`
+          : n === 0
+            ? `The proxy cannot forward ${what}: no request of its clients is in flight`
+            : `The proxy cannot forward ${what}: ${n} requests of its clients are in flight and the server does not say which one it belongs to`,
       );
     }
     try {
@@ -74,6 +90,15 @@ export class InFlight {
       }
       throw e;
     }
+  }
+
+  #find(from: AskedFrom): Forwarded | undefined {
+    const own = this.#bySignal.get(from.signal);
+    if (own) return own;
+    // Related by the transport: that request or none, never another one in flight.
+    if (from.relatedRequestId !== undefined)
+      return from.relatedSignal === undefined ? undefined : this.#bySignal.get(from.relatedSignal);
+    return this.#only();
   }
 
   #only(): Forwarded | undefined {

@@ -271,15 +271,14 @@ export class ProxyServer extends McpServer {
       autoRefresh: false,
       capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } },
       sampling: (params, c) =>
-        inFlight.ask(c.signal, 'a sampling request', (ctx) =>
+        inFlight.ask(c, 'a sampling request', (ctx) =>
           ctx.sample(elicitParams(params as JsonObject) as never, { signal: c.signal }),
         ),
       elicitation: (params, c) =>
-        inFlight.ask(c.signal, 'an elicitation', (ctx) =>
+        inFlight.ask(c, 'an elicitation', (ctx) =>
           ctx.elicit(elicitParams(params as JsonObject) as never, { signal: c.signal }),
         ),
-      rootsHandler: (c) =>
-        inFlight.ask(c.signal, 'a roots request', (ctx) => ctx.listRoots({ signal: c.signal })),
+      rootsHandler: (c) => inFlight.ask(c, 'a roots request', (ctx) => ctx.listRoots({ signal: c.signal })),
       onlog: (params, related) => proxy?.forwardLog(params, related),
       onToolsChanged: () => proxy?.changed('tools'),
       onPromptsChanged: () => proxy?.changed('prompts'),

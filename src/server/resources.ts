@@ -46,7 +46,7 @@ export interface ResourceDef {
   handler: ResourceHandler;
   /** Set on a resource a mount added: its own server's middleware around its reads. */
   around?: Around;
-  /** Set on a resource a mount added: the way its subscriptions reach its own server's middleware. */
+  /** @internal Set on a resource a mount added: the way its subscriptions reach its own server's middleware. */
   watch?: Watch;
 }
 
@@ -75,7 +75,7 @@ export interface TemplateDef {
   handler: ResourceTemplateHandler;
   /** Set on a template a mount added: its own server's middleware around its reads and completions. */
   around?: Around;
-  /** Set on a template a mount added: the way subscriptions to its URIs reach its own server's middleware. */
+  /** @internal Set on a template a mount added: the way subscriptions to its URIs reach its own server's middleware. */
   watch?: Watch;
 }
 
