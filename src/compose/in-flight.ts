@@ -74,7 +74,7 @@ export class InFlight {
       const n = this.#bySignal.size;
       throw new JsonRpcError(
         ErrorCode.InternalError,
-        from.relatedRequestId !== undefined && this.#bySignal.get(from.signal) === undefined
+        from.relatedRequestId !== undefined
           ? `The proxy cannot forward ${what}: the server relates it to a request that is not one of its clients' in flight`
           : n === 0
             ? `The proxy cannot forward ${what}: no request of its clients is in flight`
