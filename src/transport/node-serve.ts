@@ -32,10 +32,29 @@ export interface ServeOptions extends StreamableHttpOptions {
    * Default 16 384; 0 means no limit.
    */
   maxConnections?: number;
+  /**
+   * How long (ms) an idle keep-alive connection is kept open. Default 65 000: longer than the 60 s a proxy in front
+   * keeps an idle upstream connection (nginx's `keepalive_timeout`, cloud load balancers), so the server never closes
+   * a connection the proxy is about to reuse (a POST lost that way is a 502 from the proxy, or a failed request of a
+   * client whose event loop ran late); clients are told it in the `Keep-Alive` header. 0 keeps idle connections open.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /** The default of `ServeOptions.maxConnections`. */
 const DEFAULT_MAX_CONNECTIONS = 16_384;
+/** The default of `keepAliveTimeoutMs`: past the 60 s idle timeout of the proxies commonly in front. */
+const DEFAULT_KEEP_ALIVE_MS = 65_000;
+
+/** A node:http server keeping idle connections `keepAliveTimeoutMs`. */
+function httpServerWith(keepAliveTimeoutMs: number | undefined): Server {
+  const keepAlive = keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;
+  if (!Number.isFinite(keepAlive) || keepAlive < 0)
+    throw new RangeError(`keepAliveTimeoutMs must be a number ≥ 0, got ${keepAlive}`);
+  const httpServer = createServer();
+  httpServer.keepAliveTimeout = keepAlive;
+  return httpServer;
+}
 
 /** A running HTTP server. */
 export interface RunningServer {
@@ -66,7 +85,7 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   if (!Number.isInteger(maxConnections) || maxConnections < 0)
     throw new RangeError(`maxConnections must be an integer ≥ 0, got ${maxConnections}`);
-  const httpServer = createServer();
+  const httpServer = httpServerWith(options.keepAliveTimeoutMs);
   if (maxConnections > 0) httpServer.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -114,6 +133,13 @@ export interface ServeRelayOptions extends StreamableHttpRelayOptions {
   host?: string;
   /** Path of the Streamable HTTP endpoint. Default '/mcp'. */
   path?: string;
+  /**
+   * How long (ms) an idle keep-alive connection is kept open. Default 65 000, as for `serve()`: longer than the 60 s a proxy in front
+   * keeps an idle upstream connection (nginx's `keepalive_timeout`, cloud load balancers), so the server never closes
+   * a connection the proxy is about to reuse (a POST lost that way is a 502 from the proxy, or a failed request of a
+   * client whose event loop ran late); clients are told it in the `Keep-Alive` header. 0 keeps idle connections open.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /** A running relay endpoint. */
@@ -139,7 +165,7 @@ export async function serveRelay(
 ): Promise<RunningRelay> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const httpServer = createServer();
+  const httpServer = httpServerWith(options.keepAliveTimeoutMs);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, host, () => resolve());

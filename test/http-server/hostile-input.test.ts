@@ -520,3 +520,50 @@ describe('more connections than maxConnections', () => {
     await assert.rejects(servers.start({ maxConnections: 1.5 }), RangeError);
   });
 });
+
+describe('idle keep-alive connections', () => {
+  /** One request on a fresh connection; resolves with the socket and the head of its answer. */
+  async function oneRequest(port: number) {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.on('error', () => undefined);
+    await once(socket, 'connect');
+    let text = '';
+    socket.setEncoding('latin1');
+    const head = new Promise<string>((resolve) =>
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('\r\n\r\n')) resolve(text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase());
+      }),
+    );
+    socket.write(`GET /mcp HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`);
+    return { socket, head: await within(head, 'an answer') };
+  }
+
+  test(
+    'are kept 65 s by default (past the 60 s of a proxy in front), and clients are told so',
+    T,
+    async () => {
+      const served = await servers.start();
+      assert.equal(served.running.httpServer.keepAliveTimeout, 65_000);
+      const { socket, head } = await oneRequest(served.port);
+      assert.match(head, /\r\nkeep-alive: timeout=65\b/);
+      socket.destroy();
+    },
+  );
+
+  test(
+    'keepAliveTimeoutMs sets it: an idle connection is closed by the server once it has passed',
+    T,
+    async () => {
+      const served = await servers.start({ keepAliveTimeoutMs: 300 });
+      const { socket } = await oneRequest(served.port);
+      await within(once(socket, 'close'), 'the idle connection to be closed');
+      await stillServing(served);
+    },
+  );
+
+  test('a keepAliveTimeoutMs that is not a number ≥ 0 is refused before listening', T, async () => {
+    await assert.rejects(servers.start({ keepAliveTimeoutMs: -1 }), RangeError);
+    await assert.rejects(servers.start({ keepAliveTimeoutMs: Number.NaN }), RangeError);
+  });
+});

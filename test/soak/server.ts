@@ -111,11 +111,6 @@ const running = await serve(server, {
         ...(values['max-delay-ms'] ? { maxEventLoopDelayMs: Number(values['max-delay-ms']) } : {}),
       },
 });
-// The overload scenario's connections are served once, then wait for the flood; on a busy machine opening thousands
-// of them takes longer than node's 5 s keep-alive, and a server closing an idle connection as its client writes on
-// it loses that request (the keep-alive race every HTTP client must retry), which the generator would count against
-// the server. Idle connections are kept for two minutes instead.
-running.httpServer.keepAliveTimeout = 120_000;
 // Every answer says when node handed its request to the listener (ms since the epoch, fractional): a load generator
 // on the same machine splits an answer's latency into its time before the server saw it and after.
 running.httpServer.prependListener('request', (_req, res) => {
