@@ -17,6 +17,10 @@ export class RedisBus implements MessageBus {
     return this.#redis.subscriber.listen(this.#redis.prefix + channel, listener);
   }
 
+  reportTo(report: (error: Error) => void): () => void {
+    return this.#redis.reportTo(report);
+  }
+
   async heartbeat(instance: string, ttlMs: number): Promise<void> {
     await this.#redis.command.set(aliveKey(this.#redis.prefix, instance), '1', 'PX', ttlMs);
   }

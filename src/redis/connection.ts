@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { toError } from '../jsonrpc/errors.js';
 import { Subscriber } from './subscriber.js';
 
 /** How the Redis stores connect. */
@@ -7,6 +8,12 @@ export interface RedisConnectionOptions {
   prefix?: string;
   /** How long to wait for the first connection, in ms. Default 5000. */
   connectTimeoutMs?: number;
+  /**
+   * Where a failure that no request sees is reported (a channel's listener that threw). The servers whose cluster
+   * runs on this connection hear it too ({@link RedisConnection.reportTo}: through their `onerror`). With no one to
+   * hear it, it is thrown from a microtask, as Node throws an EventEmitter's unheard 'error'.
+   */
+  onerror?: (error: Error) => void;
 }
 
 /**
@@ -18,12 +25,32 @@ export class RedisConnection {
   readonly subscriber: Subscriber;
   readonly prefix: string;
   readonly #subscriberConnection: Redis;
+  readonly #reporters = new Set<(error: Error) => void>();
 
-  private constructor(command: Redis, subscriber: Redis, prefix: string) {
+  private constructor(command: Redis, subscriber: Redis, options: RedisConnectionOptions) {
     this.command = command;
     this.#subscriberConnection = subscriber;
-    this.subscriber = new Subscriber(subscriber);
-    this.prefix = prefix;
+    this.subscriber = new Subscriber(subscriber, (e) => this.#report(e));
+    this.prefix = options.prefix ?? 'mcpkit:';
+    if (options.onerror) this.#reporters.add(options.onerror);
+  }
+
+  /** Adds a reporter of the failures no request sees (see `onerror`); the returned function removes it. */
+  reportTo(report: (error: Error) => void): () => void {
+    const own = (error: Error) => report(error);
+    this.#reporters.add(own);
+    return () => this.#reporters.delete(own);
+  }
+
+  #report(e: unknown): void {
+    const error = toError(e);
+    if (this.#reporters.size === 0) {
+      queueMicrotask(() => {
+        throw error;
+      });
+      return;
+    }
+    for (const report of [...this.#reporters]) report(error);
   }
 
   /** Connects to `url` (redis://host:port/db); resolves once both connections are ready. */
@@ -48,7 +75,7 @@ export class RedisConnection {
       subscriber.disconnect();
       throw e;
     }
-    return new RedisConnection(command, subscriber, options.prefix ?? 'mcpkit:');
+    return new RedisConnection(command, subscriber, options);
   }
 
   /** Closes both connections. */

@@ -15,14 +15,13 @@ interface Channel {
 export class Subscriber {
   readonly #redis: Redis;
   readonly #channels = new Map<string, Channel>();
+  readonly #report: (error: unknown) => void;
   #dropped = false;
 
-  /** Where a listener's failure is reported (it must not end the connection's event handling). */
-  onerror: (error: unknown) => void = (e) =>
-    console.error(`mcpkit/redis: a subscriber failed: ${e instanceof Error ? e.message : String(e)}`);
-
-  constructor(redis: Redis) {
+  /** `report` hears a listener's failure (it must not end the connection's event handling nor other listeners'). */
+  constructor(redis: Redis, report: (error: unknown) => void) {
     this.#redis = redis;
+    this.#report = report;
     redis.on('message', (channel: string, message: string) => {
       const entry = this.#channels.get(channel);
       if (!entry) return;
@@ -30,7 +29,7 @@ export class Subscriber {
         try {
           listener(message);
         } catch (e) {
-          this.onerror(e);
+          this.#report(e);
         }
       }
     });

@@ -8,6 +8,11 @@ export interface MessageBus {
   publish(channel: string, message: string): Promise<number>;
   /** Calls `listener` with every message on `channel` until the returned function is called; resolves once subscribed. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => void>;
+  /**
+   * Optional: adds a reporter of the bus's failures that no caller sees (a listener that threw); the returned
+   * function removes it. A node gives its server's (`onerror`).
+   */
+  reportTo?(report: (error: Error) => void): () => void;
   /** Marks `instance` alive for `ttlMs` (instances repeat this well within the time). */
   heartbeat(instance: string, ttlMs: number): Promise<void>;
   /** Whether `instance` sent a heartbeat that has not expired. */

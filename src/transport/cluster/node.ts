@@ -99,6 +99,9 @@ export class ClusterNode implements ClusterLink {
         return true;
       },
     });
+    // The bus's failures no caller sees (a listener that threw) reach the server's onerror.
+    const stopReporting = this.#bus.reportTo?.((e) => this.#error(e));
+    if (stopReporting) this.#unsubscribe.push(stopReporting);
   }
 
   /** True once subscribed and announced. */
