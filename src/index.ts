@@ -86,11 +86,19 @@ export { McpServer, type ServerOptions } from './server/server.js';
 export type { ServerSession } from './server/session.js';
 export { currentTask, type TaskControl } from './server/tasks/current.js';
 export type { TasksOptions } from './server/tasks/manager.js';
-export { MemoryTaskStore, type MemoryTaskStoreOptions, type TaskStore } from './server/tasks/store.js';
+export {
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  type TaskAdopter,
+  type TaskStore,
+} from './server/tasks/store.js';
 export {
   canTransition,
   isTerminal,
+  MAX_TASK_RERUNS,
+  rerunChanges,
   type TaskRecord,
+  type TaskRequest,
   type ToolTaskConfig,
   type ToolTaskMode,
   type ToolTaskOptions,

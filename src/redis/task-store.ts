@@ -1,7 +1,7 @@
 import { randomBase64url } from '../framing/base64url.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
-import type { TaskStore } from '../server/tasks/store.js';
-import { advance, isTerminal, type TaskRecord } from '../server/tasks/types.js';
+import type { TaskAdopter, TaskStore } from '../server/tasks/store.js';
+import { advance, isTerminal, rerunChanges, type TaskRecord } from '../server/tasks/types.js';
 import { aliveKey } from './bus.js';
 import type { RedisConnection } from './connection.js';
 import { script } from './script.js';
@@ -53,16 +53,33 @@ redis.call('PUBLISH', ARGV[4], ARGV[2])
 return 1
 `);
 
+// KEYS: task, runner. ARGV: prefix of alive keys, expected version, next record, new runner, channel. Takes a task
+// whose runner is dead for the new runner: 1 for the one instance that wins, 0 when it changed or was taken first.
+const CLAIM = script(`
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+if cjson.decode(current).version ~= tonumber(ARGV[2]) then return 0 end
+local runner = redis.call('GET', KEYS[2])
+if not runner or redis.call('EXISTS', ARGV[1] .. runner) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[3], 'KEEPTTL')
+redis.call('SET', KEYS[2], ARGV[4], 'KEEPTTL')
+redis.call('PUBLISH', ARGV[5], ARGV[3])
+return 1
+`);
+
 /**
  * The tasks extension's store on Redis, so `tasks/get`, `tasks/update` and `tasks/cancel` work from any instance:
  * records as JSON strings that expire with the task, a compare-and-set update in one script, changes published to
  * every instance (`watch`). Each task remembers the instance running it; a task whose instance stopped sending
- * heartbeats is marked failed when next read, instead of staying "working" forever.
+ * heartbeats is, when next read, started again by the reading instance if its tool allows re-runs (`adopt`: the
+ * claim is one script, so exactly one instance wins), and marked failed otherwise, instead of staying "working"
+ * forever.
  */
 export class RedisTaskStore implements TaskStore {
   readonly instance: string;
   readonly #redis: RedisConnection;
   readonly #heartbeatMs: number;
+  #adopter: TaskAdopter | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(redis: RedisConnection, options: RedisTaskStoreOptions = {}) {
@@ -102,6 +119,21 @@ export class RedisTaskStore implements TaskStore {
     const record = JSON.parse(String(reply[0])) as TaskRecord;
     if (reply[1] !== 1 || isTerminal(record.status)) return record;
     // Its instance died: the handler that would finish it is gone.
+    const adopter = this.#adopter;
+    if (adopter?.canRerun(record)) {
+      await this.#beat();
+      const claimed = advance(record, rerunChanges(record));
+      const args = [
+        aliveKey(this.#redis.prefix, ''),
+        record.version,
+        JSON.stringify(claimed),
+        this.instance,
+        this.#channel,
+      ];
+      if ((await CLAIM(this.#redis.command, keys, args)) !== 1) return this.get(taskId);
+      adopter.rerun(claimed);
+      return claimed;
+    }
     const message = 'The server instance running this task stopped';
     const failed = advance(record, {
       status: 'failed',
@@ -136,6 +168,13 @@ export class RedisTaskStore implements TaskStore {
     return () => {
       stopped = true;
       stop?.();
+    };
+  }
+
+  adopt(adopter: TaskAdopter): () => void {
+    this.#adopter = adopter;
+    return () => {
+      if (this.#adopter === adopter) this.#adopter = undefined;
     };
   }
 

@@ -373,8 +373,13 @@ export class McpServer {
    * argument is one detached session shared by such requests (the revision has no method that keeps state on it).
    */
   dispatchAlone(incoming: IncomingRequest, notifier: Notifier): Promise<JsonObject> | JsonObject {
+    return dispatchModern(this, this.#detachedSession(), incoming, notifier);
+  }
+
+  /** The one session of the requests that have none (made on first use). */
+  #detachedSession(): ServerSession {
     this.#detached ??= new ServerSession(DETACHED, this, this.#options.defaultLogLevel ?? 'info');
-    return dispatchModern(this, this.#detached, incoming, notifier);
+    return this.#detached;
   }
 
   /** @internal The implementation of a protocol method. */
@@ -478,6 +483,7 @@ export class McpServer {
       typeof option === 'object' ? option : {},
       (task) => this.subscriptions.taskUpdated(task, report),
       report,
+      { tool: (name) => this.tools.get(name)?.def, session: () => this.#detachedSession() },
     );
   }
 }

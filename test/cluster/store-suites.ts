@@ -249,6 +249,33 @@ export function taskStoreSuite(name: string, make: () => Pair<TaskStore>): void 
       assert.equal(await b.update(fresh('unknown'), 1, done), false);
     });
 
+    test(
+      'the request a re-runnable task keeps, its re-runs and its run number are read back whole',
+      T,
+      async () => {
+        const { a, b } = make();
+        const id = fresh('t');
+        const kept = task(id, {
+          request: {
+            tool: 'build',
+            arguments: { target: 'web', flags: [], nested: { n: 1 } },
+            meta: { trace: 'x' },
+            requestId: 'r-1',
+            protocolVersion: '2026-07-28',
+            clientCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+            clientInfo: { name: 'c', version: '1' },
+            authInfo: { subject: 'ada', scopes: [] },
+          },
+          rerunsLeft: 2,
+        });
+        await a.create(kept);
+        assert.deepEqual(await b.get(id), kept);
+        const again: TaskRecord = { ...kept, version: 2, rerunsLeft: 1, run: 1 };
+        assert.equal(await b.update(id, 1, again), true);
+        assert.deepEqual(await a.get(id), again);
+      },
+    );
+
     test('every instance watching sees updates made anywhere', T, async () => {
       const { a, b } = make();
       const id = fresh('t');

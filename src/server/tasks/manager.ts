@@ -15,15 +15,18 @@ import type { ServerSession } from '../session.js';
 import { callTool, type ToolDef } from '../tools.js';
 import { bindTask } from './current.js';
 import { acceptTaskIds, declaresTasks, missingTasksCapability, principalOf, taskMethods } from './methods.js';
+import { keepRequest, originOf, originOfKept, type TaskOrigin } from './origin.js';
 import { runToolInTask, type StopReason, TaskInputCollector, TaskRun } from './run.js';
 import { MemoryTaskStore, type TaskStore } from './store.js';
 import {
   advance,
   checkTaskTimings,
   isTerminal,
+  mayRerun,
   type TaskChanges,
   type TaskRecord,
   type ToolTaskConfig,
+  type ToolTaskOptions,
   toDetailedTask,
 } from './types.js';
 
@@ -46,6 +49,14 @@ const MAX_CAS_ATTEMPTS = 16;
 // Longer delays overflow setTimeout; such tasks simply expire in the store.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const TASK_RESULT: unique symbol = Symbol('mcpkit.createTaskResult');
+
+/** What the task manager needs of its server to start a task again: its tools, and a session to run them on. */
+export interface TaskServer {
+  /** The tool registered under `name`, if any. */
+  tool(name: string): ToolDef | undefined;
+  /** The session a task started again runs on (the server's detached one: the stateless revision keeps none). */
+  session(): ServerSession;
+}
 
 /** True for a `CreateTaskResult` made by the task manager (its `resultType` is "task"). */
 export function isCreateTaskResult(result: object): boolean {
@@ -85,8 +96,16 @@ export class TaskManager implements TaskHost {
   readonly #notify: (task: DetailedTask) => void;
   readonly #report: (error: unknown) => void;
   readonly #watched: boolean;
+  readonly #server: TaskServer;
+  readonly #unadopt: (() => void) | undefined;
+  #closed = false;
 
-  constructor(options: TasksOptions, notify: (task: DetailedTask) => void, report: (error: unknown) => void) {
+  constructor(
+    options: TasksOptions,
+    notify: (task: DetailedTask) => void,
+    report: (error: unknown) => void,
+    server: TaskServer,
+  ) {
     checkTaskTimings('tasks', options.ttlMs, options.pollIntervalMs);
     this.store = options.store ?? new MemoryTaskStore();
     this.#ttlMs = options.ttlMs === undefined ? DEFAULT_TASK_TTL_MS : options.ttlMs;
@@ -97,6 +116,12 @@ export class TaskManager implements TaskHost {
     // With a change feed every change (ours and other instances') arrives through it, once.
     this.#watched = this.store.watch !== undefined;
     this.store.watch?.((record) => this.#changed(record));
+    this.#server = server;
+    // A shared store hands this instance the tasks whose instance died, for the tools that allow re-runs.
+    this.#unadopt = this.store.adopt?.({
+      canRerun: (record) => this.#canRerun(record),
+      rerun: (record) => this.#rerun(record),
+    });
   }
 
   method(name: string): { run: MethodHandler } | undefined {
@@ -117,7 +142,7 @@ export class TaskManager implements TaskHost {
     // What refuses an ordinary call refuses it as a task too.
     requireScopes(tool, ctx, `the tool ${params.name}`);
     def.access?.check('tool', params.name, ctx.authInfo);
-    const options = typeof config === 'string' ? { mode: config } : config;
+    const options = taskOptions(config);
     if (!declaresTasks(ctx.session.clientCapabilities)) {
       if (options.mode === 'required')
         throw missingTasksCapability(`and tool ${tool.name} runs only as a task`);
@@ -158,23 +183,19 @@ export class TaskManager implements TaskHost {
 
   /** Stops every handler running here; their tasks fail with -32603 (the server shut down). */
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#unadopt?.();
     const changes = failure(
       new JsonRpcError(ErrorCode.InternalError, 'The server shut down before the task finished'),
     );
     const runs = [...this.#runs.values()];
     for (const run of runs) this.#stop(run, 'shutdown');
-    await Promise.all(
-      runs.map((run) =>
-        this.mutate(run.taskId, (current) => (isTerminal(current.status) ? undefined : changes)).catch(
-          (e: unknown) => this.#report(e),
-        ),
-      ),
-    );
+    await Promise.all(runs.map((run) => this.#settle(run, changes).catch((e: unknown) => this.#report(e))));
   }
 
   async #start(
     tool: ToolDef,
-    options: Exclude<ToolTaskConfig, string>,
+    options: ToolTaskOptions,
     params: JsonObject,
     ctx: RequestContext,
     session: ServerSession,
@@ -183,6 +204,7 @@ export class TaskManager implements TaskHost {
     const at = new Date(now).toISOString();
     const ttlMs = options.ttlMs === undefined ? this.#ttlMs : options.ttlMs;
     const owner = principalOf(ctx);
+    const origin = originOf(params, ctx, session);
     const record: TaskRecord = {
       taskId: crypto.randomUUID(),
       status: 'working',
@@ -193,6 +215,7 @@ export class TaskManager implements TaskHost {
       expiresAt: ttlMs === null ? null : now + ttlMs,
       version: 1,
       ...(owner === undefined ? {} : { owner }),
+      ...this.#kept(options, origin, tool.name),
     };
     if (!(await this.store.create(record))) {
       if (options.mode === 'required')
@@ -200,36 +223,82 @@ export class TaskManager implements TaskHost {
       // No room for a task: an optional one is served as an ordinary call.
       return callTool(tool, params.arguments, ctx);
     }
-    const run: TaskRun = new TaskRun(record.taskId, (key, request) => this.#publish(run, key, request));
+    this.#launch(record, tool, origin);
+    return { ...toDetailedTask(record), [TASK_RESULT]: true };
+  }
+
+  /** The request a task of a re-runnable tool keeps, with its re-runs (nothing for other tools). */
+  #kept(options: ToolTaskOptions, origin: TaskOrigin, tool: string): Partial<TaskRecord> {
+    if (!options.reruns) return {};
+    const request = keepRequest(origin, tool);
+    if (request instanceof Error) {
+      this.#report(request);
+      return {};
+    }
+    return { request, rerunsLeft: options.reruns };
+  }
+
+  /** Runs a task's handler here, in the background, until it ends, is stopped or the task expires. */
+  #launch(record: TaskRecord, tool: ToolDef, origin: TaskOrigin): void {
+    const generation = record.run ?? 0;
+    const run: TaskRun = new TaskRun(
+      record.taskId,
+      (key, request) => this.#publish(run, key, request),
+      generation,
+    );
+    // This instance may have run the task before (it was taken for dead while it was cut off from the store).
+    const older = this.#runs.get(run.taskId);
+    if (older) this.#stop(older, 'superseded');
     this.#runs.set(run.taskId, run);
+    const left = record.expiresAt === null ? null : Math.max(0, record.expiresAt - Date.now());
     const expiry =
-      ttlMs !== null && ttlMs <= MAX_TIMER_MS
-        ? setTimeout(() => this.#stop(run, 'expired'), ttlMs)
-        : undefined;
+      left !== null && left <= MAX_TIMER_MS ? setTimeout(() => this.#stop(run, 'expired'), left) : undefined;
     (expiry as { unref?: () => void } | undefined)?.unref?.();
     // A macrotask later: the CreateTaskResult goes out before the handler's first synchronous stretch.
     setTimeout(() => {
-      this.#execute(run, tool, params, ctx, session)
+      this.#execute(run, tool, origin)
         .catch((e: unknown) => this.#report(e))
         .finally(() => {
           clearTimeout(expiry);
           if (this.#runs.get(run.taskId) === run) this.#runs.delete(run.taskId);
         });
     }, 0);
-    return { ...toDetailedTask(record), [TASK_RESULT]: true };
   }
 
-  async #execute(
-    run: TaskRun,
-    tool: ToolDef,
-    params: JsonObject,
-    ctx: RequestContext,
-    session: ServerSession,
-  ): Promise<void> {
+  /** Whether this instance can start `record` again: re-runs left, its tool here allowing them, not closing. */
+  #canRerun(record: TaskRecord): boolean {
+    if (this.#closed || !mayRerun(record) || record.request === undefined) return false;
+    const config = this.#server.tool(record.request.tool)?.config.task;
+    return config !== undefined && (taskOptions(config).reruns ?? 0) > 0;
+  }
+
+  /** Starts a task claimed from a dead instance again, from the request it kept. */
+  #rerun(record: TaskRecord): void {
+    const request = record.request;
+    const tool = request === undefined ? undefined : this.#server.tool(request.tool);
+    if (request === undefined || tool === undefined) {
+      // Checked by canRerun just before the claim; gone since (unregistered in between).
+      const gone = new JsonRpcError(ErrorCode.InternalError, 'The task could not be started again');
+      this.mutate(record.taskId, (current) =>
+        isTerminal(current.status) || current.run !== record.run ? undefined : failure(gone),
+      ).catch((e: unknown) => this.#report(e));
+      return;
+    }
+    this.#launch(record, tool, originOfKept(request, this.#server.session()));
+  }
+
+  /** Applies `changes` only while `run` is the task's current run and the task has not ended. */
+  #settle(run: TaskRun, changes: TaskChanges): Promise<TaskRecord | undefined> {
+    return this.mutate(run.taskId, (current) =>
+      isTerminal(current.status) || (current.run ?? 0) !== run.generation ? undefined : changes,
+    );
+  }
+
+  async #execute(run: TaskRun, tool: ToolDef, origin: TaskOrigin): Promise<void> {
     let changes: TaskChanges;
     try {
-      const result = await runToolInTask(tool, params.arguments, (mrtr) =>
-        this.#context(run, params, ctx, session, mrtr),
+      const result = await runToolInTask(tool, origin.params.arguments, (mrtr) =>
+        this.#context(run, origin, mrtr),
       );
       changes = { status: 'completed', result, inputRequests: undefined, inputResponses: undefined };
     } catch (e) {
@@ -237,37 +306,31 @@ export class TaskManager implements TaskHost {
         e instanceof JsonRpcError ? e : new JsonRpcError(ErrorCode.InternalError, errorMessage(e)),
       );
     }
-    // A stopped run's end was settled by whoever stopped it: cancelled (sticky), expired (gone) or shut down.
+    // A stopped run's end was settled by whoever stopped it: cancelled (sticky), expired (gone), shut down, or
+    // started again elsewhere (a later run owns the task).
     if (run.stopReason) return;
-    await this.mutate(run.taskId, (current) => (isTerminal(current.status) ? undefined : changes));
+    await this.#settle(run, changes);
   }
 
   /** The context a task's handler runs with: the request's identity, the task's signal and input. */
-  #context(
-    run: TaskRun,
-    params: JsonObject,
-    ctx: RequestContext,
-    session: ServerSession,
-    mrtr: MrtrState,
-  ): RequestContext & { done(): void } {
+  #context(run: TaskRun, origin: TaskOrigin, mrtr: MrtrState): RequestContext & { done(): void } {
     // Without a progress token and a log level, progress and log notifications are no-ops, as tasks require.
-    const { progressToken: _token, ...meta } = ctx.meta ?? {};
     const request: JsonRpcRequest = {
       jsonrpc: '2.0',
-      id: ctx.requestId,
+      id: origin.requestId,
       method: 'tools/call',
-      params: { ...params, _meta: meta as JsonObject },
+      params: { ...origin.params, _meta: origin.meta },
     };
     const incoming: IncomingRequest = {
       request,
       signal: run.signal,
-      context: ctx.authInfo === undefined ? undefined : { authInfo: ctx.authInfo },
+      context: origin.authInfo === undefined ? undefined : { authInfo: origin.authInfo },
     };
     const taskCtx = createRequestContext(incoming, {
-      session,
-      info: ctx.session,
+      session: origin.session,
+      info: origin.info,
       // Tasks belong to the stateless revision the request named.
-      policy: policyFor(ctx.session.protocolVersion) ?? POLICIES[LATEST_MODERN_REVISION],
+      policy: policyFor(origin.info.protocolVersion) ?? POLICIES[LATEST_MODERN_REVISION],
       asker: { era: 'stateless', collector: new TaskInputCollector(run) },
       logThreshold: () => undefined,
       mrtr,
@@ -275,9 +338,7 @@ export class TaskManager implements TaskHost {
     bindTask(taskCtx, {
       taskId: run.taskId,
       setStatusMessage: async (message) => {
-        await this.mutate(run.taskId, (current) =>
-          isTerminal(current.status) ? undefined : { statusMessage: message },
-        );
+        await this.#settle(run, { statusMessage: message });
       },
     });
     return taskCtx;
@@ -286,7 +347,7 @@ export class TaskManager implements TaskHost {
   /** Publishes one input request on the task (status input_required). */
   async #publish(run: TaskRun, key: string, request: InputRequest): Promise<void> {
     const latest = await this.mutate(run.taskId, (current) => {
-      if (isTerminal(current.status)) return undefined;
+      if (isTerminal(current.status) || (current.run ?? 0) !== run.generation) return undefined;
       // Answers the handler has consumed are dropped; those still awaited stay.
       const kept: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(current.inputResponses ?? {})) if (run.isPending(k)) kept[k] = v;
@@ -296,8 +357,8 @@ export class TaskManager implements TaskHost {
         inputResponses: Object.keys(kept).length > 0 ? kept : undefined,
       };
     });
-    if (!latest || isTerminal(latest.status)) {
-      this.#stop(run, latest ? 'cancelled' : 'expired');
+    if (!latest || isTerminal(latest.status) || (latest.run ?? 0) !== run.generation) {
+      this.#stop(run, !latest ? 'expired' : isTerminal(latest.status) ? 'cancelled' : 'superseded');
       throw new McpkitError('REQUEST_CANCELLED', `Task ${run.taskId} ended before its input arrived`);
     }
   }
@@ -305,7 +366,9 @@ export class TaskManager implements TaskHost {
   #changed(record: TaskRecord): void {
     const run = this.#runs.get(record.taskId);
     if (run) {
-      if (record.status === 'cancelled') this.#stop(run, 'cancelled');
+      // Started again elsewhere (this instance was taken for dead): this run's work is no longer the task's.
+      if ((record.run ?? 0) > run.generation) this.#stop(run, 'superseded');
+      else if (record.status === 'cancelled') this.#stop(run, 'cancelled');
       else run.deliver(record);
     }
     this.#notify(toDetailedTask(record));
@@ -315,6 +378,11 @@ export class TaskManager implements TaskHost {
     if (this.#runs.get(run.taskId) === run) this.#runs.delete(run.taskId);
     run.stop(reason);
   }
+}
+
+/** A tool's `task` option as an object. */
+function taskOptions(config: ToolTaskConfig): ToolTaskOptions {
+  return typeof config === 'string' ? { mode: config } : config;
 }
 
 /** The changes that end a task as failed with `error` (a JSON-RPC error). */

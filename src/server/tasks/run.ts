@@ -7,7 +7,7 @@ import { callTool, type ToolDef } from '../tools.js';
 import type { TaskRecord } from './types.js';
 
 /** Why a running task was stopped before its handler finished. */
-export type StopReason = 'cancelled' | 'expired' | 'shutdown';
+export type StopReason = 'cancelled' | 'expired' | 'shutdown' | 'superseded';
 
 /** Most rounds of explicit `inputRequired(…)` one task goes through. */
 export const MAX_TASK_INPUT_ROUNDS = 32;
@@ -24,15 +24,22 @@ interface Waiter {
  */
 export class TaskRun {
   readonly taskId: string;
+  /** Which run of the task this is (the record's `run`: 0 first, one more each time it is started again). */
+  readonly generation: number;
   readonly #controller = new AbortController();
   readonly #pending = new Map<string, Waiter>();
   readonly #publish: (key: string, request: InputRequest) => Promise<void>;
   #reason: StopReason | undefined;
   #seq = 0;
 
-  constructor(taskId: string, publish: (key: string, request: InputRequest) => Promise<void>) {
+  constructor(
+    taskId: string,
+    publish: (key: string, request: InputRequest) => Promise<void>,
+    generation = 0,
+  ) {
     this.taskId = taskId;
     this.#publish = publish;
+    this.generation = generation;
   }
 
   /** Aborted when the task is cancelled, expires or the server shuts down. */
@@ -50,10 +57,14 @@ export class TaskRun {
     return this.#pending.has(key);
   }
 
-  /** Asks the client for input; resolves with the answer. Keys (`input-<n>`) are never reused in a task. */
+  /**
+   * Asks the client for input; resolves with the answer. Keys are never reused in a task: `input-<n>` on its first
+   * run, `input-<run>.<n>` on a run started again (an answer meant for an earlier run's question cannot reach it).
+   */
   ask(request: InputRequest): Promise<unknown> {
     if (this.#reason) return Promise.reject(stoppedError(this.#reason));
-    const key = `input-${++this.#seq}`;
+    const n = ++this.#seq;
+    const key = this.generation === 0 ? `input-${n}` : `input-${this.generation}.${n}`;
     const answer = new Promise<unknown>((resolve, reject) => this.#pending.set(key, { resolve, reject }));
     this.#publish(key, request).catch((e: unknown) => {
       const waiter = this.#pending.get(key);
@@ -161,6 +172,8 @@ function stoppedError(reason: StopReason): McpkitError {
       ? 'the task was cancelled'
       : reason === 'expired'
         ? 'the task expired'
-        : 'the server shut down';
+        : reason === 'superseded'
+          ? 'the task was started again on another instance'
+          : 'the server shut down';
   return new McpkitError('REQUEST_CANCELLED', `Task stopped: ${why}`);
 }

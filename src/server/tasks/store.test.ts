@@ -8,6 +8,9 @@ import {
   canTransition,
   checkToolTaskConfig,
   isTerminal,
+  MAX_TASK_RERUNS,
+  mayRerun,
+  rerunChanges,
   type TaskRecord,
   toDetailedTask,
 } from './types.js';
@@ -59,7 +62,13 @@ describe('status transitions', () => {
   });
 
   test('the detailed task carries what its status needs and no bookkeeping', () => {
-    const base = record('a', { owner: 'alice', inputResponses: { x: {} } });
+    const base = record('a', {
+      owner: 'alice',
+      inputResponses: { x: {} },
+      request: { tool: 't', requestId: 1, protocolVersion: '2026-07-28', clientCapabilities: {} },
+      rerunsLeft: 1,
+      run: 1,
+    });
     assert.deepEqual(toDetailedTask(base), {
       taskId: 'a',
       status: 'working',
@@ -80,7 +89,13 @@ describe('status transitions', () => {
     assert.deepEqual((failed as { error: unknown }).error, { code: -32603, message: 'boom' });
     for (const task of [waiting, done, failed]) {
       assert.equal(
-        'owner' in task || 'version' in task || 'expiresAt' in task || 'inputResponses' in task,
+        'owner' in task ||
+          'version' in task ||
+          'expiresAt' in task ||
+          'inputResponses' in task ||
+          'request' in task ||
+          'rerunsLeft' in task ||
+          'run' in task,
         false,
       );
     }
@@ -89,7 +104,13 @@ describe('status transitions', () => {
   test('tool task options are checked at registration', () => {
     checkToolTaskConfig('t', 'optional');
     checkToolTaskConfig('t', { mode: 'required', ttlMs: null, pollIntervalMs: 5 });
+    checkToolTaskConfig('t', { reruns: 0 });
+    checkToolTaskConfig('t', { reruns: MAX_TASK_RERUNS });
     for (const bad of [
+      { reruns: MAX_TASK_RERUNS + 1 },
+      { reruns: -1 },
+      { reruns: 1.5 },
+      { reruns: '1' },
       'always',
       { mode: 'sometimes' },
       { ttlMs: -1 },
@@ -102,6 +123,27 @@ describe('status transitions', () => {
         JSON.stringify(bad),
       );
     }
+  });
+
+  test('a task started again: working, input dropped, one re-run fewer, the next run; none left, no more', () => {
+    const request = { tool: 't', requestId: 1, protocolVersion: '2026-07-28', clientCapabilities: {} };
+    const waiting = record('a', {
+      status: 'input_required',
+      inputRequests: { 'input-1': { method: 'roots/list' } },
+      inputResponses: { 'input-0': {} },
+      request,
+      rerunsLeft: 2,
+    });
+    assert.equal(mayRerun(waiting), true);
+    const again = advance(waiting, rerunChanges(waiting));
+    assert.equal(again.status, 'working');
+    assert.equal(again.run, 1);
+    assert.equal(again.rerunsLeft, 1);
+    assert.equal('inputRequests' in again || 'inputResponses' in again, false);
+    const last = advance(again, rerunChanges(again));
+    assert.deepEqual([last.run, last.rerunsLeft, mayRerun(last)], [2, 0, false]);
+    assert.equal(mayRerun(record('b', { rerunsLeft: 1 })), false, 'no request kept');
+    assert.equal(mayRerun(record('c', { request, rerunsLeft: 1, status: 'completed' })), false, 'over');
   });
 });
 

@@ -29,6 +29,22 @@ export interface TaskStore {
    * handler). Returns the unsubscribe function. Without it, only this process's changes are seen.
    */
   watch?(listener: (record: TaskRecord) => void): () => void;
+  /**
+   * Optional, for a store shared by instances that knows which instance runs each task (and so when that instance
+   * died): the task manager gives its {@link TaskAdopter}, and the returned function takes it back. A task found with
+   * its instance dead is then, if `adopter.canRerun` allows it, claimed for this instance (atomically: of instances
+   * reading it at once exactly one wins; the record advanced by `rerunChanges`) and handed to `adopter.rerun`;
+   * otherwise it is failed as before. One adopter per store: a later one replaces it.
+   */
+  adopt?(adopter: TaskAdopter): () => void;
+}
+
+/** What a task manager offers a shared store for the tasks whose instance died (see {@link TaskStore.adopt}). */
+export interface TaskAdopter {
+  /** Whether this instance can start the task again: re-runs left, and its tool here allowing them. */
+  canRerun(record: TaskRecord): boolean;
+  /** Starts the claimed task again here from its stored request (`record` as claimed: working, the next run). */
+  rerun(record: TaskRecord): void;
 }
 
 /** Options of {@link MemoryTaskStore}. */

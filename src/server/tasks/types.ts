@@ -1,7 +1,25 @@
 import { ErrorCode, McpkitError } from '../../jsonrpc/errors.js';
-import type { JsonObject } from '../../jsonrpc/types.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { InputRequest } from '../../spec/modern.js';
 import type { DetailedTask, Task, TaskStatus } from '../../spec/tasks.js';
+import type { ClientCapabilities, Implementation } from '../../spec/types.js';
+
+/**
+ * The request a task keeps when its tool allows re-runs ({@link ToolTaskOptions.reruns}), so that another instance
+ * can start it again: the tool, its arguments, and who asked, in which revision, with which capabilities.
+ */
+export type TaskRequest = {
+  readonly tool: string;
+  readonly arguments?: JsonObject;
+  /** The request's `_meta`, without its progress token (tasks send no progress). */
+  readonly meta?: JsonObject;
+  readonly requestId: RequestId;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo?: Implementation;
+  /** The request's `authInfo` as JSON (what the auth gate verified; never the token itself). */
+  readonly authInfo?: JsonObject;
+};
 
 /**
  * One task as a {@link TaskStore} keeps it: the task fields plus bookkeeping. JSON-serialisable, and
@@ -29,6 +47,12 @@ export type TaskRecord = {
   readonly result?: JsonObject;
   /** The JSON-RPC error object (failed). */
   readonly error?: JsonObject;
+  /** The request, kept only when the tool allows its tasks to be started again after their instance died. */
+  readonly request?: TaskRequest;
+  /** How many more times the task may be started again (see {@link ToolTaskOptions.reruns}). */
+  readonly rerunsLeft?: number;
+  /** Which run this is: absent for the first, one more each time the task is started again (fences older runs). */
+  readonly run?: number;
 };
 
 /** Changes to a record; an `undefined` value removes the field. */
@@ -45,7 +69,23 @@ export interface ToolTaskOptions {
   ttlMs?: number | null;
   /** Polling interval suggested to clients, in ms. Default: the server's. */
   pollIntervalMs?: number;
+  /**
+   * How many times a task of this tool may be started again, from its stored request, on another instance of a
+   * cluster when the instance running it dies (0 to {@link MAX_TASK_RERUNS}). Default 0: such a task is failed.
+   * Only for a handler that is safe to run twice with the same arguments (idempotent, or read-only): a re-run starts
+   * from the beginning, asks again for any input, and the first run may have done part of its work. The tool's
+   * arguments and the caller's `authInfo` are stored with the task. This is the author's explicit choice rather than
+   * `annotations.idempotentHint`: annotations are hints to clients, and marking a tool idempotent for them should
+   * not quietly change what the server does when an instance dies.
+   */
+  reruns?: number;
 }
+
+/**
+ * Most re-runs a tool may allow: each follows the death of the instance running the task, so a task that kills its
+ * instance (memory, a crash in native code) takes at most this many more instances with it.
+ */
+export const MAX_TASK_RERUNS = 3;
 
 /**
  * A tool's `task` option: the tool may be answered with a task (tasks extension) when the request's
@@ -62,6 +102,9 @@ export function checkToolTaskConfig(tool: string, config: ToolTaskConfig): void 
   if (options.mode !== undefined && options.mode !== 'optional' && options.mode !== 'required')
     throw invalid(`${where} mode must be "optional" or "required"`);
   checkTaskTimings(where, options.ttlMs, options.pollIntervalMs);
+  const reruns = options.reruns;
+  if (reruns !== undefined && !(Number.isInteger(reruns) && reruns >= 0 && reruns <= MAX_TASK_RERUNS))
+    throw invalid(`${where} reruns must be an integer from 0 to ${MAX_TASK_RERUNS}`);
 }
 
 /** Checks a `ttlMs` (non-negative integer or null) and a `pollIntervalMs` (positive integer). */
@@ -101,6 +144,26 @@ export function advance(current: TaskRecord, changes: TaskChanges, now: Date = n
   next.lastUpdatedAt = now.toISOString();
   // The one unchecked step: `current` had every field a record needs, and only the fields `changes` clears are gone.
   return next as TaskRecord;
+}
+
+/**
+ * The changes that start a task again after its instance died: working again, outstanding input dropped (the new
+ * run asks again, under new keys), one re-run fewer left, the next run number.
+ */
+export function rerunChanges(record: TaskRecord): TaskChanges {
+  return {
+    status: 'working',
+    statusMessage: 'Started again: the server instance running it stopped',
+    inputRequests: undefined,
+    inputResponses: undefined,
+    rerunsLeft: Math.max(0, (record.rerunsLeft ?? 0) - 1),
+    run: (record.run ?? 0) + 1,
+  };
+}
+
+/** True when a task may be started again: it keeps its request and has re-runs left. */
+export function mayRerun(record: TaskRecord): boolean {
+  return record.request !== undefined && (record.rerunsLeft ?? 0) > 0 && !isTerminal(record.status);
 }
 
 /** The task as `tasks/get` and `notifications/tasks` show it (no bookkeeping fields). */

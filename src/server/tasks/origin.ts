@@ -1,0 +1,85 @@
+import { errorMessage } from '../../jsonrpc/errors.js';
+import { isJsonObject, type JsonObject, type RequestId } from '../../jsonrpc/types.js';
+import type { RequestContext, SessionInfo } from '../context.js';
+import type { ServerSession } from '../session.js';
+import type { TaskRequest } from './types.js';
+
+/**
+ * What a task's handler runs for, and so what its context is made of: the `tools/call` that created the task, or
+ * the request a task kept when it is started again on another instance.
+ */
+export interface TaskOrigin {
+  readonly requestId: RequestId;
+  /** The call's params without `_meta`. */
+  readonly params: JsonObject;
+  /** The call's `_meta` without its progress token (a task sends no progress and no logs). */
+  readonly meta: JsonObject;
+  readonly authInfo: unknown;
+  readonly info: SessionInfo;
+  readonly session: ServerSession;
+}
+
+/** The origin of a task created by the request `ctx` answers. */
+export function originOf(params: JsonObject, ctx: RequestContext, session: ServerSession): TaskOrigin {
+  const { progressToken: _token, ...meta } = ctx.meta ?? {};
+  const { _meta: _dropped, ...own } = params;
+  return {
+    requestId: ctx.requestId,
+    params: own,
+    meta: meta as JsonObject,
+    authInfo: ctx.authInfo,
+    info: ctx.session,
+    session,
+  };
+}
+
+/**
+ * The request a task of a re-runnable tool keeps (JSON, for a shared store), or an error saying why it cannot be
+ * kept (an `authInfo` that is not JSON): such a task is not started again.
+ */
+export function keepRequest(origin: TaskOrigin, tool: string): TaskRequest | Error {
+  let authInfo: JsonObject | undefined;
+  if (origin.authInfo !== undefined) {
+    try {
+      const json: unknown = JSON.parse(JSON.stringify(origin.authInfo));
+      if (!isJsonObject(json)) throw new TypeError('it is not an object');
+      authInfo = json;
+    } catch (e) {
+      return new Error(
+        `A task of tool ${tool} cannot be started again: its authInfo is not JSON (${errorMessage(e)})`,
+      );
+    }
+  }
+  const args = origin.params.arguments;
+  const { info } = origin;
+  return {
+    tool,
+    ...(isJsonObject(args) ? { arguments: args } : {}),
+    ...(Object.keys(origin.meta).length > 0 ? { meta: origin.meta } : {}),
+    requestId: origin.requestId,
+    protocolVersion: info.protocolVersion,
+    clientCapabilities: info.clientCapabilities,
+    ...(info.clientInfo === undefined ? {} : { clientInfo: info.clientInfo }),
+    ...(authInfo === undefined ? {} : { authInfo }),
+  };
+}
+
+/** The origin of a task started again from the request it kept. */
+export function originOfKept(request: TaskRequest, session: ServerSession): TaskOrigin {
+  return {
+    requestId: request.requestId,
+    params: {
+      name: request.tool,
+      ...(request.arguments === undefined ? {} : { arguments: request.arguments }),
+    },
+    meta: request.meta ?? {},
+    authInfo: request.authInfo,
+    info: {
+      id: undefined,
+      protocolVersion: request.protocolVersion,
+      clientCapabilities: request.clientCapabilities,
+      clientInfo: request.clientInfo,
+    },
+    session,
+  };
+}

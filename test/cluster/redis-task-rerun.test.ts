@@ -1,0 +1,202 @@
+// Tasks whose instance died, on a private redis-server with three instances (each its own connections, task store
+// and heartbeat): a task of a tool allowing re-runs is started again from its stored request (arguments, principal)
+// by exactly one surviving instance, asks again for its input under new keys and completes; a re-run bound reached,
+// or a tool without re-runs, fails the task as before; an instance only cut off from its heartbeat (alive, not
+// dead) sees its run superseded: its handler is aborted and its late result never overwrites the task.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, test } from 'node:test';
+import { RedisConnection } from '../../src/redis/connection.js';
+import { RedisTaskStore } from '../../src/redis/task-store.js';
+import { principalOf } from '../../src/server/auth.js';
+import { McpServer } from '../../src/server/server.js';
+import type { DetailedTask } from '../../src/spec/tasks.js';
+import { TestRedis } from '../fixtures/redis.js';
+import { connect, NAME_SCHEMA, WITH_TASKS } from '../tasks/fixture.js';
+import { eventually } from './helpers.js';
+
+const T = { timeout: 60_000 };
+const AUTH = { issuer: 'https://issuer.test', subject: 'ada', scopes: [] };
+const PRINCIPAL = 'https://issuer.test|sub:ada';
+
+let redis: TestRedis;
+
+before(async () => {
+  redis = await TestRedis.start();
+});
+
+after(async () => {
+  await redis?.close();
+});
+
+/** What the handlers of one instance saw. */
+interface Runs {
+  started: string[];
+  aborted: string[];
+}
+
+interface Instance {
+  name: string;
+  server: McpServer;
+  store: RedisTaskStore;
+  connection: RedisConnection;
+  runs: Runs;
+  errors: Error[];
+  /** Lets this instance's held handlers return (they hold until then). */
+  release(): void;
+}
+
+const instances: Instance[] = [];
+
+afterEach(async () => {
+  for (const i of instances.splice(0)) {
+    i.release();
+    i.store.close();
+    await i.server.close().catch(() => undefined);
+    await i.connection.close();
+  }
+});
+
+/**
+ * One instance. Its tools: `rerun` (re-runs: 1) and `once` (none). On a `holding` instance both hold until released
+ * (or aborted); elsewhere `rerun` asks a name and answers with what it ran for.
+ */
+async function instance(name: string, holding: boolean): Promise<Instance> {
+  const connection = await RedisConnection.open(redis.url);
+  const store = new RedisTaskStore(connection, { heartbeatMs: 100 });
+  const runs: Runs = { started: [], aborted: [] };
+  const errors: Error[] = [];
+  const server = new McpServer(
+    { name, version: '1' },
+    { tasks: { store, pollIntervalMs: 20 }, onerror: (e) => errors.push(e) },
+  );
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const hold = (tool: string, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      signal.addEventListener('abort', () => {
+        runs.aborted.push(`${tool}: ${String((signal.reason as Error)?.message)}`);
+        resolve();
+      });
+      released.then(resolve);
+    });
+  const schema = { type: 'object', properties: { n: { type: 'number' } } } as const;
+  server.tool('rerun', { task: { mode: 'required', reruns: 1 }, inputSchema: schema }, async (args, ctx) => {
+    runs.started.push('rerun');
+    if (holding) {
+      await hold('rerun', ctx.signal);
+      return `${name} finished late`;
+    }
+    const who = await ctx.elicit({ message: 'Name?', requestedSchema: NAME_SCHEMA });
+    return `${name} ran n=${args.n} for ${principalOf(ctx.authInfo)}, named ${String(who.content?.name)}`;
+  });
+  server.tool('once', { task: 'required' }, async (_args, ctx) => {
+    runs.started.push('once');
+    if (holding) await hold('once', ctx.signal);
+    return `${name} ran once`;
+  });
+  const made = { name, server, store, connection, runs, errors, release };
+  instances.push(made);
+  return made;
+}
+
+async function client(of: Instance) {
+  const { client } = await connect(of.server, {
+    capabilities: WITH_TASKS,
+    authInfo: AUTH,
+    elicitation: () => ({ action: 'accept', content: { name: 'Grace' } }),
+  });
+  return client;
+}
+
+/** Starts `tool` as a task on `on` and waits until its handler runs there. */
+async function started(on: Instance, tool: string, args: Record<string, unknown> = {}): Promise<string> {
+  const c = await client(on);
+  const start = await c.callToolAsTask(tool, args);
+  assert.ok(start.task, 'a task');
+  await eventually(() => on.runs.started.includes(tool), `${tool} running on ${on.name}`);
+  return start.task.taskId;
+}
+
+/** The instance dies: no more heartbeats, and its connections are gone (a dead process writes nothing). */
+async function kill(i: Instance): Promise<void> {
+  i.store.close();
+  await i.connection.close();
+}
+
+test(
+  'a task of a tool allowing re-runs is started again by exactly one surviving instance, and completes',
+  T,
+  async () => {
+    const a = await instance('A', true);
+    const b = await instance('B', false);
+    const c = await instance('C', false);
+    const taskId = await started(a, 'rerun', { n: 7 });
+    assert.equal((await b.store.get(taskId))?.status, 'working', 'A is alive: nothing to take over');
+    await kill(a);
+    // B and C both read it once A is seen dead: one claim wins.
+    await eventually(async () => {
+      const [fromB, fromC] = await Promise.all([b.store.get(taskId), c.store.get(taskId)]);
+      return fromB?.run === 1 && fromC?.run === 1;
+    }, 'the claim');
+    const record = await b.store.get(taskId);
+    assert.equal(record?.rerunsLeft, 0);
+    assert.equal(record?.request?.tool, 'rerun');
+    assert.deepEqual(record?.request?.arguments, { n: 7 });
+    await eventually(() => b.runs.started.length + c.runs.started.length === 1, 'one re-run');
+    const winner = b.runs.started.length === 1 ? 'B' : 'C';
+    // The client polls any instance; the new run asks again under a key of its own, and finishes.
+    const updates: DetailedTask[] = [];
+    const result = await (await client(b)).waitForTask(taskId, { onUpdate: (t) => updates.push(t) });
+    assert.deepEqual(result.content, [
+      { type: 'text', text: `${winner} ran n=7 for ${PRINCIPAL}, named Grace` },
+    ]);
+    const asked = updates.find((u) => u.status === 'input_required');
+    assert.deepEqual(Object.keys(asked?.status === 'input_required' ? asked.inputRequests : {}), [
+      'input-1.1',
+    ]);
+    assert.equal(b.runs.started.length + c.runs.started.length, 1, 'still one re-run');
+    assert.deepEqual([...b.errors, ...c.errors], []);
+  },
+);
+
+test('without re-runs, or with none left, a task whose instance died is failed as before', T, async () => {
+  const a = await instance('A', true);
+  const b = await instance('B', true);
+  const c = await instance('C', false);
+  const once = await started(a, 'once');
+  const rerun = await started(a, 'rerun');
+  await kill(a);
+  await eventually(async () => (await c.store.get(once))?.status === 'failed', 'once failed');
+  assert.match(String((await c.store.get(once))?.error?.message), /instance running this task stopped/);
+  assert.deepEqual(c.runs.started, [], 'a tool without re-runs is never started again');
+  // The re-run lands on B (C does not read it yet), which dies too: its one re-run is spent.
+  await eventually(async () => (await b.store.get(rerun))?.run === 1, 'B took it');
+  await eventually(() => b.runs.started.includes('rerun'), 'B running it');
+  await kill(b);
+  await eventually(async () => (await c.store.get(rerun))?.status === 'failed', 'rerun failed');
+  assert.deepEqual(c.runs.started, [], 'the bound holds');
+  const task = await (await client(c)).getTask(rerun);
+  assert.equal(task.status, 'failed');
+});
+
+test(
+  'an instance taken for dead while alive sees its run superseded: aborted, its late result dropped',
+  T,
+  async () => {
+    const a = await instance('A', true);
+    const b = await instance('B', false);
+    const taskId = await started(a, 'rerun', { n: 1 });
+    a.store.close(); // only the heartbeat stops: A still hears the store's changes
+    await eventually(async () => (await b.store.get(taskId))?.run === 1, 'B took it');
+    await eventually(() => a.runs.aborted.length === 1, 'A aborted');
+    assert.match(a.runs.aborted[0] ?? '', /started again on another instance/);
+    const result = await (await client(b)).waitForTask(taskId);
+    assert.deepEqual(result.content, [{ type: 'text', text: `B ran n=1 for ${PRINCIPAL}, named Grace` }]);
+    a.release();
+    const final = await b.store.get(taskId);
+    assert.equal(final?.status, 'completed');
+    assert.equal(final?.run, 1);
+  },
+);
