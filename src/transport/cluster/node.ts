@@ -5,6 +5,7 @@ import type { ServerChange } from '../../server/broadcast.js';
 import type { McpServer } from '../../server/server.js';
 import type { ServerSession } from '../../server/session.js';
 import type { MessageBus } from './bus.js';
+import { type HandOff, Inbox, type InboxMember } from './inbox.js';
 import { type ClusterLink, INSTANCE_ID_LENGTH } from './link.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
 import type { SharedEventStore } from './shared-event-store.js';
@@ -28,33 +29,16 @@ export interface ClusterOptions {
  * What an endpoint joined to a node does with messages from other instances (the Streamable HTTP endpoint and the
  * legacy HTTP+SSE endpoint of one server share one node; each is a member). Members ignore sessions they do not hold.
  */
-export interface ClusterMember {
+export interface ClusterMember extends InboxMember {
   /** Another instance changed a session's record (log level, subscriptions). */
   sessionChanged?(id: string, record: SessionRecord): void;
   /** Another instance ended a session. */
   sessionDeleted?(id: string): void;
-  /** A message for a session of this instance (an answer to one of its requests, or a cancellation). */
-  deliver?(sessionId: string, message: JsonRpcMessage): void;
-  /** A legacy POST another instance handed here, for a session whose stream this instance holds: true when taken. */
-  accept?(sessionId: string, message: JsonRpcMessage, authInfo: unknown): boolean;
   /** Whether this instance announces changes to `session` (false: another instance holds its stream). */
   delivers?(session: ServerSession): boolean;
 }
 
-/**
- * What became of a message handed to the instance holding a legacy session's stream: `accepted`; `refused` (that
- * instance does not hold the session, or not for this principal); `gone` (no such instance is listening);
- * `unanswered` (it did not say in time, or this instance is closing).
- */
-export type HandOff = 'accepted' | 'refused' | 'gone' | 'unanswered';
-
 const CONTROL = 'ctl';
-const inbox = (instance: string) => `i:${instance}`;
-
-type Inbox =
-  | { t?: undefined; s: string; m: JsonRpcMessage }
-  | { t: 'p'; f: string; r: number; s: string; m: JsonRpcMessage; a?: unknown }
-  | { t: 'k'; r: number; ok: boolean };
 
 type Control =
   | { t: 's'; f: string; id: string; r: SessionRecord }
@@ -62,7 +46,10 @@ type Control =
   | { t: 'c'; f: string; s: string; m: JsonRpcMessage }
   | { t: 'x'; f: string; c: ServerChange };
 
-/** One instance's end of the cluster: its id, heartbeat, control channel and inbox, shared by its members. */
+/**
+ * One instance's end of the cluster, shared by its members: its id, heartbeat and control channel (session records,
+ * cancellations and server changes for every instance), and its inbox (`inbox.ts`: answers and legacy hand-offs).
+ */
 export class ClusterNode implements ClusterLink {
   readonly instance: string;
   readonly events: SharedEventStore;
@@ -71,10 +58,8 @@ export class ClusterNode implements ClusterLink {
   readonly #bus: MessageBus;
   readonly #server: McpServer;
   readonly #members = new Set<ClusterMember>();
-  /** Legacy POSTs handed to other instances, waiting for their word. */
-  readonly #handOffs = new Map<number, (outcome: HandOff) => void>();
+  readonly #inbox: Inbox;
   readonly #apply: (change: ServerChange) => void;
-  #nextHandOff = 0;
   #starting: Promise<void> | undefined;
   #ready = false;
   #closed = false;
@@ -98,6 +83,12 @@ export class ClusterNode implements ClusterLink {
         for (const member of this.#members) if (member.delivers?.(session) === false) return false;
         return true;
       },
+    });
+    this.#inbox = new Inbox(options.bus, {
+      instance: id,
+      members: this.#members,
+      isAlive: (instance) => this.isAlive(instance),
+      report: (e) => this.#error(e),
     });
     // The bus's failures no caller sees (a listener that threw) reach the server's onerror.
     const stopReporting = this.#bus.reportTo?.((e) => this.#error(e));
@@ -130,8 +121,7 @@ export class ClusterNode implements ClusterLink {
   async #start(): Promise<void> {
     const control = await this.#bus.subscribe(CONTROL, (text) => this.#control(text));
     this.#unsubscribe.push(control);
-    const own = await this.#bus.subscribe(inbox(this.instance), (text) => this.#inbox(text));
-    this.#unsubscribe.push(own);
+    this.#unsubscribe.push(await this.#inbox.open());
     await this.#bus.heartbeat(this.instance, this.heartbeatMs * 3);
     if (this.#closed) return this.close();
     this.#timer = setInterval(() => {
@@ -146,7 +136,7 @@ export class ClusterNode implements ClusterLink {
   }
 
   forwardAnswer(instance: string, sessionId: string, message: JsonRpcMessage): void {
-    this.#publish(inbox(instance), JSON.stringify({ s: sessionId, m: message }));
+    this.#inbox.forward(instance, sessionId, message);
   }
 
   forwardCancel(sessionId: string, message: JsonRpcMessage): void {
@@ -155,8 +145,7 @@ export class ClusterNode implements ClusterLink {
 
   /**
    * Hands a message POSTed for a legacy session to the instance holding its stream, and resolves with what became of
-   * it: that instance says whether it took it; nobody listening is `gone`; no word within `waitMs` is `unanswered`
-   * (`gone` if the instance stopped its heartbeat meanwhile). Rejects when the bus cannot be reached.
+   * it (see {@link Inbox.handOff}); `unanswered` once this node is closed. Rejects when the bus cannot be reached.
    */
   async handOff(
     instance: string,
@@ -167,36 +156,7 @@ export class ClusterNode implements ClusterLink {
   ): Promise<HandOff> {
     await this.start();
     if (this.#closed) return 'unanswered';
-    const r = ++this.#nextHandOff;
-    const said = new Promise<HandOff>((resolve) => this.#handOffs.set(r, resolve));
-    const handed: Inbox = { t: 'p', f: this.instance, r, s: sessionId, m: message };
-    if (authInfo !== undefined) handed.a = authInfo;
-    let listening: number;
-    try {
-      listening = await this.#bus.publish(inbox(instance), JSON.stringify(handed));
-    } catch (e) {
-      this.#handOffs.delete(r);
-      throw e;
-    }
-    if (listening === 0) {
-      this.#handOffs.delete(r);
-      return 'gone';
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<HandOff>((resolve) => {
-      timer = setTimeout(() => {
-        this.#handOffs.delete(r);
-        this.isAlive(instance).then(
-          (alive) => resolve(alive ? 'unanswered' : 'gone'),
-          () => resolve('unanswered'),
-        );
-      }, waitMs);
-    });
-    try {
-      return await Promise.race([said, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.#inbox.handOff(instance, sessionId, message, authInfo, waitMs);
   }
 
   /** Tells the other instances that a session's record changed (they update their copies). */
@@ -222,8 +182,7 @@ export class ClusterNode implements ClusterLink {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
-    for (const resolve of this.#handOffs.values()) resolve('unanswered');
-    this.#handOffs.clear();
+    this.#inbox.close();
     forget(this.#server, this);
   }
 
@@ -261,34 +220,6 @@ export class ClusterNode implements ClusterLink {
       case 'x':
         this.#apply(control.c);
         return;
-    }
-  }
-
-  #inbox(text: string): void {
-    let message: Inbox;
-    try {
-      message = JSON.parse(text) as Inbox;
-    } catch (e) {
-      this.#error(e);
-      return;
-    }
-    if (typeof message !== 'object' || message === null) return;
-    switch (message.t) {
-      case undefined:
-        for (const member of this.#members) member.deliver?.(message.s, message.m);
-        return;
-      case 'p': {
-        let ok = false;
-        for (const member of this.#members) ok ||= member.accept?.(message.s, message.m, message.a) === true;
-        this.#publish(inbox(message.f), JSON.stringify({ t: 'k', r: message.r, ok }));
-        return;
-      }
-      case 'k': {
-        const resolve = this.#handOffs.get(message.r);
-        this.#handOffs.delete(message.r);
-        resolve?.(message.ok ? 'accepted' : 'refused');
-        return;
-      }
     }
   }
 }
