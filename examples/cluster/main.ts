@@ -1,5 +1,6 @@
 // `npm run cluster`: starts a redis-server, three instances of the everything example server on it and nginx in
-// front (round robin, no affinity), prints the endpoint, and stops everything on Ctrl-C. Usage:
+// front (round robin, no affinity), prints the endpoints (Streamable HTTP and the legacy HTTP+SSE one, both clustered),
+// and stops everything on Ctrl-C. Usage:
 //   npm run cluster [-- --instances N] [--port PORT] [--redis redis://host:port]
 import process from 'node:process';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ const topology = await Topology.start({
 console.log(
   `mcpkit cluster: ${topology.url} (nginx round robin over ${instances} instances, Redis ${topology.redisUrl})`,
 );
+console.log(`  legacy HTTP+SSE (2024-11-05): ${topology.sseUrl}`);
 for (const [i, m] of topology.instances.entries())
   console.log(`  instance ${i}: ${topology.instanceUrl(i)} (pid ${m.child.pid})`);
 console.log('Ctrl-C stops everything.');

@@ -169,6 +169,11 @@ export class Topology {
     return `http://127.0.0.1:${this.nginx.port}/mcp`;
   }
 
+  /** The legacy HTTP+SSE endpoint (2024-11-05: GET the stream, POST to the `endpoint` it announces) behind nginx. */
+  get sseUrl(): string {
+    return `http://127.0.0.1:${this.nginx.port}/sse`;
+  }
+
   /** Each instance's own endpoint. */
   instanceUrl(i: number): string {
     return `http://127.0.0.1:${this.instances[i]?.port}/mcp`;
