@@ -1,22 +1,17 @@
 import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
-import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/types.js';
-import type { IncomingRequest } from '../../protocol/peer.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import type { InputRequest } from '../../spec/modern.js';
-import { LATEST_MODERN_REVISION } from '../../spec/modern.js';
-import { POLICIES, policyFor } from '../../spec/revision.js';
 import type { DetailedTask } from '../../spec/tasks.js';
 import type { RequestContext } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
 import { requireScopes } from '../methods.js';
 import type { MrtrState } from '../modern/mrtr.js';
-import { createRequestContext } from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
 import { callTool, type ToolDef } from '../tools.js';
-import { bindTask } from './current.js';
 import { acceptTaskIds, declaresTasks, missingTasksCapability, principalOf, taskMethods } from './methods.js';
-import { keepRequest, originOf, originOfKept, type TaskOrigin } from './origin.js';
-import { runToolInTask, type StopReason, TaskInputCollector, TaskRun } from './run.js';
+import { keepRequest, originOf, originOfKept, type TaskOrigin, taskContext } from './origin.js';
+import { runToolInTask, type StopReason, TaskRun } from './run.js';
 import { MemoryTaskStore, type TaskStore } from './store.js';
 import {
   advance,
@@ -312,36 +307,11 @@ export class TaskManager implements TaskHost {
     await this.#settle(run, changes);
   }
 
-  /** The context a task's handler runs with: the request's identity, the task's signal and input. */
+  /** The context a task's handler runs with (its status message set through this run's fenced writes). */
   #context(run: TaskRun, origin: TaskOrigin, mrtr: MrtrState): RequestContext & { done(): void } {
-    // Without a progress token and a log level, progress and log notifications are no-ops, as tasks require.
-    const request: JsonRpcRequest = {
-      jsonrpc: '2.0',
-      id: origin.requestId,
-      method: 'tools/call',
-      params: { ...origin.params, _meta: origin.meta },
-    };
-    const incoming: IncomingRequest = {
-      request,
-      signal: run.signal,
-      context: origin.authInfo === undefined ? undefined : { authInfo: origin.authInfo },
-    };
-    const taskCtx = createRequestContext(incoming, {
-      session: origin.session,
-      info: origin.info,
-      // Tasks belong to the stateless revision the request named.
-      policy: policyFor(origin.info.protocolVersion) ?? POLICIES[LATEST_MODERN_REVISION],
-      asker: { era: 'stateless', collector: new TaskInputCollector(run) },
-      logThreshold: () => undefined,
-      mrtr,
+    return taskContext(run, origin, mrtr, async (message) => {
+      await this.#settle(run, { statusMessage: message });
     });
-    bindTask(taskCtx, {
-      taskId: run.taskId,
-      setStatusMessage: async (message) => {
-        await this.#settle(run, { statusMessage: message });
-      },
-    });
-    return taskCtx;
   }
 
   /** Publishes one input request on the task (status input_required). */

@@ -1,7 +1,14 @@
 import { errorMessage } from '../../jsonrpc/errors.js';
-import { isJsonObject, type JsonObject, type RequestId } from '../../jsonrpc/types.js';
+import { isJsonObject, type JsonObject, type JsonRpcRequest, type RequestId } from '../../jsonrpc/types.js';
+import type { IncomingRequest } from '../../protocol/peer.js';
+import { LATEST_MODERN_REVISION } from '../../spec/modern.js';
+import { POLICIES, policyFor } from '../../spec/revision.js';
 import type { RequestContext, SessionInfo } from '../context.js';
+import type { MrtrState } from '../modern/mrtr.js';
+import { createRequestContext } from '../request-context.js';
 import type { ServerSession } from '../session.js';
+import { bindTask } from './current.js';
+import { TaskInputCollector, type TaskRun } from './run.js';
 import type { TaskRequest } from './types.js';
 
 /**
@@ -82,4 +89,39 @@ export function originOfKept(request: TaskRequest, session: ServerSession): Task
     },
     session,
   };
+}
+
+/**
+ * The context a task's handler runs with: its origin's identity, the run's signal, input asked through the task
+ * (`input_required` until `tasks/update` answers), and `currentTask(ctx)` bound to the task.
+ */
+export function taskContext(
+  run: TaskRun,
+  origin: TaskOrigin,
+  mrtr: MrtrState,
+  setStatusMessage: (message: string) => Promise<void>,
+): RequestContext & { done(): void } {
+  // Without a progress token and a log level, progress and log notifications are no-ops, as tasks require.
+  const request: JsonRpcRequest = {
+    jsonrpc: '2.0',
+    id: origin.requestId,
+    method: 'tools/call',
+    params: { ...origin.params, _meta: origin.meta },
+  };
+  const incoming: IncomingRequest = {
+    request,
+    signal: run.signal,
+    context: origin.authInfo === undefined ? undefined : { authInfo: origin.authInfo },
+  };
+  const ctx = createRequestContext(incoming, {
+    session: origin.session,
+    info: origin.info,
+    // Tasks belong to the stateless revision the request named.
+    policy: policyFor(origin.info.protocolVersion) ?? POLICIES[LATEST_MODERN_REVISION],
+    asker: { era: 'stateless', collector: new TaskInputCollector(run) },
+    logThreshold: () => undefined,
+    mrtr,
+  });
+  bindTask(ctx, { taskId: run.taskId, setStatusMessage });
+  return ctx;
 }
