@@ -80,6 +80,7 @@ export class RedisTaskStore implements TaskStore {
   readonly #redis: RedisConnection;
   readonly #heartbeatMs: number;
   #adopter: TaskAdopter | undefined;
+  #closed = false;
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(redis: RedisConnection, options: RedisTaskStoreOptions = {}) {
@@ -120,7 +121,8 @@ export class RedisTaskStore implements TaskStore {
     if (reply[1] !== 1 || isTerminal(record.status)) return record;
     // Its instance died: the handler that would finish it is gone.
     const adopter = this.#adopter;
-    if (adopter?.canRerun(record)) {
+    // A closed store claims nothing: its instance is going away (and a claim would start its heartbeat again).
+    if (!this.#closed && adopter?.canRerun(record)) {
       await this.#beat();
       const claimed = advance(record, rerunChanges(record));
       const args = [
@@ -178,8 +180,9 @@ export class RedisTaskStore implements TaskStore {
     };
   }
 
-  /** Stops the heartbeat (the instance's tasks count as dead three intervals later). */
+  /** Stops the heartbeat (the instance's tasks count as dead three intervals later); no task is claimed here after. */
   close(): void {
+    this.#closed = true;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
   }

@@ -1,7 +1,7 @@
 // Tasks whose instance died, on a private redis-server with three instances (each its own connections, task store
 // and heartbeat): a task of a tool allowing re-runs is started again from its stored request (arguments, principal)
 // by exactly one surviving instance, asks again for its input under new keys and completes; a re-run bound reached,
-// or a tool without re-runs, fails the task as before; an instance only cut off from its heartbeat (alive, not
+// or a tool without re-runs, or a reader whose store is closed, fails the task as before; an instance only cut off from its heartbeat (alive, not
 // dead) sees its run superseded: its handler is aborted and its late result never overwrites the task.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
@@ -180,6 +180,20 @@ test('without re-runs, or with none left, a task whose instance died is failed a
   const task = await (await client(c)).getTask(rerun);
   assert.equal(task.status, 'failed');
 });
+
+test(
+  'a reader whose task store is closed (its instance going away) claims nothing: the task fails',
+  T,
+  async () => {
+    const a = await instance('A', true);
+    const b = await instance('B', false);
+    const taskId = await started(a, 'rerun');
+    await kill(a);
+    b.store.close();
+    await eventually(async () => (await b.store.get(taskId))?.status === 'failed', 'failed');
+    assert.deepEqual(b.runs.started, []);
+  },
+);
 
 test(
   'an instance taken for dead while alive sees its run superseded: aborted, its late result dropped',
