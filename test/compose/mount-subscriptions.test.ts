@@ -17,36 +17,7 @@ import {
 import { type RunningServer, serve } from '../../src/node.js';
 import { connectInMemory, createLinkedTransports } from '../../src/testing.js';
 import { eventually } from '../eras/helpers.js';
-
-/** A server behind the proxy with two resources and a template, and what it holds subscribed (in either era). */
-async function backendServer() {
-  const server = new McpServer(
-    { name: 'behind', version: '1.0.0' },
-    { capabilities: { resources: { subscribe: true, listChanged: true } } },
-  );
-  for (const name of ['a', 'b']) server.resource(`test://${name}`, { name }, () => name);
-  server.resourceTemplate('test://item/{id}', { name: 'item' }, (uri) => [{ uri, text: 'item' }]);
-  const listening = new Map<object, readonly string[]>();
-  server.use(async (request, next) => {
-    if (request.method !== 'subscriptions/listen') return next();
-    const key = {};
-    const wanted = (request.params.notifications as { resourceSubscriptions?: string[] } | undefined)
-      ?.resourceSubscriptions;
-    listening.set(key, wanted ?? []);
-    request.ctx.signal.addEventListener('abort', () => listening.delete(key));
-    try {
-      return await next();
-    } finally {
-      listening.delete(key);
-    }
-  });
-  const holds = (uri: string): boolean => {
-    for (const session of server.sessions) if (session.subscriptions?.has(uri)) return true;
-    for (const uris of listening.values()) if (uris.includes(uri)) return true;
-    return false;
-  };
-  return { server, holds };
-}
+import { backendServer } from './subscription-backend.js';
 
 async function proxyOf(server: McpServer, era: 'stateful' | 'stateless') {
   const [clientSide, serverSide] = createLinkedTransports();
@@ -72,7 +43,7 @@ for (const behindEra of ['stateful', 'stateless'] as const) {
     let http: RunningServer;
 
     before(async () => {
-      behind = await backendServer();
+      behind = await backendServer(['a', 'b'], { template: true });
       proxy = await proxyOf(behind.server, behindEra);
       app = new McpServer({ name: 'app', version: '1.0.0' });
       app.mount('remote', proxy);
@@ -150,7 +121,7 @@ for (const behindEra of ['stateful', 'stateless'] as const) {
 
 describe('subscriptions through a mount of a mount', () => {
   test("each server's middleware sees the subscription with its own URIs; the proxy at the bottom holds it", async () => {
-    const behind = await backendServer();
+    const behind = await backendServer(['a', 'b'], { template: true });
     const proxy = await proxyOf(behind.server, 'stateful');
     const seen: string[] = [];
     const recorder =

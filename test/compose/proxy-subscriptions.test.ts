@@ -5,40 +5,17 @@
 // read off it directly.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client, createProxy, HttpClientTransport, McpServer, type ProxyServer } from '../../src/index.js';
+import {
+  Client,
+  createProxy,
+  HttpClientTransport,
+  type McpServer,
+  type ProxyServer,
+} from '../../src/index.js';
 import { type RunningServer, serve } from '../../src/node.js';
 import { connectInMemory, createLinkedTransports } from '../../src/testing.js';
 import { eventually } from '../eras/helpers.js';
-
-/** A server behind the proxy with three resources, and what it holds subscribed (in either era). */
-async function backendServer() {
-  const server = new McpServer(
-    { name: 'behind', version: '1.0.0' },
-    { capabilities: { resources: { subscribe: true, listChanged: true } } },
-  );
-  for (const name of ['a', 'b', 'c']) server.resource(`test://${name}`, { name }, () => name);
-  // The URIs of each open subscriptions/listen request (the stateless revision's subscriptions).
-  const listening = new Map<object, readonly string[]>();
-  server.use(async (request, next) => {
-    if (request.method !== 'subscriptions/listen') return next();
-    const key = {};
-    const wanted = (request.params.notifications as { resourceSubscriptions?: string[] } | undefined)
-      ?.resourceSubscriptions;
-    listening.set(key, wanted ?? []);
-    request.ctx.signal.addEventListener('abort', () => listening.delete(key));
-    try {
-      return await next();
-    } finally {
-      listening.delete(key);
-    }
-  });
-  const holds = (uri: string): boolean => {
-    for (const session of server.sessions) if (session.subscriptions?.has(uri)) return true;
-    for (const uris of listening.values()) if (uris.includes(uri)) return true;
-    return false;
-  };
-  return { server, holds };
-}
+import { backendServer } from './subscription-backend.js';
 
 async function proxyOf(server: McpServer, era: 'stateful' | 'stateless', maxSubscriptions?: number) {
   const [clientSide, serverSide] = createLinkedTransports();
@@ -57,7 +34,7 @@ for (const era of ['stateful', 'stateless'] as const) {
     let http: RunningServer;
 
     before(async () => {
-      behind = await backendServer();
+      behind = await backendServer(['a', 'b', 'c']);
       proxy = await proxyOf(behind.server, era);
       http = await serve(proxy, { port: 0, host: '127.0.0.1' });
     });
@@ -134,7 +111,7 @@ for (const era of ['stateful', 'stateless'] as const) {
 
 describe('the bound on the proxy subscriptions', () => {
   test('one resource more than maxSubscriptions is refused, with a clear error, until one is let go', async () => {
-    const behind = await backendServer();
+    const behind = await backendServer(['a', 'b', 'c']);
     const proxy = await proxyOf(behind.server, 'stateful', 2);
     const { client } = await connectInMemory(proxy);
     try {
@@ -161,7 +138,7 @@ describe('the bound on the proxy subscriptions', () => {
   });
 
   test('a maxSubscriptions that is not a positive integer is refused at start', async () => {
-    const behind = await backendServer();
+    const behind = await backendServer(['a', 'b', 'c']);
     await assert.rejects(
       proxyOf(behind.server, 'stateful', 0),
       /maxSubscriptions must be a positive integer/,

@@ -20,7 +20,7 @@ import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { createLinkedTransports } from '../../src/transport/memory.js';
 import { StdioClientTransport } from '../../src/transport/stdio-client.js';
 import { handlers } from '../tasks/fixture.js';
-import { authOf, codeOf, collect, ERAS, type Era, memoryClient, principal } from './helpers.js';
+import { addAskTool, authOf, codeOf, collect, ERAS, type Era, memoryClient, principal } from './helpers.js';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
@@ -30,14 +30,7 @@ function server(options: ServerOptions): McpServer {
   s.tool('boom', {}, () => {
     throw new Error('database password rejected at db.internal:5432');
   });
-  s.tool('ask', {}, async (_args, ctx) => {
-    await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 5 });
-    const answer = await ctx.elicit({
-      message: 'name?',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-    });
-    return `asked ${JSON.stringify(answer.content)}`;
-  });
+  addAskTool(s);
   s.resource('mem://a', { name: 'a' }, () => 'a');
   s.prompt('greet', {}, () => 'hi');
   return s;

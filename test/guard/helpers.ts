@@ -99,3 +99,15 @@ export async function codeOf(p: Promise<unknown>): Promise<number | string | und
     return (e as { code?: number | string }).code;
   }
 }
+
+/** Registers tool `ask`, which samples once and elicits a name from the client, answering what it was told. */
+export function addAskTool(server: McpServer): void {
+  server.tool('ask', {}, async (_args, ctx) => {
+    await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 5 });
+    const answer = await ctx.elicit({
+      message: 'name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
+    return `asked ${JSON.stringify(answer.content)}`;
+  });
+}

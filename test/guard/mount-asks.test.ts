@@ -7,18 +7,11 @@ import { describe, test } from 'node:test';
 import type { AuditRecord } from '../../src/server/guard/audit.js';
 import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { handlers } from '../tasks/fixture.js';
-import { collect, ERAS, memoryClient } from './helpers.js';
+import { addAskTool, collect, ERAS, memoryClient } from './helpers.js';
 
 function child(options: ServerOptions): McpServer {
   const s = new McpServer({ name: 'child', version: '1' }, options);
-  s.tool('ask', {}, async (_args, ctx) => {
-    await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 5 });
-    const answer = await ctx.elicit({
-      message: 'name?',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-    });
-    return `asked ${JSON.stringify(answer.content)}`;
-  });
+  addAskTool(s);
   return s;
 }
 
