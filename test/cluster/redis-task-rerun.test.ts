@@ -164,16 +164,17 @@ test(
 test('without re-runs, or with none left, a task whose instance died is failed as before', T, async () => {
   const a = await instance('A', true);
   const b = await instance('B', true);
-  const c = await instance('C', false);
   const once = await started(a, 'once');
   const rerun = await started(a, 'rerun');
   await kill(a);
-  await eventually(async () => (await c.store.get(once))?.status === 'failed', 'once failed');
-  assert.match(String((await c.store.get(once))?.error?.message), /instance running this task stopped/);
-  assert.deepEqual(c.runs.started, [], 'a tool without re-runs is never started again');
-  // The re-run lands on B (C does not read it yet), which dies too: its one re-run is spent.
+  // B is the one survivor (C joins later: a survivor's sweep would otherwise take the re-run as soon as B's read).
+  await eventually(async () => (await b.store.get(once))?.status === 'failed', 'once failed');
+  assert.match(String((await b.store.get(once))?.error?.message), /instance running this task stopped/);
+  // The re-run lands on B, which dies too: its one re-run is spent.
   await eventually(async () => (await b.store.get(rerun))?.run === 1, 'B took it');
   await eventually(() => b.runs.started.includes('rerun'), 'B running it');
+  assert.deepEqual(b.runs.started, ['rerun'], 'a tool without re-runs is never started again');
+  const c = await instance('C', false);
   await kill(b);
   await eventually(async () => (await c.store.get(rerun))?.status === 'failed', 'rerun failed');
   assert.deepEqual(c.runs.started, [], 'the bound holds');

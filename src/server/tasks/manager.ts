@@ -116,6 +116,7 @@ export class TaskManager implements TaskHost {
     this.#unadopt = this.store.adopt?.({
       canRerun: (record) => this.#canRerun(record),
       rerun: (record) => this.#rerun(record),
+      report: (error) => this.#report(error),
     });
   }
 
@@ -176,16 +177,36 @@ export class TaskManager implements TaskHost {
     throw new JsonRpcError(ErrorCode.InternalError, `Task ${taskId} changed too often to be updated`);
   }
 
-  /** Stops every handler running here; their tasks fail with -32603 (the server shut down). */
+  /**
+   * Stops every handler running here. With a store that can `release` them (Redis), the tasks whose tool allows
+   * re-runs and that have re-runs left are released for another instance to start again (a rolling deploy loses none);
+   * the others fail with -32603 (the server shut down).
+   */
   async close(): Promise<void> {
     this.#closed = true;
+    // First: this instance takes none of the tasks it is about to release.
     this.#unadopt?.();
     const changes = failure(
       new JsonRpcError(ErrorCode.InternalError, 'The server shut down before the task finished'),
     );
     const runs = [...this.#runs.values()];
     for (const run of runs) this.#stop(run, 'shutdown');
-    await Promise.all(runs.map((run) => this.#settle(run, changes).catch((e: unknown) => this.#report(e))));
+    await Promise.all(runs.map((run) => this.#leave(run, changes).catch((e: unknown) => this.#report(e))));
+  }
+
+  /** A stopped run at shutdown: its task released for another instance when it may run again, else failed. */
+  async #leave(run: TaskRun, changes: TaskChanges): Promise<void> {
+    if (this.store.release !== undefined) {
+      const current = await this.store.get(run.taskId);
+      if (
+        current !== undefined &&
+        (current.run ?? 0) === run.generation &&
+        this.#rerunnable(current) &&
+        (await this.store.release(run.taskId, run.generation))
+      )
+        return;
+    }
+    await this.#settle(run, changes);
   }
 
   async #start(
@@ -262,7 +283,12 @@ export class TaskManager implements TaskHost {
 
   /** Whether this instance can start `record` again: re-runs left, its tool here allowing them, not closing. */
   #canRerun(record: TaskRecord): boolean {
-    if (this.#closed || !mayRerun(record) || record.request === undefined) return false;
+    return !this.#closed && this.#rerunnable(record);
+  }
+
+  /** Whether `record` may be started again: re-runs left, and its tool here allowing them. */
+  #rerunnable(record: TaskRecord): boolean {
+    if (!mayRerun(record) || record.request === undefined) return false;
     const config = this.#server.tool(record.request.tool)?.config.task;
     return config !== undefined && (taskOptions(config).reruns ?? 0) > 0;
   }
@@ -310,6 +336,8 @@ export class TaskManager implements TaskHost {
   /** The context a task's handler runs with (its status message set through this run's fenced writes). */
   #context(run: TaskRun, origin: TaskOrigin, mrtr: MrtrState): RequestContext & { done(): void } {
     return taskContext(run, origin, mrtr, async (message) => {
+      // A stopped run writes nothing more (a released task's next run owns its messages).
+      if (run.stopReason) return;
       await this.#settle(run, { statusMessage: message });
     });
   }

@@ -37,6 +37,14 @@ export interface TaskStore {
    * otherwise it is failed as before. One adopter per store: a later one replaces it.
    */
   adopt?(adopter: TaskAdopter): () => void;
+  /**
+   * Optional, with `adopt`: gives up this instance's run `run` of a task because the instance is shutting down
+   * gracefully, so that another instance starts it again at once (the task counts as its instance's dead) instead of
+   * the task being failed. The task manager calls it only for a task whose tool allows re-runs and which has re-runs
+   * left. True when released; false when the task ended, is gone, or is not this instance's run `run` (then it is
+   * failed as before).
+   */
+  release?(taskId: string, run: number): Promise<boolean>;
 }
 
 /** What a task manager offers a shared store for the tasks whose instance died (see {@link TaskStore.adopt}). */
@@ -45,6 +53,8 @@ export interface TaskAdopter {
   canRerun(record: TaskRecord): boolean;
   /** Starts the claimed task again here from its stored request (`record` as claimed: working, the next run). */
   rerun(record: TaskRecord): void;
+  /** Hears a failure no request sees (a background sweep of dead instances' tasks could not reach the store). */
+  report?(error: unknown): void;
 }
 
 /** Options of {@link MemoryTaskStore}. */

@@ -1,0 +1,269 @@
+// The sweep of dead instances' tasks, on a private redis-server with instances that each have their own connections,
+// task store and heartbeat: nobody reads the task (no tasks/get, no listen asking for it after the death), yet a
+// `subscriptions/listen` stream opened on another instance while the task ran hears it become failed, or started
+// again and completed; each sweep handles a bounded batch, and the instance's index empties. A graceful shutdown
+// releases a re-runnable task to another instance instead of failing it, and still fails the others.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, test } from 'node:test';
+import type { JsonObject } from '../../src/jsonrpc/types.js';
+import { RedisConnection } from '../../src/redis/connection.js';
+import { RedisTaskStore } from '../../src/redis/task-store.js';
+import { McpServer } from '../../src/server/server.js';
+import type { TaskRecord } from '../../src/server/tasks/types.js';
+import { TestRedis } from '../fixtures/redis.js';
+import { connect, WITH_TASKS } from '../tasks/fixture.js';
+import { eventually } from './helpers.js';
+
+const T = { timeout: 60_000 };
+const AUTH = { issuer: 'https://issuer.test', subject: 'ada', scopes: [] };
+const PREFIX = 'mcpkit:';
+
+let redis: TestRedis;
+let admin: RedisConnection;
+
+before(async () => {
+  redis = await TestRedis.start();
+  admin = await RedisConnection.open(redis.url);
+});
+
+after(async () => {
+  await admin?.close();
+  await redis?.close();
+});
+
+interface Instance {
+  name: string;
+  server: McpServer;
+  store: RedisTaskStore;
+  connection: RedisConnection;
+  started: string[];
+  aborted: string[];
+  errors: Error[];
+  /** Lets this instance's held handlers return. */
+  release(): void;
+}
+
+const instances: Instance[] = [];
+
+afterEach(async () => {
+  for (const i of instances.splice(0)) {
+    i.release();
+    i.store.close();
+    await i.server.close().catch(() => undefined);
+    await i.connection.close();
+  }
+  await admin.command.flushall();
+});
+
+/**
+ * One instance. Its tools: `rerun` (re-runs: 1) and `once` (none); on a `holding` instance both hold until released
+ * or aborted, elsewhere they answer at once with the instance's name.
+ */
+async function instance(name: string, holding: boolean, sweepBatch?: number): Promise<Instance> {
+  const connection = await RedisConnection.open(redis.url);
+  const store = new RedisTaskStore(connection, {
+    heartbeatMs: 100,
+    ...(sweepBatch === undefined ? {} : { sweepBatch }),
+  });
+  const errors: Error[] = [];
+  const server = new McpServer(
+    { name, version: '1' },
+    { tasks: { store, pollIntervalMs: 20 }, onerror: (e) => errors.push(e) },
+  );
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const made: Instance = { name, server, store, connection, started: [], aborted: [], errors, release };
+  const run = async (tool: string, signal: AbortSignal) => {
+    made.started.push(tool);
+    if (holding)
+      await new Promise<void>((resolve) => {
+        signal.addEventListener('abort', () => {
+          made.aborted.push(`${tool}: ${String((signal.reason as Error)?.message)}`);
+          resolve();
+        });
+        released.then(resolve);
+      });
+    return `${tool} done by ${name}`;
+  };
+  server.tool('rerun', { task: { mode: 'required', reruns: 1 } }, (_args, ctx) => run('rerun', ctx.signal));
+  server.tool('once', { task: 'required' }, (_args, ctx) => run('once', ctx.signal));
+  instances.push(made);
+  return made;
+}
+
+/** A client of `on` (in memory) whose `notifications/tasks` land in `notes`. */
+async function client(on: Instance, notes: JsonObject[] = []) {
+  const { client } = await connect(on.server, {
+    capabilities: WITH_TASKS,
+    authInfo: AUTH,
+    onnotification: (n) => {
+      if (n.method === 'notifications/tasks') notes.push(n.params as JsonObject);
+    },
+  });
+  return client;
+}
+
+/** Starts `tool` as a task on `on` and waits until its handler runs there. */
+async function started(on: Instance, tool: string): Promise<string> {
+  const c = await client(on);
+  const start = await c.callToolAsTask(tool, {});
+  assert.ok(start.task, 'a task');
+  await eventually(() => on.started.includes(tool), `${tool} running on ${on.name}`);
+  return start.task.taskId;
+}
+
+/** Opens a listen on `on` for `taskIds` (while their instance is alive) and gives the notes it hears. */
+async function listening(on: Instance, taskIds: string[]): Promise<JsonObject[]> {
+  const notes: JsonObject[] = [];
+  const sub = (await client(on, notes)).listen({ taskIds });
+  assert.deepEqual((await sub.honoured).taskIds, taskIds);
+  return notes;
+}
+
+/** The instance dies: no more heartbeats, and its connections are gone (a dead process writes nothing). */
+async function kill(i: Instance): Promise<void> {
+  i.store.close();
+  await i.connection.close();
+}
+
+/** The task as stored, read straight from Redis (not through a store: reading it would handle it). */
+async function raw(taskId: string): Promise<TaskRecord | undefined> {
+  const text = await admin.command.get(`${PREFIX}t:${taskId}`);
+  return text === null ? undefined : (JSON.parse(text) as TaskRecord);
+}
+
+function statuses(notes: JsonObject[], taskId: string): string[] {
+  return notes.filter((n) => n.taskId === taskId).map((n) => `${n.status}: ${n.statusMessage ?? ''}`);
+}
+
+test(
+  'a dead instance’s tasks nobody reads: a listener elsewhere hears one fail and the other run again and complete',
+  T,
+  async () => {
+    const a = await instance('A', true);
+    const b = await instance('B', false);
+    const once = await started(a, 'once');
+    const rerun = await started(a, 'rerun');
+    const index = `${PREFIX}ti:${a.store.instance}`;
+    assert.deepEqual((await admin.command.zrange(index, '0', '-1')).sort(), [once, rerun].sort());
+    assert.ok((await admin.command.pttl(index)) > 0, 'the index expires with its tasks');
+    const notes = await listening(b, [once, rerun]);
+    await kill(a);
+    await eventually(
+      () => notes.some((n) => n.taskId === once && n.status === 'failed'),
+      `once failed (heard: ${JSON.stringify(notes)})`,
+    );
+    const failed = notes.find((n) => n.taskId === once && n.status === 'failed');
+    assert.match(
+      String((failed?.error as JsonObject | undefined)?.message),
+      /instance running this task stopped/,
+    );
+    await eventually(
+      () => notes.some((n) => n.taskId === rerun && n.status === 'completed'),
+      `rerun completed (heard: ${JSON.stringify(notes)})`,
+    );
+    const done = notes.find((n) => n.taskId === rerun && n.status === 'completed');
+    assert.deepEqual((done?.result as JsonObject | undefined)?.content, [
+      { type: 'text', text: 'rerun done by B' },
+    ]);
+    assert.ok(
+      statuses(notes, rerun).includes('working: Started again: the server instance running it stopped'),
+      statuses(notes, rerun).join(', '),
+    );
+    assert.deepEqual(b.started, ['rerun'], 'once is never started again; rerun once, on B');
+    // The dead instance's index is gone, and so is the instance from the set of those with one.
+    await eventually(async () => (await admin.command.exists(index)) === 0, 'the index emptied');
+    await eventually(
+      async () => (await admin.command.sismember(`${PREFIX}tinst`, a.store.instance)) === 0,
+      'A forgotten',
+    );
+    // B's index held its run, and lost it when the task completed.
+    assert.equal(await admin.command.exists(`${PREFIX}ti:${b.store.instance}`), 0);
+    assert.deepEqual(b.errors, []);
+  },
+);
+
+test(
+  'one sweep handles at most sweepBatch tasks of a dead instance, under a lease only one instance holds',
+  T,
+  async () => {
+    const a = await instance('A', true);
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) ids.push(await started(a, 'once'));
+    await kill(a);
+    // A store whose own timer never fires within the test: only the sweeps called here run.
+    const connection = await RedisConnection.open(redis.url);
+    const store = new RedisTaskStore(connection, { heartbeatMs: 600_000, sweepBatch: 2 });
+    const rerunAsked: string[] = [];
+    const unadopt = store.adopt({
+      canRerun: (r) => {
+        rerunAsked.push(r.taskId);
+        return false;
+      },
+      rerun: () => assert.fail('nothing is re-run'),
+    });
+    try {
+      await eventually(
+        async () => (await admin.command.exists(`${PREFIX}alive:${a.store.instance}`)) === 0,
+        'A dead',
+      );
+      // Another instance holds A's sweep lease: this one sweeps nothing of A's.
+      await admin.command.set(`${PREFIX}tsw:${a.store.instance}`, 'someone', 'PX', 60_000);
+      assert.equal(await store.sweep(), 0);
+      await admin.command.del(`${PREFIX}tsw:${a.store.instance}`);
+      const counts: number[] = [];
+      for (let n = 0; n < 4; n++) counts.push(await store.sweep());
+      assert.deepEqual(counts, [2, 2, 1, 0]);
+      for (const id of ids) assert.equal((await raw(id))?.status, 'failed', id);
+      assert.deepEqual(rerunAsked.sort(), [...ids].sort());
+      assert.equal(await admin.command.exists(`${PREFIX}ti:${a.store.instance}`), 0);
+      assert.equal(await admin.command.exists(`${PREFIX}tsw:${a.store.instance}`), 0, 'the lease given back');
+    } finally {
+      unadopt();
+      store.close();
+      await connection.close();
+    }
+  },
+);
+
+test(
+  'a graceful shutdown releases a task with re-runs left to another instance, and fails one without',
+  T,
+  async () => {
+    const a = await instance('A', true);
+    const b = await instance('B', false);
+    const once = await started(a, 'once');
+    const rerun = await started(a, 'rerun');
+    const notes = await listening(b, [once, rerun]);
+    await a.server.close();
+    // Its handlers were stopped; the re-runnable task is not failed, it waits for another instance.
+    assert.equal(a.aborted.length, 2, a.aborted.join(', '));
+    assert.equal((await raw(once))?.status, 'failed');
+    assert.match(String((await raw(once))?.error?.message), /server shut down/);
+    await eventually(
+      () => notes.some((n) => n.taskId === rerun && n.status === 'completed'),
+      `rerun completed (heard: ${JSON.stringify(notes)})`,
+    );
+    assert.ok(!statuses(notes, rerun).some((s) => s.startsWith('failed')), statuses(notes, rerun).join(', '));
+    assert.deepEqual(b.started, ['rerun']);
+    const final = await raw(rerun);
+    assert.equal(final?.run, 1);
+    assert.equal(final?.rerunsLeft, 0);
+    assert.deepEqual(b.errors, []);
+    assert.deepEqual(a.errors, []);
+  },
+);
+
+test('a graceful shutdown with no re-runs left fails the task, as before', T, async () => {
+  const a = await instance('A', true);
+  const b = await instance('B', true);
+  const rerun = await started(a, 'rerun');
+  await kill(a);
+  await eventually(() => b.started.includes('rerun'), 'B running its one re-run');
+  await b.server.close();
+  const record = await raw(rerun);
+  assert.equal(record?.status, 'failed');
+  assert.match(String(record?.error?.message), /server shut down/);
+});
