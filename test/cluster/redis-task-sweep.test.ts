@@ -267,3 +267,42 @@ test('a graceful shutdown with no re-runs left fails the task, as before', T, as
   assert.equal(record?.status, 'failed');
   assert.match(String(record?.error?.message), /server shut down/);
 });
+
+test(
+  'a dead instance’s expired tasks leave its index without being read, and the instance the set',
+  T,
+  async () => {
+    const a = await instance('A', true);
+    a.server.tool('brief', { task: { mode: 'required', ttlMs: 300 } }, async (_args, ctx) => {
+      a.started.push('brief');
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      return 'never';
+    });
+    const id = await started(a, 'brief');
+    const index = `${PREFIX}ti:${a.store.instance}`;
+    const pttl = await admin.command.pttl(index);
+    assert.ok(pttl > 0 && pttl <= 300, `the index expires with its one task (${pttl} ms)`);
+    await kill(a);
+    const connection = await RedisConnection.open(redis.url);
+    const store = new RedisTaskStore(connection, { heartbeatMs: 600_000 });
+    const asked: string[] = [];
+    const unadopt = store.adopt({
+      canRerun: (r) => {
+        asked.push(r.taskId);
+        return false;
+      },
+      rerun: () => assert.fail('nothing is re-run'),
+    });
+    try {
+      await eventually(async () => (await raw(id)) === undefined, 'the task expired');
+      assert.equal(await store.sweep(), 0);
+      assert.deepEqual(asked, [], 'an expired task is not read');
+      assert.equal(await admin.command.exists(index), 0);
+      assert.equal(await admin.command.sismember(`${PREFIX}tinst`, a.store.instance), 0);
+    } finally {
+      unadopt();
+      store.close();
+      await connection.close();
+    }
+  },
+);
