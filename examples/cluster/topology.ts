@@ -227,6 +227,12 @@ export class Topology {
     if (m) await stop(m, 'SIGKILL');
   }
 
+  /** Stops an instance gracefully (SIGTERM: it closes its endpoints and its server, then leaves Redis). */
+  async terminate(i: number): Promise<void> {
+    const m = this.instances[i];
+    if (m) await stop(m, 'SIGTERM');
+  }
+
   /** Starts a killed instance again on its port. */
   async revive(i: number): Promise<void> {
     const old = this.instances[i];

@@ -33,7 +33,7 @@ export function registerClusterTools(server: McpServer, instance: string): void 
     'cluster_task',
     {
       description:
-        'Runs as a task (tasks extension) for `ms` milliseconds, then names the instance that finished it; when the instance running it dies, the next instance to read the task starts it again (once)',
+        'Runs as a task (tasks extension) for `ms` milliseconds, then names the instance that finished it; when the instance running it dies or shuts down, another instance starts it again (once)',
       inputSchema: z.object({ ms: z.number().int().min(0).max(600_000).default(1000) }),
       // Safe to run twice: it only waits.
       task: { mode: 'required', reruns: 1 },

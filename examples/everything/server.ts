@@ -185,6 +185,8 @@ async function main(): Promise<number | undefined> {
       const stop = () => {
         running
           .close()
+          // Running tasks: those whose tool allows re-runs are released to another instance, the others fail.
+          .then(() => server.close())
           .then(() => sink?.flush())
           .then(() => cluster?.close())
           .then(
