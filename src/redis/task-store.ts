@@ -58,13 +58,15 @@ redis.call('SADD', KEYS[4], ARGV[3])
 return 1
 `);
 
-// KEYS: task, runner. ARGV: prefix of alive keys. The record, and 1 when its runner is dead.
+// KEYS: task, runner. ARGV: prefix of alive keys, the released runner. The record, and 1 when its runner is dead (2:
+// released by a graceful shutdown).
 const GET = script(`
 local record = redis.call('GET', KEYS[1])
 if not record then return false end
 local runner = redis.call('GET', KEYS[2])
 local dead = 0
-if runner and redis.call('EXISTS', ARGV[1] .. runner) == 0 then dead = 1 end
+if runner == ARGV[2] then dead = 2
+elseif runner and redis.call('EXISTS', ARGV[1] .. runner) == 0 then dead = 1 end
 return { record, dead }
 `);
 
@@ -240,12 +242,15 @@ export class RedisTaskStore implements TaskStore {
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const keys = [this.#key(taskId), this.#runnerKey(taskId)];
-    const reply = await GET(this.#redis.command, keys, [aliveKey(this.#redis.prefix, '')]);
+    const reply = await GET(this.#redis.command, keys, [aliveKey(this.#redis.prefix, ''), RELEASED]);
     if (!Array.isArray(reply)) return undefined;
     const record = JSON.parse(String(reply[0])) as TaskRecord;
-    if (reply[1] !== 1 || isTerminal(record.status)) return record;
-    // Its instance died: the handler that would finish it is gone.
+    if ((reply[1] !== 1 && reply[1] !== 2) || isTerminal(record.status)) return record;
     const adopter = this.#adopter;
+    // Released for an instance that can start it again: one without a task manager, or closing, leaves it to them
+    // (the next instance with one sweeps it, a new one of a rolling deploy too).
+    if (reply[1] === 2 && (this.#closed || adopter === undefined)) return record;
+    // Its instance died: the handler that would finish it is gone.
     // A closed store claims nothing: its instance is going away (and a claim would start its heartbeat again).
     if (!this.#closed && adopter?.canRerun(record)) {
       await this.#beat();

@@ -256,6 +256,25 @@ test(
   },
 );
 
+test(
+  'a released task waits for an instance that can run it: a read where none can leaves it, a new instance takes it',
+  T,
+  async () => {
+    const a = await instance('A', true);
+    const rerun = await started(a, 'rerun');
+    await a.server.close();
+    // A's store is still open, without a task manager (a request still in flight there): it leaves the task be.
+    const left = await a.store.get(rerun);
+    assert.equal(left?.status, 'working');
+    assert.equal(left?.run, undefined, 'not started again yet');
+    // The next instance of a rolling deploy comes up: its sweep takes the task, nobody reading it.
+    const b = await instance('B', false);
+    await eventually(async () => (await raw(rerun))?.status === 'completed', 'completed by B');
+    assert.deepEqual((await raw(rerun))?.result?.content, [{ type: 'text', text: 'rerun done by B' }]);
+    assert.deepEqual(b.started, ['rerun']);
+  },
+);
+
 test('a graceful shutdown with no re-runs left fails the task, as before', T, async () => {
   const a = await instance('A', true);
   const b = await instance('B', true);
