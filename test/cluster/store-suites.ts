@@ -292,6 +292,37 @@ export function taskStoreSuite(name: string, make: () => Pair<TaskStore>): void 
       stop();
     });
 
+    test(
+      'release (where implemented): the running instance only, its current run, while not ended, once',
+      T,
+      async (t) => {
+        const { a, b } = make();
+        if (a.release === undefined || b.release === undefined) {
+          t.skip('this store does not release tasks');
+          return;
+        }
+        const id = fresh('t');
+        const created = task(id);
+        await a.create(created);
+        assert.equal(await b.release(id, 0), false, 'another instance');
+        assert.equal(await a.release(id, 1), false, 'another run');
+        assert.equal(await a.release(id, 0), true);
+        assert.equal(await a.release(id, 0), false, 'once');
+        // Read where no task manager can start it again: left as it was, for one that can.
+        assert.deepEqual(await b.get(id), created);
+        const ended = fresh('t');
+        await a.create(task(ended));
+        await a.update(ended, 1, {
+          ...task(ended),
+          version: 2,
+          status: 'completed',
+          result: { content: [] },
+        });
+        assert.equal(await a.release(ended, 0), false, 'ended');
+        assert.equal(await a.release(fresh('unknown'), 0), false, 'unknown');
+      },
+    );
+
     test('an expired task is gone', T, async () => {
       const { a, b } = make();
       const id = fresh('t');
