@@ -4,7 +4,7 @@ import { RedisBus } from './bus.js';
 import { RedisConnection, type RedisConnectionOptions } from './connection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { RedisSessionStore } from './session-store.js';
-import { RedisTaskStore } from './task-store.js';
+import { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 
 /** Options of {@link redisCluster}. */
 export interface RedisClusterOptions extends RedisConnectionOptions, RedisEventStoreOptions {
@@ -12,6 +12,8 @@ export interface RedisClusterOptions extends RedisConnectionOptions, RedisEventS
   instanceId?: string;
   /** Heartbeat interval in ms (an instance silent for three is taken for dead). Default 1000. */
   heartbeatMs?: number;
+  /** Most tasks of a dead instance one sweep of the task store handles (see {@link RedisTaskStoreOptions}). Default 32. */
+  sweepBatch?: number;
 }
 
 /** Every store of one instance on one Redis: pass it as an endpoint's `cluster`, and `tasks` as the tasks store. */
@@ -42,7 +44,11 @@ export async function redisCluster(url: string, options: RedisClusterOptions = {
   const connection = await RedisConnection.open(url, options);
   const instanceId = options.instanceId ?? randomBase64url(6);
   const heartbeatMs = options.heartbeatMs ?? 1000;
-  const tasks = new RedisTaskStore(connection, { instanceId, heartbeatMs });
+  const tasks = new RedisTaskStore(connection, {
+    instanceId,
+    heartbeatMs,
+    ...(options.sweepBatch === undefined ? {} : { sweepBatch: options.sweepBatch }),
+  });
   return {
     instanceId,
     heartbeatMs,
