@@ -13,8 +13,8 @@ export interface RedisTaskStoreOptions {
   /** Heartbeat interval in ms (an instance silent for three is dead). Default 1000. */
   heartbeatMs?: number;
   /**
-   * Most tasks of a dead instance one sweep handles (re-run or failed); a sweep runs every heartbeat interval on each
-   * instance whose task manager adopted this store. Default 32.
+   * Most tasks of a dead instance one sweep handles (re-run or failed; a sweep looks at up to 8 instances); a sweep
+   * runs every heartbeat interval on each instance whose task manager adopted this store. Default 32.
    */
   sweepBatch?: number;
 }
@@ -128,10 +128,12 @@ return 1
 
 // KEYS: the set of instances with an index. ARGV: prefix of alive keys, prefix of indexes, prefix of sweep leases,
 // this instance, lease ms, batch, now (ms since epoch), prefix of tasks, prefix of runners. Looks at up to 8 instances
-// of the set: one that is dead, whose lease this instance takes (SET NX: one sweeper at a time), gives
-// { instance, up to batch task ids still running there }; entries of tasks gone, ended or run elsewhere are dropped,
-// and an instance whose index is empty leaves the set. False when there is nothing to sweep.
+// of the set: for each that is dead and whose lease this instance takes (SET NX: one sweeper at a time per dead
+// instance), gives the instance and up to batch task ids still running there (a flat list: instance, ids, instance,
+// ids...); entries of tasks gone, ended or run elsewhere are dropped, and an instance whose index is empty leaves the
+// set.
 const SWEEP = script(`${FIT}
+local out = {}
 for _, instance in ipairs(redis.call('SRANDMEMBER', KEYS[1], 8)) do
   if instance ~= ARGV[4] and redis.call('EXISTS', ARGV[1] .. instance) == 0 then
     local index = ARGV[2] .. instance
@@ -148,12 +150,16 @@ for _, instance in ipairs(redis.call('SRANDMEMBER', KEYS[1], 8)) do
           redis.call('ZREM', index, id)
         end
       end
-      if #found > 0 then return { instance, found } end
-      redis.call('DEL', ARGV[3] .. instance)
+      if #found > 0 then
+        out[#out + 1] = instance
+        out[#out + 1] = found
+      else
+        redis.call('DEL', ARGV[3] .. instance)
+      end
     end
   end
 end
-return false
+return out
 `);
 
 // KEYS: a sweep lease. ARGV: this instance. Gives the lease back if it is still this instance's.
@@ -368,9 +374,9 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * One sweep (run every heartbeat interval while a task manager adopted this store): takes the lease of one dead
-   * instance that still has tasks, and reads up to `sweepBatch` of them, which re-runs or fails each. Resolves with how
-   * many it read.
+   * One sweep (run every heartbeat interval while a task manager adopted this store): takes the lease of each dead
+   * instance that still has tasks among up to 8 instances of the set, and reads up to `sweepBatch` tasks of each, which
+   * re-runs or fails each. Resolves with how many it read.
    */
   async sweep(): Promise<number> {
     if (this.#closed || this.#adopter === undefined) return 0;
@@ -391,20 +397,30 @@ export class RedisTaskStore implements TaskStore {
         this.#runnerKey(''),
       ],
     );
-    if (!Array.isArray(reply)) return 0;
-    const dead = String(reply[0]);
-    const ids = (reply[1] as unknown[]).map(String);
+    const found = Array.isArray(reply) ? reply : [];
+    const sweeps: Promise<number>[] = [];
+    for (let i = 0; i + 1 < found.length; i += 2)
+      sweeps.push(this.#sweepInstance(String(found[i]), (found[i + 1] as unknown[]).map(String)));
+    const settled = await Promise.allSettled(sweeps);
     let read = 0;
+    for (const s of settled) {
+      if (s.status === 'rejected') throw s.reason;
+      read += s.value;
+    }
+    return read;
+  }
+
+  /** Reads the tasks `ids` of the dead instance `dead` (so each is re-run or failed), then gives its lease back. */
+  async #sweepInstance(dead: string, ids: string[]): Promise<number> {
     try {
-      for (const id of ids) {
-        if (this.#closed || this.#adopter === undefined) break;
-        await this.get(id);
-        read++;
-      }
+      if (this.#closed || this.#adopter === undefined) return 0;
+      const settled = await Promise.allSettled(ids.map((id) => this.get(id)));
+      const failed = settled.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
+      return ids.length;
     } finally {
       await UNLEASE(this.#redis.command, [this.#leases + dead], [this.instance]);
     }
-    return read;
   }
 
   /** Keeps this instance alive in Redis while it runs tasks; started by the first task. */

@@ -186,13 +186,17 @@ test(
 );
 
 test(
-  'one sweep handles at most sweepBatch tasks of a dead instance, under a lease only one instance holds',
+  'one sweep handles at most sweepBatch tasks of each dead instance, under a lease only one instance holds',
   T,
   async () => {
     const a = await instance('A', true);
+    const z = await instance('Z', true);
+    const y = await instance('Y', true);
     const ids: string[] = [];
     for (let n = 0; n < 5; n++) ids.push(await started(a, 'once'));
-    await kill(a);
+    const zs = await started(z, 'once');
+    const leased = await started(y, 'once');
+    for (const dead of [a, z, y]) await kill(dead);
     // A store whose own timer never fires within the test: only the sweeps called here run.
     const connection = await RedisConnection.open(redis.url);
     const store = new RedisTaskStore(connection, { heartbeatMs: 600_000, sweepBatch: 2 });
@@ -205,21 +209,32 @@ test(
       rerun: () => assert.fail('nothing is re-run'),
     });
     try {
-      await eventually(
-        async () => (await admin.command.exists(`${PREFIX}alive:${a.store.instance}`)) === 0,
-        'A dead',
-      );
-      // Another instance holds A's sweep lease: this one sweeps nothing of A's.
-      await admin.command.set(`${PREFIX}tsw:${a.store.instance}`, 'someone', 'PX', 60_000);
-      assert.equal(await store.sweep(), 0);
-      await admin.command.del(`${PREFIX}tsw:${a.store.instance}`);
+      for (const dead of [a, z, y])
+        await eventually(
+          async () => (await admin.command.exists(`${PREFIX}alive:${dead.store.instance}`)) === 0,
+          `${dead.name} dead`,
+        );
+      // Another instance holds Y's sweep lease: this one leaves Y's task alone.
+      await admin.command.set(`${PREFIX}tsw:${y.store.instance}`, 'someone', 'PX', 60_000);
       const counts: number[] = [];
       for (let n = 0; n < 4; n++) counts.push(await store.sweep());
-      assert.deepEqual(counts, [2, 2, 1, 0]);
-      for (const id of ids) assert.equal((await raw(id))?.status, 'failed', id);
-      assert.deepEqual(rerunAsked.sort(), [...ids].sort());
-      assert.equal(await admin.command.exists(`${PREFIX}ti:${a.store.instance}`), 0);
-      assert.equal(await admin.command.exists(`${PREFIX}tsw:${a.store.instance}`), 0, 'the lease given back');
+      assert.deepEqual(counts, [3, 2, 1, 0], 'a batch of A and Z’s one in the first sweep');
+      for (const id of [...ids, zs]) assert.equal((await raw(id))?.status, 'failed', id);
+      assert.equal((await raw(leased))?.status, 'working', 'under another sweeper’s lease');
+      await admin.command.del(`${PREFIX}tsw:${y.store.instance}`);
+      assert.equal(await store.sweep(), 1);
+      assert.equal((await raw(leased))?.status, 'failed');
+      assert.deepEqual(rerunAsked.sort(), [...ids, zs, leased].sort());
+      for (const dead of [a, z, y]) {
+        assert.equal(await admin.command.exists(`${PREFIX}ti:${dead.store.instance}`), 0);
+        assert.equal(
+          await admin.command.exists(`${PREFIX}tsw:${dead.store.instance}`),
+          0,
+          'the lease given back',
+        );
+      }
+      assert.equal(await store.sweep(), 0);
+      assert.equal(await admin.command.scard(`${PREFIX}tinst`), 0, 'no instance left to sweep');
     } finally {
       unadopt();
       store.close();
