@@ -12,7 +12,7 @@ export interface RedisClusterOptions extends RedisConnectionOptions, RedisEventS
   instanceId?: string;
   /** Heartbeat interval in ms (an instance silent for three is taken for dead). Default 1000. */
   heartbeatMs?: number;
-  /** Most tasks of a dead instance one sweep of the task store handles (see {@link RedisTaskStoreOptions}). Default 32. */
+  /** Most tasks of a dead instance one sweep of the task store handles (see {@link RedisTaskStoreOptions}). Default 64. */
   sweepBatch?: number;
 }
 

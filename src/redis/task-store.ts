@@ -14,7 +14,7 @@ export interface RedisTaskStoreOptions {
   heartbeatMs?: number;
   /**
    * Most tasks of a dead instance one sweep handles (re-run or failed; a sweep looks at up to 8 instances); a sweep
-   * runs every heartbeat interval on each instance whose task manager adopted this store. Default 32.
+   * runs every heartbeat interval on each instance whose task manager adopted this store. Default 64.
    */
   sweepBatch?: number;
 }
@@ -195,7 +195,7 @@ export class RedisTaskStore implements TaskStore {
     this.#redis = redis;
     this.instance = options.instanceId ?? randomBase64url(6);
     this.#heartbeatMs = options.heartbeatMs ?? 1000;
-    this.#sweepBatch = options.sweepBatch ?? 32;
+    this.#sweepBatch = options.sweepBatch ?? 64;
     if (!Number.isInteger(this.#sweepBatch) || this.#sweepBatch < 1)
       throw new McpkitError('INVALID_DEFINITION', 'sweepBatch must be a positive integer');
   }
