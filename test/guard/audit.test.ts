@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { Client } from '../../src/client/client.js';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import type { JsonObject } from '../../src/jsonrpc/types.js';
 import { jsonlAuditSink } from '../../src/node.js';
 import type { Transport } from '../../src/protocol/transport.js';
-import type { AuditRecord } from '../../src/server/guard/audit.js';
+import { type AuditRecord, digest, isoTime } from '../../src/server/guard/audit.js';
 import type { SpanEnd, SpanStart, Tracer } from '../../src/server/guard/trace-context.js';
 import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { createLinkedTransports } from '../../src/transport/memory.js';
@@ -285,5 +286,52 @@ describe('the example server: --rate-limit and --audit over stdio', { timeout: 6
     const run = spawnSync(process.execPath, [serverPath, '--rate-limit', '-5/s'], { encoding: 'utf8' });
     assert.equal(run.status, 2);
     assert.match(run.stderr, /--rate-limit/);
+  });
+});
+
+/** cyrb53 as published (53 bits as a number, then hex): what `digest` must equal, however it writes the hex. */
+function cyrb53Hex(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+describe('argument digest', () => {
+  test('is cyrb53 of the text as 14 lower-case hex digits, for any text', () => {
+    assert.equal(digest(''), cyrb53Hex(''));
+    assert.equal(digest('{"text":"hello world"}'), cyrb53Hex('{"text":"hello world"}'));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' })), (text) => {
+        const d = digest(text);
+        assert.match(d, /^[0-9a-f]{14}$/);
+        assert.equal(d, cyrb53Hex(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('audit time', () => {
+  test('is the ISO 8601 text of the millisecond, in any order of times (seconds, years and 1970 crossed)', () => {
+    const ms = fc.oneof(
+      fc.integer({ min: -62_000_000_000_000, max: 253_000_000_000_000 }),
+      fc.integer({ min: 1_700_000_000_000, max: 1_700_000_005_000 }),
+      fc.integer({ min: -3_000, max: 3_000 }),
+    );
+    fc.assert(
+      fc.property(fc.array(ms, { minLength: 1, maxLength: 50 }), (times) => {
+        for (const t of times) assert.equal(isoTime(t), new Date(t).toISOString(), String(t));
+      }),
+      { numRuns: 2000 },
+    );
+    for (let t = 1_700_000_000_990; t < 1_700_000_001_010; t++)
+      assert.equal(isoTime(t), new Date(t).toISOString());
   });
 });

@@ -374,15 +374,35 @@ function describeError(e: unknown): AuditError {
 
 let lastMs = Number.NaN;
 let lastIso = '';
+/** The second the text below is of (ms since the epoch, a multiple of 1000), and its ISO text up to the '.'. */
+let secondAt = Number.NaN;
+let secondIso = '';
 
-/** A time in ms as ISO 8601, made once per millisecond (calls in the same millisecond share the text). */
-function isoTime(ms: number): string {
-  if (ms !== lastMs) {
+/**
+ * A time in ms as ISO 8601, as `new Date(ms).toISOString()` writes it: made once per millisecond (calls in the same
+ * millisecond share the text), and within one second from that second's text and the milliseconds (a Date and
+ * its formatting once per second, not once per millisecond).
+ */
+export function isoTime(ms: number): string {
+  if (ms === lastMs) return lastIso;
+  const within = ms - secondAt;
+  if (within >= 0 && within < 1000 && Number.isInteger(ms)) {
+    lastIso = `${secondIso}${MILLIS[within] as string}Z`;
+  } else {
     lastIso = new Date(ms).toISOString();
-    lastMs = ms;
+    if (Number.isInteger(ms)) {
+      const into = ((ms % 1000) + 1000) % 1000;
+      secondAt = ms - into;
+      // "….sssZ": the text up to and including the '.'.
+      secondIso = lastIso.slice(0, -4);
+    }
   }
+  lastMs = ms;
   return lastIso;
 }
+
+/** "000" to "999". */
+const MILLIS: readonly string[] = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 /** Secret-looking values replaced by "[redacted]", to a bounded depth. */
 function redact(value: unknown, keys: RegExp, depth: number): unknown {
@@ -406,5 +426,29 @@ export function digest(text: string): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+  // (2^32 * (h2 & 0x1fffff) + (h1 >>> 0)).toString(16).padStart(14, '0'), without a number's radix conversion
+  // (most of the cost of a short digest): the high 21 bits are six hex digits, the low 32 bits eight.
+  const hi = h2 & 0x1fffff;
+  return String.fromCharCode(
+    hex(hi >>> 20),
+    hex(hi >>> 16),
+    hex(hi >>> 12),
+    hex(hi >>> 8),
+    hex(hi >>> 4),
+    hex(hi),
+    hex(h1 >>> 28),
+    hex(h1 >>> 24),
+    hex(h1 >>> 20),
+    hex(h1 >>> 16),
+    hex(h1 >>> 12),
+    hex(h1 >>> 8),
+    hex(h1 >>> 4),
+    hex(h1),
+  );
+}
+
+/** The character code of the hex digit of the low four bits of `n`. */
+function hex(n: number): number {
+  const d = n & 15;
+  return d < 10 ? 48 + d : 87 + d;
 }
