@@ -9,39 +9,8 @@
 // Instructions per call: run it under callgrind with two call counts and divide the difference of the totals by
 // the difference of the counts (start-up, warm-up and compilation cancel out). `both` alternates the two servers in
 // one process (wall clock only) and prints their ratio.
-import { type AuditRecord, createStreamableHttpHandler, McpServer } from 'mcpkit';
-import { z } from 'zod';
-
-const ring: AuditRecord[] = new Array(1024);
-let audited = 0;
-
-function build(guarded: boolean): McpServer {
-  const server = new McpServer(
-    { name: 'bench-mcpkit', version: '1.0.0' },
-    guarded
-      ? {
-          rateLimit: { methods: { 'tools/call': { limit: '1000000/s', key: 'client' } } },
-          access: {
-            rules: [
-              { effect: 'deny', tools: ['admin_*'], when: (auth) => !auth?.scopes.includes('admin') },
-              { effect: 'allow', tools: ['echo'] },
-            ],
-          },
-          audit: {
-            sink: (record) => {
-              ring[audited++ & 1023] = record;
-            },
-          },
-        }
-      : {},
-  );
-  server.tool(
-    'echo',
-    { description: 'Echoes its text argument.', inputSchema: z.object({ text: z.string() }) },
-    ({ text }) => ({ content: [{ type: 'text', text }] }),
-  );
-  return server;
-}
+import { createStreamableHttpHandler } from 'mcpkit';
+import { auditedCount, echoServer } from './servers/echo-server.js';
 
 const HEADERS: Readonly<Record<string, string>> = {
   host: '127.0.0.1:3000',
@@ -78,7 +47,7 @@ class FakeRequest {
 type Handler = ReturnType<typeof createStreamableHttpHandler>;
 
 function handlerOf(guarded: boolean): Handler {
-  const server = build(guarded);
+  const server = echoServer(guarded);
   server.checkOptions();
   return createStreamableHttpHandler(server, {
     sessions: false,
@@ -119,7 +88,9 @@ if (mode === 'plain' || mode === 'guarded') {
   const t0 = process.hrtime.bigint();
   await drive(handler, calls, inFlight);
   const ns = Number(process.hrtime.bigint() - t0);
-  process.stdout.write(`${mode} ${calls} calls ${(ns / calls).toFixed(0)} ns/call audited ${audited}\n`);
+  process.stdout.write(
+    `${mode} ${calls} calls ${(ns / calls).toFixed(0)} ns/call audited ${auditedCount()}\n`,
+  );
 } else if (mode === 'both') {
   const plain = handlerOf(false);
   const guarded = handlerOf(true);

@@ -7,44 +7,15 @@
 
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
-import { type AuditRecord, McpServer } from 'mcpkit';
 import { jwtVerifier } from 'mcpkit/auth';
 import { type ServeOptions, serve } from 'mcpkit/node';
-import { z } from 'zod';
 import { startBenchIssuer } from './auth-issuer.js';
+import { echoServer } from './echo-server.js';
 import { announce, httpArgs } from './http-common.js';
 
 const { port, mode } = httpArgs();
 
-/** The audit callback's ring of the last 1,024 records (what a logger's in-memory buffer would hold). */
-const ring: AuditRecord[] = new Array(1024);
-let audited = 0;
-
-const server = new McpServer(
-  { name: 'bench-mcpkit', version: '1.0.0' },
-  mode === 'stateless-guards'
-    ? {
-        rateLimit: { methods: { 'tools/call': { limit: '1000000/s', key: 'client' } } },
-        access: {
-          rules: [
-            { effect: 'deny', tools: ['admin_*'], when: (auth) => !auth?.scopes.includes('admin') },
-            { effect: 'allow', tools: ['echo'] },
-          ],
-        },
-        audit: {
-          sink: (record) => {
-            ring[audited++ & 1023] = record;
-          },
-        },
-      }
-    : {},
-);
-
-server.tool(
-  'echo',
-  { description: 'Echoes its text argument.', inputSchema: z.object({ text: z.string() }) },
-  ({ text }) => ({ content: [{ type: 'text', text }] }),
-);
+const server = echoServer(mode === 'stateless-guards');
 
 const options: ServeOptions =
   mode === 'stateless' || mode === 'stateless-auth' || mode === 'stateless-guards'

@@ -5,14 +5,12 @@
 // dead) sees its run superseded: its handler is aborted and its late result never overwrites the task.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
-import { RedisConnection } from '../../src/redis/connection.js';
-import { RedisTaskStore } from '../../src/redis/task-store.js';
 import { principalOf } from '../../src/server/auth.js';
-import { McpServer } from '../../src/server/server.js';
 import type { DetailedTask } from '../../src/spec/tasks.js';
 import { TestRedis } from '../fixtures/redis.js';
 import { connect, NAME_SCHEMA, WITH_TASKS } from '../tasks/fixture.js';
 import { eventually } from './helpers.js';
+import { closeTaskInstances, kill, openTaskInstance, type TaskInstance } from './task-instances.js';
 
 const T = { timeout: 60_000 };
 const AUTH = { issuer: 'https://issuer.test', subject: 'ada', scopes: [] };
@@ -28,62 +26,18 @@ after(async () => {
   await redis?.close();
 });
 
-/** What the handlers of one instance saw. */
-interface Runs {
-  started: string[];
-  aborted: string[];
-}
-
-interface Instance {
-  name: string;
-  server: McpServer;
-  store: RedisTaskStore;
-  connection: RedisConnection;
-  runs: Runs;
-  errors: Error[];
-  /** Lets this instance's held handlers return (they hold until then). */
-  release(): void;
-}
-
-const instances: Instance[] = [];
-
-afterEach(async () => {
-  for (const i of instances.splice(0)) {
-    i.release();
-    i.store.close();
-    await i.server.close().catch(() => undefined);
-    await i.connection.close();
-  }
-});
+afterEach(closeTaskInstances);
 
 /**
  * One instance. Its tools: `rerun` (re-runs: 1) and `once` (none). On a `holding` instance both hold until released
  * (or aborted); elsewhere `rerun` asks a name and answers with what it ran for.
  */
-async function instance(name: string, holding: boolean): Promise<Instance> {
-  const connection = await RedisConnection.open(redis.url);
-  const store = new RedisTaskStore(connection, { heartbeatMs: 100 });
-  const runs: Runs = { started: [], aborted: [] };
-  const errors: Error[] = [];
-  const server = new McpServer(
-    { name, version: '1' },
-    { tasks: { store, pollIntervalMs: 20 }, onerror: (e) => errors.push(e) },
-  );
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const hold = (tool: string, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      signal.addEventListener('abort', () => {
-        runs.aborted.push(`${tool}: ${String((signal.reason as Error)?.message)}`);
-        resolve();
-      });
-      released.then(resolve);
-    });
+async function instance(name: string, holding: boolean): Promise<TaskInstance> {
+  const made = await openTaskInstance(redis.url, name);
+  const { server, hold } = made;
   const schema = { type: 'object', properties: { n: { type: 'number' } } } as const;
   server.tool('rerun', { task: { mode: 'required', reruns: 1 }, inputSchema: schema }, async (args, ctx) => {
-    runs.started.push('rerun');
+    made.started.push('rerun');
     if (holding) {
       await hold('rerun', ctx.signal);
       return `${name} finished late`;
@@ -92,16 +46,14 @@ async function instance(name: string, holding: boolean): Promise<Instance> {
     return `${name} ran n=${args.n} for ${principalOf(ctx.authInfo)}, named ${String(who.content?.name)}`;
   });
   server.tool('once', { task: 'required' }, async (_args, ctx) => {
-    runs.started.push('once');
+    made.started.push('once');
     if (holding) await hold('once', ctx.signal);
     return `${name} ran once`;
   });
-  const made = { name, server, store, connection, runs, errors, release };
-  instances.push(made);
   return made;
 }
 
-async function client(of: Instance) {
+async function client(of: TaskInstance) {
   const { client } = await connect(of.server, {
     capabilities: WITH_TASKS,
     authInfo: AUTH,
@@ -111,18 +63,12 @@ async function client(of: Instance) {
 }
 
 /** Starts `tool` as a task on `on` and waits until its handler runs there. */
-async function started(on: Instance, tool: string, args: Record<string, unknown> = {}): Promise<string> {
+async function started(on: TaskInstance, tool: string, args: Record<string, unknown> = {}): Promise<string> {
   const c = await client(on);
   const start = await c.callToolAsTask(tool, args);
   assert.ok(start.task, 'a task');
-  await eventually(() => on.runs.started.includes(tool), `${tool} running on ${on.name}`);
+  await eventually(() => on.started.includes(tool), `${tool} running on ${on.name}`);
   return start.task.taskId;
-}
-
-/** The instance dies: no more heartbeats, and its connections are gone (a dead process writes nothing). */
-async function kill(i: Instance): Promise<void> {
-  i.store.close();
-  await i.connection.close();
 }
 
 test(
@@ -144,8 +90,8 @@ test(
     assert.equal(record?.rerunsLeft, 0);
     assert.equal(record?.request?.tool, 'rerun');
     assert.deepEqual(record?.request?.arguments, { n: 7 });
-    await eventually(() => b.runs.started.length + c.runs.started.length === 1, 'one re-run');
-    const winner = b.runs.started.length === 1 ? 'B' : 'C';
+    await eventually(() => b.started.length + c.started.length === 1, 'one re-run');
+    const winner = b.started.length === 1 ? 'B' : 'C';
     // The client polls any instance; the new run asks again under a key of its own, and finishes.
     const updates: DetailedTask[] = [];
     const result = await (await client(b)).waitForTask(taskId, { onUpdate: (t) => updates.push(t) });
@@ -156,7 +102,7 @@ test(
     assert.deepEqual(Object.keys(asked?.status === 'input_required' ? asked.inputRequests : {}), [
       'input-1.1',
     ]);
-    assert.equal(b.runs.started.length + c.runs.started.length, 1, 'still one re-run');
+    assert.equal(b.started.length + c.started.length, 1, 'still one re-run');
     assert.deepEqual([...b.errors, ...c.errors], []);
   },
 );
@@ -172,12 +118,12 @@ test('without re-runs, or with none left, a task whose instance died is failed a
   assert.match(String((await b.store.get(once))?.error?.message), /instance running this task stopped/);
   // The re-run lands on B, which dies too: its one re-run is spent.
   await eventually(async () => (await b.store.get(rerun))?.run === 1, 'B took it');
-  await eventually(() => b.runs.started.includes('rerun'), 'B running it');
-  assert.deepEqual(b.runs.started, ['rerun'], 'a tool without re-runs is never started again');
+  await eventually(() => b.started.includes('rerun'), 'B running it');
+  assert.deepEqual(b.started, ['rerun'], 'a tool without re-runs is never started again');
   const c = await instance('C', false);
   await kill(b);
   await eventually(async () => (await c.store.get(rerun))?.status === 'failed', 'rerun failed');
-  assert.deepEqual(c.runs.started, [], 'the bound holds');
+  assert.deepEqual(c.started, [], 'the bound holds');
   const task = await (await client(c)).getTask(rerun);
   assert.equal(task.status, 'failed');
 });
@@ -192,7 +138,7 @@ test(
     await kill(a);
     b.store.close();
     await eventually(async () => (await b.store.get(taskId))?.status === 'failed', 'failed');
-    assert.deepEqual(b.runs.started, []);
+    assert.deepEqual(b.started, []);
   },
 );
 
@@ -205,8 +151,8 @@ test(
     const taskId = await started(a, 'rerun', { n: 1 });
     a.store.close(); // only the heartbeat stops: A still hears the store's changes
     await eventually(async () => (await b.store.get(taskId))?.run === 1, 'B took it');
-    await eventually(() => a.runs.aborted.length === 1, 'A aborted');
-    assert.match(a.runs.aborted[0] ?? '', /started again on another instance/);
+    await eventually(() => a.aborted.length === 1, 'A aborted');
+    assert.match(a.aborted[0] ?? '', /started again on another instance/);
     const result = await (await client(b)).waitForTask(taskId);
     assert.deepEqual(result.content, [{ type: 'text', text: `B ran n=1 for ${PRINCIPAL}, named Grace` }]);
     a.release();

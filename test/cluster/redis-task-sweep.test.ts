@@ -8,11 +8,11 @@ import { after, afterEach, before, test } from 'node:test';
 import type { JsonObject } from '../../src/jsonrpc/types.js';
 import { RedisConnection } from '../../src/redis/connection.js';
 import { RedisTaskStore } from '../../src/redis/task-store.js';
-import { McpServer } from '../../src/server/server.js';
 import type { TaskRecord } from '../../src/server/tasks/types.js';
 import { TestRedis } from '../fixtures/redis.js';
 import { connect, WITH_TASKS } from '../tasks/fixture.js';
 import { eventually } from './helpers.js';
+import { closeTaskInstances, kill, openTaskInstance, type TaskInstance } from './task-instances.js';
 
 const T = { timeout: 60_000 };
 const AUTH = { issuer: 'https://issuer.test', subject: 'ada', scopes: [] };
@@ -31,27 +31,8 @@ after(async () => {
   await redis?.close();
 });
 
-interface Instance {
-  name: string;
-  server: McpServer;
-  store: RedisTaskStore;
-  connection: RedisConnection;
-  started: string[];
-  aborted: string[];
-  errors: Error[];
-  /** Lets this instance's held handlers return. */
-  release(): void;
-}
-
-const instances: Instance[] = [];
-
 afterEach(async () => {
-  for (const i of instances.splice(0)) {
-    i.release();
-    i.store.close();
-    await i.server.close().catch(() => undefined);
-    await i.connection.close();
-  }
+  await closeTaskInstances();
   await admin.command.flushall();
 });
 
@@ -59,42 +40,21 @@ afterEach(async () => {
  * One instance. Its tools: `rerun` (re-runs: 1) and `once` (none); on a `holding` instance both hold until released
  * or aborted, elsewhere they answer at once with the instance's name.
  */
-async function instance(name: string, holding: boolean, sweepBatch?: number): Promise<Instance> {
-  const connection = await RedisConnection.open(redis.url);
-  const store = new RedisTaskStore(connection, {
-    heartbeatMs: 100,
-    ...(sweepBatch === undefined ? {} : { sweepBatch }),
-  });
-  const errors: Error[] = [];
-  const server = new McpServer(
-    { name, version: '1' },
-    { tasks: { store, pollIntervalMs: 20 }, onerror: (e) => errors.push(e) },
-  );
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const made: Instance = { name, server, store, connection, started: [], aborted: [], errors, release };
+async function instance(name: string, holding: boolean, sweepBatch?: number): Promise<TaskInstance> {
+  const made = await openTaskInstance(redis.url, name, sweepBatch === undefined ? {} : { sweepBatch });
+  const server = made.server;
   const run = async (tool: string, signal: AbortSignal) => {
     made.started.push(tool);
-    if (holding)
-      await new Promise<void>((resolve) => {
-        signal.addEventListener('abort', () => {
-          made.aborted.push(`${tool}: ${String((signal.reason as Error)?.message)}`);
-          resolve();
-        });
-        released.then(resolve);
-      });
+    if (holding) await made.hold(tool, signal);
     return `${tool} done by ${name}`;
   };
   server.tool('rerun', { task: { mode: 'required', reruns: 1 } }, (_args, ctx) => run('rerun', ctx.signal));
   server.tool('once', { task: 'required' }, (_args, ctx) => run('once', ctx.signal));
-  instances.push(made);
   return made;
 }
 
 /** A client of `on` (in memory) whose `notifications/tasks` land in `notes`. */
-async function client(on: Instance, notes: JsonObject[] = []) {
+async function client(on: TaskInstance, notes: JsonObject[] = []) {
   const { client } = await connect(on.server, {
     capabilities: WITH_TASKS,
     authInfo: AUTH,
@@ -106,7 +66,7 @@ async function client(on: Instance, notes: JsonObject[] = []) {
 }
 
 /** Starts `tool` as a task on `on` and waits until its handler runs there. */
-async function started(on: Instance, tool: string): Promise<string> {
+async function started(on: TaskInstance, tool: string): Promise<string> {
   const c = await client(on);
   const start = await c.callToolAsTask(tool, {});
   assert.ok(start.task, 'a task');
@@ -115,17 +75,11 @@ async function started(on: Instance, tool: string): Promise<string> {
 }
 
 /** Opens a listen on `on` for `taskIds` (while their instance is alive) and gives the notes it hears. */
-async function listening(on: Instance, taskIds: string[]): Promise<JsonObject[]> {
+async function listening(on: TaskInstance, taskIds: string[]): Promise<JsonObject[]> {
   const notes: JsonObject[] = [];
   const sub = (await client(on, notes)).listen({ taskIds });
   assert.deepEqual((await sub.honoured).taskIds, taskIds);
   return notes;
-}
-
-/** The instance dies: no more heartbeats, and its connections are gone (a dead process writes nothing). */
-async function kill(i: Instance): Promise<void> {
-  i.store.close();
-  await i.connection.close();
 }
 
 /** The task as stored, read straight from Redis (not through a store: reading it would handle it). */
