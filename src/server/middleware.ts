@@ -9,6 +9,19 @@ export interface MiddlewareRequest {
 }
 
 /**
+ * A {@link MiddlewareRequest} as the dispatchers make it, once per request. A class instance rather than an object
+ * literal, as `RequestSetup` (request-context.ts) explains: it points to the request's context, and a literal's
+ * allocation site may be pretenured.
+ */
+export class IncomingCall implements MiddlewareRequest {
+  constructor(
+    readonly method: string,
+    readonly params: JsonObject,
+    readonly ctx: RequestContext,
+  ) {}
+}
+
+/**
  * Runs around every incoming request before its handler: rate limits, audit logs, authorization,
  * caching and tracing are middleware. Call `next()` to continue; return or throw to answer early.
  */

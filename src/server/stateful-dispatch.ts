@@ -7,7 +7,7 @@ import type { Implementation, InitializeResult, ServerCapabilities } from '../sp
 import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
 import { declares } from './capabilities.js';
 import type { CapabilityGate, MethodHandler } from './methods.js';
-import { type GuardRunner, intercept, type Middleware } from './middleware.js';
+import { type GuardRunner, IncomingCall, intercept, type Middleware } from './middleware.js';
 import { MRTR_METHODS } from './modern/dispatch.js';
 import { fulfilInputLocally } from './modern/local-input.js';
 import { type AskHook, createRequestContext, statefulSetup } from './request-context.js';
@@ -57,7 +57,7 @@ export function dispatchStateful(
     ? () => fulfilInputLocally(entry.run, host, params, ctx, incoming, setup)
     : () => entry.run(host, params, ctx, session, setup.policy);
   // The context notices the end of the request through `incoming.finished`: no extra promise per call.
-  const result = intercept(host.guards, host.middleware, { method, params, ctx }, run);
+  const result = intercept(host.guards, host.middleware, new IncomingCall(method, params, ctx), run);
   // Fitted to the session's revision on the way out; the newest revision has no fitting and pays nothing.
   const fitting = setup.policy.fitting;
   if (fitting === undefined) return result;

@@ -15,9 +15,15 @@ import type { ClientCapabilities, Implementation, ServerCapabilities } from '../
 import { principalOf } from '../auth.js';
 import type { RequestContext, SessionInfo } from '../context.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
-import { type GuardRunner, intercept, type Middleware } from '../middleware.js';
+import { type GuardRunner, IncomingCall, intercept, type Middleware } from '../middleware.js';
 import { listenedUris, servedBy, type Watched, watched } from '../mount-watch.js';
-import { type AskHook, createRequestContext, type Notifier } from '../request-context.js';
+import {
+  type AskHook,
+  createRequestContext,
+  InputAsker,
+  type Notifier,
+  RequestSetup,
+} from '../request-context.js';
 import type { ServerDefinition } from '../server-definition.js';
 import type { ServerSession } from '../session.js';
 import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
@@ -119,16 +125,19 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
     clientCapabilities: envelope.clientCapabilities,
     clientInfo: envelope.clientInfo,
   };
-  const ctx = createRequestContext(incoming, {
-    session,
-    info,
-    policy: envelope.policy,
-    asker: { era: 'stateless', collector },
-    logThreshold: () => (host.capabilities.logging ? envelope.logLevel : undefined),
-    mrtr: { inputResponses: answers, state: state?.app },
-    notifier: r.notifier,
-    asks: host.asks,
-  });
+  const ctx = createRequestContext(
+    incoming,
+    new RequestSetup(
+      session,
+      info,
+      envelope.policy,
+      new InputAsker(collector),
+      () => (host.capabilities.logging ? envelope.logLevel : undefined),
+      { inputResponses: answers, state: state?.app },
+      r.notifier,
+      host.asks,
+    ),
+  );
   const tasks = host.tasks;
   const run = () =>
     method === 'subscriptions/listen'
@@ -159,7 +168,7 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
   };
   let result: Promise<JsonObject> | JsonObject;
   try {
-    result = intercept(host.guards, host.middleware, { method, params, ctx }, run);
+    result = intercept(host.guards, host.middleware, new IncomingCall(method, params, ctx), run);
   } catch (e) {
     ctx.done();
     return failed(e);

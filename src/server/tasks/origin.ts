@@ -5,7 +5,7 @@ import { LATEST_MODERN_REVISION } from '../../spec/modern.js';
 import { POLICIES, policyFor } from '../../spec/revision.js';
 import type { RequestContext, SessionInfo } from '../context.js';
 import type { MrtrState } from '../modern/mrtr.js';
-import { createRequestContext } from '../request-context.js';
+import { createRequestContext, InputAsker, RequestSetup } from '../request-context.js';
 import type { ServerSession } from '../session.js';
 import { bindTask } from './current.js';
 import { TaskInputCollector, type TaskRun } from './run.js';
@@ -113,15 +113,18 @@ export function taskContext(
     signal: run.signal,
     context: origin.authInfo === undefined ? undefined : { authInfo: origin.authInfo },
   };
-  const ctx = createRequestContext(incoming, {
-    session: origin.session,
-    info: origin.info,
-    // Tasks belong to the stateless revision the request named.
-    policy: policyFor(origin.info.protocolVersion) ?? POLICIES[LATEST_MODERN_REVISION],
-    asker: { era: 'stateless', collector: new TaskInputCollector(run) },
-    logThreshold: () => undefined,
-    mrtr,
-  });
+  const ctx = createRequestContext(
+    incoming,
+    new RequestSetup(
+      origin.session,
+      origin.info,
+      // Tasks belong to the stateless revision the request named.
+      policyFor(origin.info.protocolVersion) ?? POLICIES[LATEST_MODERN_REVISION],
+      new InputAsker(new TaskInputCollector(run)),
+      () => undefined,
+      mrtr,
+    ),
+  );
   bindTask(ctx, { taskId: run.taskId, setStatusMessage });
   return ctx;
 }
