@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ErrorCode } from './errors.js';
-import { encodeMessage, encodeMessageParts, parseMessage, preEncode } from './parse.js';
+import { encodeMessage, encodeMessageParts, parseMessage, preEncode, resultResponse } from './parse.js';
 
 test('parses a request, a notification and both kinds of response', () => {
   for (const text of [
@@ -78,4 +78,15 @@ test('other messages are encoded as one text with the terminator', () => {
   const message = { jsonrpc: '2.0' as const, id: 1, result: { ok: true } };
   assert.equal(encodeMessageParts(message, '\n'), `${JSON.stringify(message)}\n`);
   assert.equal(encodeMessageParts([message]), JSON.stringify([message]));
+});
+
+test('a success response made with new is an ordinary object: same prototype, keys, equality and JSON as a literal', () => {
+  const result = { content: [{ type: 'text', text: 'hi' }] };
+  const made = resultResponse(7, result);
+  const literal = { jsonrpc: '2.0', id: 7, result };
+  assert.equal(Object.getPrototypeOf(made), Object.prototype);
+  assert.deepEqual(Object.keys(made), ['jsonrpc', 'id', 'result']);
+  assert.deepStrictEqual(made, literal);
+  assert.equal(JSON.stringify(made), JSON.stringify(literal));
+  assert.equal(made.result, result);
 });

@@ -1,9 +1,11 @@
 import { ErrorCode, errorMessage } from './errors.js';
 import {
   isJsonObject,
+  type JsonObject,
   type JsonRpcErrorResponse,
   type JsonRpcMessage,
   type JsonRpcResponse,
+  type JsonRpcResultResponse,
   type RequestId,
 } from './types.js';
 
@@ -25,6 +27,27 @@ export function errorResponse(
     id,
     error: data === undefined ? { code, message } : { code, message, data },
   };
+}
+
+function ResultResponse(this: JsonRpcResultResponse, id: RequestId, result: JsonObject): void {
+  this.jsonrpc = '2.0';
+  this.id = id;
+  this.result = result;
+}
+// An ordinary object to every reader (deep equality included): only how it is allocated differs from a literal.
+ResultResponse.prototype = Object.prototype;
+
+/**
+ * Builds a success response. Made with `new`, not as an object literal: V8 may pretenure a literal's allocation
+ * site (see `RequestSetup` in server/request-context.ts), and a response allocated in the old generation keeps its
+ * young result alive through every scavenge until the next full collection. Objects made with `new` have no
+ * allocation site.
+ */
+export function resultResponse(id: RequestId, result: JsonObject): JsonRpcResultResponse {
+  return new (ResultResponse as unknown as new (id: RequestId, result: JsonObject) => JsonRpcResultResponse)(
+    id,
+    result,
+  );
 }
 
 function isId(value: unknown): value is RequestId {

@@ -1,5 +1,5 @@
 import { ErrorCode, JsonRpcError, McpkitError, toError } from '../jsonrpc/errors.js';
-import { classify, errorResponse, type Parsed } from '../jsonrpc/parse.js';
+import { classify, errorResponse, type Parsed, resultResponse } from '../jsonrpc/parse.js';
 import type {
   JsonObject,
   JsonRpcMessage,
@@ -267,7 +267,7 @@ export class Peer {
   /** A request's handler finished with `result`: its response, unless it was cancelled meanwhile. */
   #succeeded(id: RequestId, cancellation: Cancellation, result: JsonObject): JsonRpcResponse | undefined {
     this.#finished(id, cancellation);
-    return cancellation.cancelled ? undefined : { jsonrpc: '2.0', id, result };
+    return cancellation.cancelled ? undefined : resultResponse(id, result);
   }
 
   /** A request's handler failed with `e`: its error response, unless it was cancelled meanwhile. */
