@@ -37,6 +37,12 @@ function ResultResponse(this: JsonRpcResultResponse, id: RequestId, result: Json
 // An ordinary object to every reader (deep equality included): only how it is allocated differs from a literal.
 ResultResponse.prototype = Object.prototype;
 
+// TypeScript types a plain function as callable only: this is the same function, typed as the constructor it is.
+const NewResultResponse = ResultResponse as unknown as new (
+  id: RequestId,
+  result: JsonObject,
+) => JsonRpcResultResponse;
+
 /**
  * Builds a success response. Made with `new`, not as an object literal: V8 may pretenure a literal's allocation
  * site (see `RequestSetup` in server/request-context.ts), and a response allocated in the old generation keeps its
@@ -44,10 +50,7 @@ ResultResponse.prototype = Object.prototype;
  * allocation site.
  */
 export function resultResponse(id: RequestId, result: JsonObject): JsonRpcResultResponse {
-  return new (ResultResponse as unknown as new (id: RequestId, result: JsonObject) => JsonRpcResultResponse)(
-    id,
-    result,
-  );
+  return new NewResultResponse(id, result);
 }
 
 function isId(value: unknown): value is RequestId {
