@@ -13,11 +13,22 @@ export async function connectTransport(
   server: McpServer,
   sessionId: string | undefined,
   settings: StreamSettings,
-): Promise<{ transport: HttpSessionTransport; session: ServerSession }> {
+): Promise<Connected> {
   const transport = new HttpSessionTransport(sessionId ?? '', sessionId, settings);
   const session = await server.connect(transport);
   if (sessionId !== undefined) transport.negotiated = session;
-  return { transport, session };
+  return new Connected(transport, session);
+}
+
+/**
+ * A transport and the session on it. A class, not an object literal: it points to the request's whole graph, and
+ * V8 may pretenure a literal's allocation site (see `RequestSetup` in server/request-context.ts).
+ */
+export class Connected {
+  constructor(
+    readonly transport: HttpSessionTransport,
+    readonly session: ServerSession,
+  ) {}
 }
 
 /**

@@ -119,7 +119,8 @@ export class HttpSessionTransport implements Transport {
       stream.reply = resolve;
     });
     if (s.settings.responseMode === 'sse') s.startSse(stream);
-    const ctx: MessageContext = Object.assign({}, context);
+    // Made with `new`: its closeStream points to the session's streams (see `Connected` in connect.ts on why).
+    const ctx: MessageContext = Object.assign(new StreamContext(), context);
     ctx.closeStream = () => s.closeConnection(stream);
     for (const m of messages) {
       receiver.onmessage(m, ctx);
@@ -220,3 +221,6 @@ export class HttpSessionTransport implements Transport {
     s.receiver?.onclose();
   }
 }
+
+/** The message context of a request on one of a session's streams (see `post`). */
+class StreamContext implements MessageContext {}
