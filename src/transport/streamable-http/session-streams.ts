@@ -154,7 +154,7 @@ export class SessionStreams {
     }
     stream.backlog = [];
     const early = stream.json;
-    stream.json = [];
+    stream.json = Array.of();
     const resolve = stream.reply;
     stream.reply = undefined;
     resolve?.(this.sseReplySync((sink) => this.attach(stream, sink, [], true)));
