@@ -1,6 +1,6 @@
 import { formatSseEvent, SSE_KEEPALIVE } from '../../framing/sse.js';
 import { ErrorCode, JsonRpcError, toError } from '../../jsonrpc/errors.js';
-import { encodeMessage, errorResponse } from '../../jsonrpc/parse.js';
+import { encodeMessage, errorResponse, resultResponse } from '../../jsonrpc/parse.js';
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import { type MessageContext, SENT } from '../../protocol/transport.js';
@@ -94,7 +94,7 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
       return reply;
     }
     if (!(out instanceof Promise)) {
-      this.#respond({ jsonrpc: '2.0', id: this.request.id, result: out });
+      this.#respond(resultResponse(this.request.id, out));
       return reply;
     }
     whenGone(req, () => this.#cancel());
@@ -102,7 +102,7 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
     out.then(
       (result) => {
         inFlight.delete(this);
-        this.#respond({ jsonrpc: '2.0', id: this.request.id, result });
+        this.#respond(resultResponse(this.request.id, result));
       },
       (e: unknown) => {
         inFlight.delete(this);
