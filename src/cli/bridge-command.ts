@@ -21,10 +21,13 @@ export async function bridgeCommand(flags: BridgeFlags): Promise<number> {
     if (serverCommand.words !== undefined)
       throw new CliError(ExitCode.usage, '--from-url takes no command after --');
     const { bridgeUrlToStdio } = await import('./bridge-url.js');
-    return bridgeUrlToStdio(flags.fromUrl as string, flags.header ?? []);
+    return bridgeUrlToStdio(flags.fromUrl as string, flags.header ?? [], flags.headerEnv ?? []);
   }
-  if (flags.toStdio || flags.header !== undefined)
-    throw new CliError(ExitCode.usage, '--to-stdio and --header go with --from-url, not --from-stdio');
+  if (flags.toStdio || flags.header !== undefined || flags.headerEnv !== undefined)
+    throw new CliError(
+      ExitCode.usage,
+      '--to-stdio, --header and --header-env go with --from-url, not --from-stdio',
+    );
   const words = serverCommand.words;
   if (words === undefined || words.length === 0)
     throw new CliError(

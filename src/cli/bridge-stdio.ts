@@ -10,7 +10,7 @@ import { serveRelay } from '../transport/node-serve.js';
 import { type SharedTransport, shareTransport } from '../transport/share.js';
 import { StdioClientTransport } from '../transport/stdio-client.js';
 import { CliError, ExitCode } from './exit.js';
-import { note } from './output.js';
+import { note, terminalSafe } from './output.js';
 import { commandLabel, parseEnv } from './target.js';
 
 /** What to bridge and where. */
@@ -35,7 +35,7 @@ export async function bridgeStdioToHttp(bridge: StdioBridge): Promise<number> {
       env,
       ...(bridge.cwd === undefined ? {} : { cwd: bridge.cwd }),
     });
-    if (forwardStderr) transport.onstderr = (chunk) => process.stderr.write(chunk);
+    if (forwardStderr) transport.onstderr = (chunk) => process.stderr.write(terminalSafe(chunk));
     return transport;
   };
   // The check's stderr is shown only when it fails (as the error's tail).

@@ -14,6 +14,7 @@ export interface BridgeFlags {
   cwd?: string;
   env?: string[];
   header?: string[];
+  headerEnv?: string[];
   startupTimeout?: string;
   format?: string;
 }
@@ -46,6 +47,11 @@ export function register(program: Command): void {
       .option(
         '--header <"Name: value">',
         'with --from-url: HTTP header for the remote server (repeatable)',
+        collect,
+      )
+      .option(
+        '--header-env <"Name: VARIABLE">',
+        "with --from-url: HTTP header whose value is the environment variable VARIABLE's, kept off the command line (repeatable)",
         collect,
       ),
   ).action((flags: BridgeFlags) =>

@@ -5,7 +5,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../host/approval.js';
 import type { ChatEvent } from '../host/chat/chat.js';
 import type { SamplingReview, SamplingVerdict } from '../host/server-requests.js';
 import type { ElicitParams, ElicitResult, JsonSchema, SamplingContent } from '../spec/types.js';
-import { note } from './output.js';
+import { note, terminalSafe } from './output.js';
 import type { Lines } from './terminal.js';
 
 /** Asks about a tool call: allow once, for the session, or deny. */
@@ -75,7 +75,7 @@ export function renderer(): (event: ChatEvent) => void {
   return (event) => {
     switch (event.type) {
       case 'text':
-        process.stdout.write(event.text);
+        process.stdout.write(terminalSafe(event.text));
         open = !event.text.endsWith('\n');
         break;
       case 'tool-call':

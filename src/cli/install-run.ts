@@ -1,11 +1,11 @@
 // What `mcpkit install` does once parsed. Claude Desktop's file holds only commands: a URL is installed there as
-// `mcpkit bridge --from-url URL --to-stdio`, run by this Node and this mcpkit.
-import { realpathSync } from 'node:fs';
+// `mcpkit bridge --from-url URL --to-stdio` (install-bridge.ts).
 import { redactServerEntry } from '../host/config/entries.js';
 import { type InstallApp, type InstallEntry, installServer } from '../host/config/install.js';
 import { McpkitError } from '../jsonrpc/errors.js';
 import { CliError, ExitCode } from './exit.js';
 import type { InstallFlags } from './install.js';
+import { bridgeEntry } from './install-bridge.js';
 import { nearest } from './nearest.js';
 import { note, out, outJson } from './output.js';
 import { serverCommand } from './run.js';
@@ -29,7 +29,7 @@ export async function installCommand(
   const scope = flags.scope;
   if (scope !== undefined && scope !== 'user' && scope !== 'project')
     throw new CliError(ExitCode.usage, `--scope must be "user" or "project", got "${scope}"`);
-  const entry = entryOf(app as InstallApp, url, flags);
+  const { entry, note: entryNote } = entryOf(app as InstallApp, url, flags);
   let result: Awaited<ReturnType<typeof installServer>>;
   try {
     result = await installServer(app as InstallApp, name, entry, {
@@ -47,14 +47,16 @@ export async function installCommand(
     if (e instanceof McpkitError) throw new CliError(ExitCode.usage, e.message, {}, e);
     throw e;
   }
+  if (entryNote !== undefined) note(entryNote);
   if (flags.format === 'json') {
     outJson({ ...result, entry: redactServerEntry(result.entry) });
     return ExitCode.ok;
   }
+  const file = result.target === undefined ? result.file : `${result.file} (a link to ${result.target})`;
   const what =
     result.action === 'unchanged'
-      ? `"${name}" is already in ${result.file} (unchanged)`
-      : `${result.action} "${name}" in ${result.file}`;
+      ? `"${name}" is already in ${file} (unchanged)`
+      : `${result.action} "${name}" in ${file}`;
   out(result.backup === undefined ? what : `${what}; the previous file is ${result.backup}`);
   if (result.droppedComments)
     note('note: the file had comments or trailing commas, which the new file does not keep');
@@ -62,7 +64,11 @@ export async function installCommand(
 }
 
 /** The entry to install: the command after `--`, or the URL (through the stdio bridge for Claude Desktop). */
-function entryOf(app: InstallApp, url: string | undefined, flags: InstallFlags): InstallEntry {
+function entryOf(
+  app: InstallApp,
+  url: string | undefined,
+  flags: InstallFlags,
+): { entry: InstallEntry; note?: string } {
   const words = serverCommand.words;
   if ((url === undefined) === (words === undefined || words.length === 0))
     throw new CliError(
@@ -73,13 +79,10 @@ function entryOf(app: InstallApp, url: string | undefined, flags: InstallFlags):
     if (!isUrl(url) || !URL.canParse(url)) throw new CliError(ExitCode.usage, `not an http(s) URL: "${url}"`);
     if (flags.env !== undefined) throw new CliError(ExitCode.usage, '-e goes with a command, not a URL');
     const headers = parseHeaders(flags.header);
-    if (app !== 'claude-desktop') return { url, headers };
-    const bridge = ['bridge', '--from-url', url, '--to-stdio'];
-    for (const [k, v] of Object.entries(headers)) bridge.push('--header', `${k}: ${v}`);
-    return { command: process.execPath, args: [realpathSync(process.argv[1] as string), ...bridge] };
+    return app === 'claude-desktop' ? bridgeEntry(url, headers) : { entry: { url, headers } };
   }
   if (flags.header !== undefined)
     throw new CliError(ExitCode.usage, '--header goes with a URL, not a command');
   const [command, ...args] = words as [string, ...string[]];
-  return { command, args, env: parseEnv(flags.env) };
+  return { entry: { command, args, env: parseEnv(flags.env) } };
 }

@@ -31,8 +31,11 @@ export function register(program: Command): void {
       .option('--header <"Name: value">', 'HTTP header for a URL (repeatable)', collect)
       .addHelpText(
         'after',
-        '\nThe file is created when absent, written atomically, and the previous one kept as <file>.bak.\n' +
-          'The same entry again changes nothing. The home folder is $HOME (tests use a temporary one).',
+        '\nThe file is created when absent, written atomically, and the previous one kept as <file>.bak\n' +
+          '(a file that is a symbolic link is written at its target). The same entry again changes nothing.\n' +
+          "Claude Desktop's file holds only commands: a URL goes there as `mcpkit bridge --from-url URL --to-stdio`,\n" +
+          "each --header value in the entry's env (MCPKIT_HEADER_<NAME>), not in its arguments.\n" +
+          'The home folder is $HOME (tests use a temporary one).',
       ),
   ).action((app: string, name: string, url: string | undefined, flags: InstallFlags) =>
     execute(flags, async () => {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { table, terminalSafe } from './output.js';
 
-test('terminalSafe: C0 and C1 controls go, newline, tab and other text stay', () => {
+test('terminalSafe: C0 and C1 controls go, newline, tab, CRLF and other text stay', () => {
   assert.equal(
-    terminalSafe('a\u001b[2J\u001b]0;title\u0007b\r\n\tc\u009b31md\u007f é'),
-    'a[2J]0;titleb\n\tc31md é',
+    terminalSafe('a\u001b[2J\u001b]0;title\u0007b\r\n\tc\u009b31md\u007f é\rx\r'),
+    'a[2J]0;titleb\r\n\tc31md éx',
   );
 });
 

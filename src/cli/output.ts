@@ -12,15 +12,18 @@ export function parseFormat(value: string): Format {
   throw new CliError(1, `--format must be "text" or "json", got "${value}"`);
 }
 
-/** Writes a line of text to stdout. */
+/**
+ * Writes a line of text to stdout, for a person: without control characters (see {@link terminalSafe}), on a
+ * terminal or not (piped through `tee` or `less -R`, or read later with `cat`, it reaches a terminal all the same).
+ */
 export function out(text: string): void {
-  const shown = process.stdout.isTTY === true ? terminalSafe(text) : text;
+  const shown = terminalSafe(text);
   process.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
-/** Writes a line of text to stderr. */
+/** Writes a line of text to stderr, for a person: without control characters, as {@link out}. */
 export function note(text: string): void {
-  const shown = process.stderr.isTTY === true ? terminalSafe(text) : text;
+  const shown = terminalSafe(text);
   process.stderr.write(shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
@@ -58,13 +61,16 @@ function codeOf(error: unknown): string | number | undefined {
   return undefined;
 }
 
-/** C0 and C1 control characters but newline and tab (escape sequences a server could use to rewrite a terminal). */
+/**
+ * C0 and C1 control characters but newline, tab and the carriage return of a CRLF line end (ESC and CSI begin the
+ * escape sequences a server could use to rewrite a terminal; a lone carriage return overwrites the line).
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 /**
- * `text` without control characters other than newline and tab: what reaches a terminal from a server (its
- * descriptions, results, log messages) cannot move the cursor, retitle the window or hide earlier output.
+ * `text` without control characters other than newline, tab and CRLF line ends: what reaches a terminal from a
+ * server (its descriptions, results, log messages) cannot move the cursor, retitle the window or hide earlier output.
  */
 export function terminalSafe(text: string): string {
   return text.replace(CONTROL, '');

@@ -17,7 +17,7 @@ export function progressView(stream: NodeJS.WriteStream = process.stderr): Progr
     return {
       update: (p) =>
         stream.write(
-          `progress ${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}\n`,
+          `progress ${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${terminalSafe(p.message).replace(/\s+/g, ' ')}` : ''}\n`,
         ),
       done: () => undefined,
     };

@@ -1,6 +1,7 @@
 // Lines from stdin, one queue for everything that reads them (the chat's messages and the inline questions asked
 // during a turn), so nothing typed is lost or read twice.
 import { createInterface, type Interface } from 'node:readline';
+import { terminalSafe } from './output.js';
 
 /** Lines of input, read one at a time; `ask` writes a question (to stderr) and reads the answer. */
 export class Lines {
@@ -33,7 +34,7 @@ export class Lines {
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.#ended) return Promise.resolve(undefined);
     if (this.interactive && prompt !== '') {
-      this.#rl.setPrompt(prompt);
+      this.#rl.setPrompt(terminalSafe(prompt));
       this.#rl.prompt();
     }
     return new Promise((resolve) => {

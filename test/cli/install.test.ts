@@ -2,31 +2,12 @@
 // config reader (src/host/config); idempotence, the backup, --force, files kept as they were around the entry, and
 // files that do not parse.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { knownConfigLocations, loadConfig } from '../../src/host.js';
-import { json, mcpkit } from './helpers.js';
-
-/** A temporary home and project folder; the env that points the command at them. */
-function place() {
-  const root = mkdtempSync(join(tmpdir(), 'mcpkit-install-'));
-  const home = join(root, 'home');
-  const project = join(root, 'project');
-  mkdirSync(home);
-  mkdirSync(project);
-  const env = { HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, '.config') };
-  const where = (format: string, scope: 'user' | 'project') => {
-    const found = knownConfigLocations({ userHome: home, env, workspaceFolder: project }).find(
-      (l) => l.format === format && l.scope === scope,
-    );
-    assert.ok(found);
-    return found.path;
-  };
-  const run = (args: string[]) => mcpkit(['install', ...args], { env, cwd: project });
-  return { home, project, env, where, run };
-}
+import { loadConfig } from '../../src/host.js';
+import { json } from './helpers.js';
+import { place } from './install-place.js';
 
 const CASES = [
   { app: 'claude-desktop', scope: 'user', flag: [] },
@@ -88,7 +69,7 @@ describe('mcpkit install writes each host format', { timeout: 120_000 }, () => {
   }
 
   test('claude-desktop: a URL becomes the stdio bridge (its file holds only commands)', async () => {
-    const p = place();
+    const p = place(''); // no mcpkit on PATH: this copy runs the bridge
     const r = await p.run(['claude-desktop', 'remote', 'https://mcp.example.com/mcp']);
     assert.equal(r.code, 0, r.stderr);
     const loaded = await loadConfig(p.where('claude-desktop', 'user'), { userHome: p.home, env: {} });

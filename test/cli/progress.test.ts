@@ -29,3 +29,15 @@ test('a terminal: a bar redrawn on one line, ended with a newline', () => {
   assert.ok(written[1]?.startsWith('\r\x1b[2K[########################] 100%'), written[1]);
   assert.equal(written[2], '\n');
 });
+
+test("a server's message carries no control sequence, on a terminal or not", () => {
+  for (const isTTY of [false, true]) {
+    const { written, stream: s } = stream(isTTY);
+    const view = progressView(s);
+    view.update({ progressToken: 1, progress: 1, message: 'step\u001b]0;pwned\u0007\u009b2J\rdone' });
+    const shown = written.join('').replace('\r\u001b[2K', '');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    assert.doesNotMatch(shown, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/, JSON.stringify(shown));
+    assert.match(shown, /step\]0;pwned2Jdone/);
+  }
+});

@@ -5,7 +5,7 @@ import { ConfigError } from './config-error.js';
 import { kind } from './fields.js';
 import { parseConfigText, stripJsonc } from './jsonc.js';
 import { type ConfigLocation, knownConfigLocations, type LocationOptions } from './locations.js';
-import { writeFileAtomic } from './write.js';
+import { writeFileAtomic, writeTarget } from './write.js';
 
 /** The host applications {@link installServer} writes to. */
 export type InstallApp = 'claude-desktop' | 'claude-code' | 'vscode' | 'cursor';
@@ -29,6 +29,8 @@ export interface InstallOptions extends LocationOptions {
 /** What {@link installServer} did. */
 export interface InstallResult {
   file: string;
+  /** The file written, when `file` is a symbolic link (the link is kept, its target rewritten). */
+  target?: string;
   /** `unchanged`: the same entry was there already and nothing was written. */
   action: 'added' | 'replaced' | 'unchanged';
   /** The copy of the file as it was (`<file>.bak`), when an existing file was changed. */
@@ -89,12 +91,19 @@ export async function installServer(
   options: InstallOptions = {},
 ): Promise<InstallResult> {
   if (name.trim() === '') throw new McpkitError('CONFIG_INVALID', 'the server name is empty');
+  if (RESERVED_NAMES.has(name))
+    throw new McpkitError(
+      'CONFIG_INVALID',
+      `"${name}" cannot be a server name: JavaScript gives it a meaning on objects, so a host reading the file could mistake it (choose another name)`,
+    );
   const { path: file, scope } = installLocation(app, options);
   const wanted = hostEntry(app, entry, file);
   const key = app === 'vscode' ? 'servers' : 'mcpServers';
+  // The real file (a link's target), read only when it is a regular file (not a device or a pipe a link names).
+  const target = await writeTarget(file);
   let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(target, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
@@ -105,9 +114,10 @@ export async function installServer(
   const servers = root[key] ?? {};
   if (!isJsonObject(servers))
     throw new ConfigError({ file, field: key }, `must be an object of servers, got ${kind(servers)}`);
-  const present = servers[name];
+  const present = Object.hasOwn(servers, name) ? servers[name] : undefined;
   const result = (action: InstallResult['action'], backup?: string): InstallResult => ({
     file,
+    ...(target === file ? {} : { target }),
     action,
     ...(backup === undefined ? {} : { backup }),
     droppedComments: action !== 'unchanged' && text !== undefined && jsonc && stripJsonc(text) !== text,
@@ -130,6 +140,9 @@ export async function installServer(
   });
   return result(present === undefined ? 'added' : 'replaced', backup);
 }
+
+/** Names a server cannot have: JavaScript's own property names (setting `__proto__` would even set a prototype). */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Whether two JSON values are equal, whatever the order of object keys. */
 function sameJson(a: unknown, b: unknown): boolean {
