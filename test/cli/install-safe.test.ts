@@ -16,14 +16,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { serve } from '../../src/node.js';
-import { McpServer } from '../../src/server/server.js';
+import { guardedServer } from './guarded-server.js';
 import { json, MCPKIT, mcpkit } from './helpers.js';
 import { place } from './install-place.js';
 
@@ -120,27 +118,6 @@ describe('mcpkit install: server names', { timeout: 120_000 }, () => {
   });
 });
 
-/** An MCP server over HTTP that answers only requests carrying `Authorization: Bearer <token>` (403 otherwise). */
-async function guardedServer(token: string) {
-  const server = new McpServer({ name: 'guarded', version: '1.0.0' });
-  server.tool('whoami', { description: 'Says who got in' }, () => 'in with the header');
-  const running = await serve(server);
-  cleanup.push(() => running.close());
-  const inner = running.httpServer.listeners('request') as ((
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) => void)[];
-  running.httpServer.removeAllListeners('request');
-  running.httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden');
-      return;
-    }
-    for (const listener of inner) listener(req, res);
-  });
-  return running.url;
-}
-
 /** A folder with an executable `mcpkit` that runs the built CLI, as `npm install -g` puts one on PATH. */
 function binFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-bin-'));
@@ -166,7 +143,9 @@ function desktopEntry(file: string, name: string): DesktopEntry {
 describe('mcpkit install claude-desktop URL: the bridge entry', { timeout: 120_000 }, () => {
   test('mcpkit on PATH: the command is "mcpkit", the header value only in env; it works as Claude Desktop runs it', async () => {
     const token = 'SECRET-XYZ-123';
-    const url = await guardedServer(token);
+    const guarded = await guardedServer(token);
+    cleanup.push(guarded.close);
+    const url = guarded.url;
     const path = `${binFolder()}${delimiter}${dirname(process.execPath)}`;
     const p = place(path);
     const r = await p.run(['claude-desktop', 'remote', url, '--header', `Authorization: Bearer ${token}`]);

@@ -82,3 +82,16 @@ test('a failing authorizer rejects the fetch with its error', async () => {
   };
   await assert.rejects(authorizedFetch(fetch, auth)(URL_, { method: 'GET' }), /discovery failed/);
 });
+
+test("a configured Authorization header is sent while the authorizer has none, and the authorizer's token wins", async () => {
+  const { fetch, sent } = scripted([401, 200]);
+  const auth = counting(() => true);
+  const response = await authorizedFetch(fetch, auth)(URL_, {
+    method: 'POST',
+    body: '{}',
+    headers: { authorization: 'Bearer configured' },
+  });
+  assert.equal(response.status, 200);
+  assert.deepEqual(sent, ['Bearer configured', 'Bearer token-1']);
+  assert.equal(auth.seen[0]?.sentAuthorization, 'Bearer configured');
+});

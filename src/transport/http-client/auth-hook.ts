@@ -33,13 +33,16 @@ export const MAX_AUTH_RETRIES = 3;
  * Wraps a transport's fetch so every request carries the authorizer's `Authorization` header, and a 401 or
  * 403 is offered to the authorizer before the transport sees it (then the same request is sent again, at
  * most {@link MAX_AUTH_RETRIES} times). Bodies of transport requests are strings, so a retry can resend them.
+ * While the authorizer has no credentials, an `Authorization` header the transport was configured with (a
+ * config file's or `--header`'s) is sent as given.
  */
 export function authorizedFetch(fetch: FetchLike, auth: HttpAuthorizer): FetchLike {
   return async (url, init) => {
+    // Transports build a fresh Headers per request: it can take the header in place.
+    const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    const configured = headers.get('authorization') ?? undefined;
     for (let attempt = 0; ; attempt++) {
-      // Transports build a fresh Headers per request: it can take the header in place.
-      const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
-      const authorization = await auth.authorization(url);
+      const authorization = (await auth.authorization(url)) ?? configured;
       if (authorization === undefined) headers.delete('authorization');
       else headers.set('authorization', authorization);
       const response = await fetch(url, { ...init, headers });
