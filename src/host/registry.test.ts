@@ -15,6 +15,15 @@ function config(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
   };
 }
 
+/** A registry that allows every tool and ignores problems. */
+function quietRegistry(): Registry {
+  return new Registry(
+    '__',
+    () => 'allow',
+    () => undefined,
+  );
+}
+
 test('a resource two servers list: listed once, reported once, and reads of it refused naming both', () => {
   const problems: string[] = [];
   const registry = new Registry(
@@ -44,11 +53,7 @@ test('a resource two servers list: listed once, reported once, and reads of it r
 });
 
 test('a read goes to the server that lists the URI, not to a catch-all template listed by a server named first', () => {
-  const registry = new Registry(
-    '__',
-    () => 'allow',
-    () => undefined,
-  );
+  const registry = quietRegistry();
   registry.set(config('aa-grabber'), { templates: [{ uriTemplate: '{+anything}', name: 'all' }] });
   registry.set(config('fs'), { resources: [{ uri: 'file:///home/u/notes.txt', name: 'notes' }] });
   assert.equal(registry.ownerOf('file:///home/u/notes.txt'), 'fs');
@@ -57,11 +62,7 @@ test('a read goes to the server that lists the URI, not to a catch-all template 
 });
 
 test('else the most specific matching template: the most characters outside {…} expressions', () => {
-  const registry = new Registry(
-    '__',
-    () => 'allow',
-    () => undefined,
-  );
+  const registry = quietRegistry();
   registry.set(config('a'), { templates: [{ uriTemplate: '{+anything}', name: 'all' }] });
   registry.set(config('b'), { templates: [{ uriTemplate: 'file:///{+path}', name: 'files' }] });
   registry.set(config('c'), { templates: [{ uriTemplate: 'file:///home/{user}/{+path}', name: 'homes' }] });
@@ -73,11 +74,7 @@ test('else the most specific matching template: the most characters outside {…
 });
 
 test('two servers with equally specific matching templates: an error naming both, never a guess', () => {
-  const registry = new Registry(
-    '__',
-    () => 'allow',
-    () => undefined,
-  );
+  const registry = quietRegistry();
   registry.set(config('b'), { templates: [{ uriTemplate: 'file:///{+path}', name: 'files' }] });
   registry.set(config('a'), { templates: [{ uriTemplate: 'file:///{+rest}', name: 'mine' }] });
   assert.throws(

@@ -3,25 +3,9 @@
 // template, and two servers equally close is an error naming both; the catch-all never learns the URI.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Host, type ServerConfig } from '../../src/host.js';
+import { Host } from '../../src/host.js';
 import { McpkitError } from '../../src/index.js';
-import { ODD_SERVER } from './helpers.js';
-
-function odd(name: string, args: string[]): ServerConfig {
-  return {
-    name,
-    transport: {
-      type: 'stdio',
-      command: process.execPath,
-      args: [ODD_SERVER, '--name', name, ...args],
-      env: {},
-      namedEnv: [],
-    },
-    disabled: false,
-    trusted: false,
-    source: { file: 'test', format: 'mcpkit' },
-  };
-}
+import { oddServer as odd } from './helpers.js';
 
 let host: Host;
 

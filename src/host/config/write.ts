@@ -6,8 +6,10 @@ import { basename, dirname, join } from 'node:path';
 export interface AtomicWriteOptions {
   /** Copy the current file to `<file>.bak` first (when it exists). */
   backup?: boolean;
-  /** The mode of a new file (an existing file keeps its own). Default 0o644. */
+  /** The mode of a new file (an existing file keeps its own, unless `exactMode`). Default 0o644. */
   mode?: number;
+  /** Give the file `mode` even when it exists (a file only its owner may change, whatever it was before). */
+  exactMode?: boolean;
 }
 
 /**
@@ -25,7 +27,8 @@ export async function writeFileAtomic(
   let mode = options.mode ?? 0o644;
   let backup: string | undefined;
   try {
-    mode = (await stat(file)).mode & 0o777;
+    const current = (await stat(file)).mode & 0o777;
+    if (options.exactMode !== true) mode = current;
     if (options.backup) {
       backup = `${file}.bak`;
       await copyFile(file, backup);
