@@ -30,7 +30,7 @@ export interface LoadConfigOptions extends Partial<ParseOptions> {
   format?: ConfigFormat;
   /**
    * Decides, once per project file with servers, whether its servers load (shown the file, the SHA-256 of its bytes
-   * and the servers as written); without it no project file's servers load. See {@link ProjectTrust.decider}.
+   * and the servers as written); without it no project file's servers load. See `ProjectTrust.decider`.
    */
   trustProject?: TrustProjectCallback;
 }

@@ -63,7 +63,7 @@ export class ProjectTrust {
   }
 
   /**
-   * A {@link TrustProjectCallback} for {@link loadConfig}: a file trusted as it is loads; any other is put to `ask`
+   * A {@link TrustProjectCallback} for `loadConfig`: a file trusted as it is loads; any other is put to `ask`
    * (none: it is skipped), and a yes is recorded.
    */
   decider(ask?: AskProjectTrust): TrustProjectCallback {
