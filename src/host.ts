@@ -25,6 +25,7 @@ export {
   messageText,
 } from './host/chat/chat.js';
 export { parseSlashCommand, promptArguments, type SlashCommand } from './host/chat/slash.js';
+export { configDir } from './host/config/config-dir.js';
 export { ConfigError, type ConfigPlace } from './host/config/config-error.js';
 export {
   type ConfiguredServer,
@@ -42,12 +43,30 @@ export {
   installLocation,
   installServer,
 } from './host/config/install.js';
-export { detectFormat, type LoadConfigOptions, loadConfig } from './host/config/load.js';
+export {
+  type ConfigSource,
+  detectFormat,
+  type LoadConfigOptions,
+  loadConfig,
+} from './host/config/load.js';
 export { type ConfigLocation, knownConfigLocations, type LocationOptions } from './host/config/locations.js';
+export {
+  fileDigest,
+  type ProjectFile,
+  type ProjectServer,
+  type TrustProjectCallback,
+} from './host/config/project.js';
+export {
+  type AskProjectTrust,
+  ProjectTrust,
+  type ProjectTrustState,
+  trustedProjectsFile,
+} from './host/config/project-trust.js';
 export type {
   ApprovalMode,
   ApprovalPolicy,
   ConfigFormat,
+  ConfigNotice,
   HostSettings,
   LoadedConfig,
   ServerConfig,

@@ -1,23 +1,13 @@
 // Where `mcpkit auth` keeps tokens (a FileTokenStore under the user's config directory, 0600), and the
 // authorizer the other commands use for a URL: it sends stored tokens and refreshes them, but never starts a
 // sign-in (that is `mcpkit auth login`): a server that wants one ends the command with exit code 3.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { FileTokenStore } from '../auth/client/file-store.js';
 import { OAuthClient } from '../auth/client/oauth-client.js';
 import type { ClientCredentials, OAuthGrant } from '../auth/client/options.js';
+import { configDir } from '../host/config/config-dir.js';
 import type { ServerConfig } from '../host/config/types.js';
 import type { AuthChallenge, HttpAuthorizer } from '../transport/http-client/auth-hook.js';
-
-/** The user's config directory for mcpkit: `$XDG_CONFIG_HOME/mcpkit` (`~/.config`), `%APPDATA%`, or macOS's. */
-export function configDir(): string {
-  const env = process.env;
-  if (process.platform === 'win32')
-    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mcpkit');
-  if (process.platform === 'darwin' && env.XDG_CONFIG_HOME === undefined)
-    return join(homedir(), 'Library', 'Application Support', 'mcpkit');
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'mcpkit');
-}
 
 /** The token file of `mcpkit auth` (created 0600 in a 0700 directory by the store). */
 export function tokenFile(): string {

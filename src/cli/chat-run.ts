@@ -3,14 +3,13 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Chat, messageText } from '../host/chat/chat.js';
-import { loadConfig } from '../host/config/load.js';
 import { Host } from '../host/host.js';
 import { createModel } from '../host/model/spec.js';
 import type { ChatFlags } from './chat.js';
 import { askApproval, askElicitation, cut, renderer, reviewSampling } from './chat-ask.js';
 import { CliError, ExitCode, exitCodeOf } from './exit.js';
+import { configSources, loadHostConfig } from './host-config.js';
 import { note, out, parseFormat, printError, table } from './output.js';
-import { configFiles } from './target.js';
 import { Lines } from './terminal.js';
 
 const HELP = `/tools  /prompts  /resources  /servers  /log [n]  /attach <uri>  /clear  /help  /quit
@@ -28,8 +27,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   const maxTokens = Number(flags.maxTokens ?? '4096');
   if (!Number.isInteger(maxTokens) || maxTokens < 1)
     throw new CliError(ExitCode.usage, `--max-tokens must be a positive integer, got ${flags.maxTokens}`);
-  const files = configFiles(flags.config);
-  if (files.length === 0)
+  if (configSources(flags.config).length === 0)
     throw new CliError(
       ExitCode.usage,
       'no host config file found: give --config FILE (Claude Desktop, Claude Code, VS Code, Cursor or mcpkit format)',
@@ -38,8 +36,8 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   const lines = new Lines(process.stdin, process.stderr);
   const interactive = lines.interactive;
   const cwd = process.cwd();
-  const config = await loadConfig(files, {
-    workspaceFolder: cwd,
+  const config = await loadHostConfig(flags, {
+    lines,
     ...(interactive ? { input: async (input) => lines.ask(`${input.description ?? input.id}: `) } : {}),
   });
   const host = new Host(config, {

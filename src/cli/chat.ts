@@ -4,12 +4,12 @@
 // as slash commands. With stdin not a terminal it is scriptable: one message a line, answers on stdout, approvals
 // follow the config's policy only (an `ask` is denied), sampling and elicitation declined.
 import type { Command } from 'commander';
-import { withFormat } from './options.js';
+import type { HostConfigFlags } from './host-config.js';
+import { withFormat, withTrustProject } from './options.js';
 import { execute } from './run.js';
 
 /** The flags of `mcpkit chat`. */
-export interface ChatFlags {
-  config?: string;
+export interface ChatFlags extends HostConfigFlags {
   model?: string;
   system?: string;
   maxTokens?: string;
@@ -18,10 +18,12 @@ export interface ChatFlags {
 
 export function register(program: Command): void {
   withFormat(
-    program
-      .command('chat')
-      .description('Chat with a model that uses the servers of a host config (approvals asked inline)')
-      .option('--config <file>', 'host config file (default: the known locations)')
+    withTrustProject(
+      program
+        .command('chat')
+        .description('Chat with a model that uses the servers of a host config (approvals asked inline)')
+        .option('--config <file>', 'host config file (default: the known locations)'),
+    )
       .option(
         '--model <provider:name>',
         'openai:NAME, anthropic:NAME or ollama:NAME (keys and base URLs from OPENAI_*, ANTHROPIC_*, OLLAMA_HOST; default $MCPKIT_MODEL)',

@@ -1,12 +1,14 @@
 // `mcpkit config list|show <name>`: what the host applications have configured, secrets redacted.
 import type { Command } from 'commander';
-import { withFormat } from './options.js';
+import { withFormat, withTrustProject } from './options.js';
 import { execute } from './run.js';
 
 /** The flags of `mcpkit config list|show`. */
 export interface ConfigFlags {
   config?: string;
   format?: string;
+  /** `--trust-project`: show the project files as this run would take them. */
+  trustProject?: boolean;
 }
 
 export function register(program: Command): void {
@@ -14,7 +16,11 @@ export function register(program: Command): void {
     .command('config')
     .description("Show the servers the hosts' config files have (secrets redacted)");
   const file = (c: Command) =>
-    withFormat(c.option('--config <file>', 'read this file only (default: every known host location)'));
+    withFormat(
+      withTrustProject(
+        c.option('--config <file>', 'read this file only (default: every known host location)'),
+      ),
+    );
   file(config.command('list').description('List the servers of every host config file found')).action(
     (flags: ConfigFlags) =>
       execute(flags, async () => {

@@ -2,7 +2,6 @@
 // stdio until the client closes it, or over HTTP until SIGINT/SIGTERM, then stops every server.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../host/config/load.js';
 import { Host } from '../host/host.js';
 import { isLoopbackHost } from '../transport/loopback.js';
 import { StdioServerTransport } from '../transport/stdio-server.js';
@@ -10,12 +9,11 @@ import { cut } from './chat-ask.js';
 import { CliError, ExitCode } from './exit.js';
 import type { GatewayFlags } from './gateway.js';
 import { listen } from './gateway-http.js';
+import { configSources, loadHostConfig } from './host-config.js';
 import { note } from './output.js';
-import { configFiles } from './target.js';
 
 export async function runGateway(flags: GatewayFlags): Promise<number> {
-  const files = configFiles(flags.config);
-  if (files.length === 0)
+  if (configSources(flags.config).length === 0)
     throw new CliError(
       ExitCode.usage,
       'no host config file found: give --config FILE (Claude Desktop, Claude Code, VS Code, Cursor or mcpkit format)',
@@ -26,7 +24,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   const address = flags.host ?? '127.0.0.1';
   if (port !== undefined) remoteCheck(address, flags.allowRemote === true);
   const cwd = process.cwd();
-  const host = new Host(await loadConfig(files, { workspaceFolder: cwd }), {
+  const host = new Host(await loadHostConfig(flags), {
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
   });
   host.on('state', (s) => {

@@ -3,11 +3,12 @@
 // 127.0.0.1:PORT (a non-loopback --host only with --allow-remote, and a warning); both protocol eras. Tool calls keep the config's approval policy: `ask` is put to the connecting
 // client as an elicitation, or denied when it cannot ask. Logs go to stderr; stdout is the protocol's over stdio.
 import type { Command } from 'commander';
+import type { HostConfigFlags } from './host-config.js';
+import { withTrustProject } from './options.js';
 import { execute } from './run.js';
 
 /** The flags of `mcpkit gateway`. */
-export interface GatewayFlags {
-  config?: string;
+export interface GatewayFlags extends HostConfigFlags {
   http?: string;
   host?: string;
   /** Serve on a non-loopback --host (off by default: the gateway has no authentication). */
@@ -15,10 +16,12 @@ export interface GatewayFlags {
 }
 
 export function register(program: Command): void {
-  program
-    .command('gateway')
-    .description('Serve the servers of a host config as one MCP server (stdio, or --http PORT)')
-    .option('--config <file>', 'host config file (default: the known locations)')
+  withTrustProject(
+    program
+      .command('gateway')
+      .description('Serve the servers of a host config as one MCP server (stdio, or --http PORT)')
+      .option('--config <file>', 'host config file (default: the known locations)'),
+  )
     .option(
       '--http <port>',
       'serve Streamable HTTP (and legacy SSE) on this port instead of stdio (0: any free port)',

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FileTokenStore } from '../auth/client/file-store.js';
-import { loadConfig } from '../host/config/load.js';
 import type { LoadedConfig } from '../host/config/types.js';
 import { startInspector } from '../inspector/server.js';
 import type { ConfiguredServers, EraSelection } from '../inspector/session.js';
@@ -18,27 +17,28 @@ import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
 import { oauthClient, tokenFile } from './auth-store.js';
 import { transportOf } from './connect.js';
 import { CliError, ExitCode } from './exit.js';
+import { configSources, loadHostConfig, printNotices } from './host-config.js';
 import type { InspectFlags } from './inspect.js';
 import { note } from './output.js';
 import { serverCommand } from './run.js';
-import { configFiles, isUrl, resolveTarget, urlLabel } from './target.js';
+import { isUrl, resolveTarget, urlLabel } from './target.js';
 
 /** Runs the inspector until SIGINT or SIGTERM; resolves with the exit code. */
 export async function inspect(name: string | undefined, flags: InspectFlags): Promise<number> {
   const port = parsePort(flags.port);
   const selection = selectionOf(flags.era);
   const tokenStore = new FileTokenStore(tokenFile());
-  const { config, problem } = await hostConfig(flags.config);
+  const { config, problem, notices } = await hostConfig(flags);
   const given =
     name === undefined && serverCommand.words === undefined
       ? undefined
-      : await targetOf(name, flags, tokenStore, serverCommand.words);
+      : await targetOf(name, flags, tokenStore, config, serverCommand.words);
   // `mcpkit inspect --config FILE`: the configured host is the target.
   const target: InspectTarget | undefined =
     given ?? (flags.config !== undefined && config !== undefined ? { kind: 'host' } : undefined);
   const configured: ConfiguredServers | undefined = config && {
     names: config.servers.map((s) => s.name),
-    resolve: (server) => targetOf(server, flags, tokenStore),
+    resolve: (server) => targetOf(server, flags, tokenStore, config),
   };
   const cwd = process.cwd();
   const inspector = await startInspector({
@@ -53,6 +53,7 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
   note(`Inspector: ${inspector.url}`);
   // After the Inspector line, which scripts read as the first.
   if (problem !== undefined) note(problem);
+  if (notices !== undefined) printNotices(notices);
   if (flags.open !== false) openBrowser(inspector.url);
   if (target) {
     void inspector.connected.then((state) =>
@@ -72,17 +73,20 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
 }
 
 /**
- * The host config files' servers (`--config FILE`, else the known locations; none when there are no files). A file
- * given with `--config` that does not load is a usage error; known locations that do not are a problem to note
- * after the Inspector line.
+ * The host config files' servers (`--config FILE`, else the known locations, project files as the person decides;
+ * none when there are no files). A file given with `--config` that does not load is a usage error; known locations
+ * that do not are a problem to note after the Inspector line, as are the notices.
  */
-async function hostConfig(file: string | undefined): Promise<{ config?: LoadedConfig; problem?: string }> {
-  const files = configFiles(file);
-  if (files.length === 0) return {};
+async function hostConfig(
+  flags: InspectFlags,
+): Promise<{ config?: LoadedConfig; problem?: string; notices?: LoadedConfig }> {
+  if (configSources(flags.config).length === 0) return {};
   try {
-    return { config: await loadConfig(files, { workspaceFolder: process.cwd() }) };
+    const loaded = await loadHostConfig(flags, { quiet: true });
+    // Every file skipped (project files not trusted): no configured host, only the notices.
+    return loaded.files.length === 0 ? { notices: loaded } : { config: loaded, notices: loaded };
   } catch (e) {
-    if (file !== undefined) throw new CliError(ExitCode.usage, errorMessage(e));
+    if (flags.config !== undefined) throw new CliError(ExitCode.usage, errorMessage(e));
     return {
       problem: `The host config files could not be read (${errorMessage(e)}): no configured servers in the page`,
     };
@@ -98,9 +102,10 @@ async function targetOf(
   name: string | undefined,
   flags: InspectFlags,
   store: FileTokenStore,
+  config: LoadedConfig | undefined,
   words: readonly string[] | undefined = undefined,
 ): Promise<InspectTarget> {
-  const resolved = await resolveTarget(name, words, flags);
+  const resolved = await resolveTarget(name, words, flags, config);
   const configured = words === undefined && name !== undefined && !isUrl(name) ? name : undefined;
   return {
     kind: 'transport',

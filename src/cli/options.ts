@@ -7,6 +7,14 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** `--trust-project`: the working folder's project config files are trusted for this run. */
+export function withTrustProject(command: Command): Command {
+  return command.option(
+    '--trust-project',
+    "trust the working folder's project config files (.mcp.json, .vscode/mcp.json, .cursor/mcp.json, mcpkit.json) for this run",
+  );
+}
+
 /** `--format text|json`. */
 export function withFormat(command: Command): Command {
   return command.option(
@@ -19,11 +27,12 @@ export function withFormat(command: Command): Command {
 /** The flags of a command that talks to a server: how to reach it, the era, logs, time limit, output. */
 export function withTarget(command: Command): Command {
   return withFormat(
-    command
-      .option(
+    withTrustProject(
+      command.option(
         '--config <file>',
         'host config file to look a server name up in (default: the known locations)',
-      )
+      ),
+    )
       .option('--cwd <dir>', 'working directory of a stdio server')
       .option('-e, --env <NAME=value>', 'environment variable for a stdio server (repeatable)', collect)
       .option('--header <"Name: value">', 'HTTP header for a URL target (repeatable)', collect)

@@ -1,23 +1,20 @@
 // Targets: what a command talks to. A stdio command after `--` (with `--cwd` and `-e K=V`), a URL (Streamable HTTP
 // with the legacy HTTP+SSE fallback, `--header "Name: value"`), or a server's name in a host config file
 // (`--config FILE`, else the known locations of Claude Desktop, Claude Code, VS Code, Cursor and mcpkit).
-import { existsSync } from 'node:fs';
-import { loadConfig } from '../host/config/load.js';
-import { knownConfigLocations } from '../host/config/locations.js';
-import type { ServerConfig } from '../host/config/types.js';
+import type { LoadedConfig, ServerConfig } from '../host/config/types.js';
 import { serverEnvironment } from '../host/environment.js';
 import { isSecretName, REDACTED, redactText } from '../host/redact.js';
 import { CliError, ExitCode, type TargetKind } from './exit.js';
+import { configSources, type HostConfigFlags, loadHostConfig } from './host-config.js';
 import { nearest } from './nearest.js';
 
 /** The target options every command that talks to a server accepts. */
-export interface TargetFlags {
+export interface TargetFlags extends HostConfigFlags {
   cwd?: string;
   /** `-e K=V`, repeatable. */
   env?: string[];
   /** `--header "Name: value"`, repeatable. */
   header?: string[];
-  config?: string;
 }
 
 /** A resolved target. */
@@ -76,13 +73,14 @@ export function parseHeaders(lines: readonly string[] = []): Record<string, stri
 
 /**
  * Resolves what a command talks to: `command` (the words after `--`) wins; otherwise `name` is a URL or a
- * configured server's name. Bad input is a usage error (exit 1); a config file that does not parse is one too,
- * its message naming the file, the line and the column.
+ * configured server's name (in `config` when the caller loaded the host config already). Bad input is a usage
+ * error (exit 1); a config file that does not parse is one too, its message naming the file, the line and the column.
  */
 export async function resolveTarget(
   name: string | undefined,
   command: readonly string[] | undefined,
   flags: TargetFlags,
+  config?: LoadedConfig,
 ): Promise<Target> {
   const extraEnv = parseEnv(flags.env);
   const extraHeaders = parseHeaders(flags.header);
@@ -124,7 +122,7 @@ export async function resolveTarget(
       headers: extraHeaders,
     };
   }
-  const server = await configuredServer(name, flags.config);
+  const server = await configuredServer(name, flags, config);
   const t = server.transport;
   if (t.type === 'stdio') {
     const env = { ...t.env, ...extraEnv };
@@ -196,29 +194,28 @@ export function commandLabel(command: readonly string[]): string {
   return words.join(' ');
 }
 
-/** The config files searched for a server name: `--config FILE`, else the known locations that exist. */
-export function configFiles(config: string | undefined): string[] {
-  if (config !== undefined) return [config];
-  return knownConfigLocations({ workspaceFolder: process.cwd() })
-    .map((l) => l.path)
-    .filter((p) => existsSync(p));
-}
-
-/** The server called `name` in the config files (a later file's entry wins, as the hosts do). */
-async function configuredServer(name: string, config: string | undefined): Promise<ServerConfig> {
-  const files = configFiles(config);
-  if (files.length === 0)
+/**
+ * The server called `name` in the host config files. A project file's entry never takes the name of one of the
+ * person's (it is listed as `<name>-project`): the person's own server answers to its name, the clash is a notice.
+ */
+async function configuredServer(
+  name: string,
+  flags: HostConfigFlags,
+  given: LoadedConfig | undefined,
+): Promise<ServerConfig> {
+  const files = configSources(flags.config).map((s) => s.path);
+  if (given === undefined && files.length === 0)
     throw new CliError(
       ExitCode.usage,
       `"${name}" is not a URL, and no host config file was found to look it up in (give --config FILE, a URL, or a command after --)`,
     );
-  const loaded = await loadConfig(files, { workspaceFolder: process.cwd() });
+  const loaded = given ?? (await loadHostConfig(flags));
   const found = loaded.servers.find((s) => s.name === name);
   if (found) return found;
   const names = loaded.servers.map((s) => s.name);
   const close = nearest(name, names);
   throw new CliError(
     ExitCode.usage,
-    `no server "${name}" in ${files.join(', ')}${close === undefined ? '' : ` (did you mean "${close}"?)`}${names.length > 0 ? `; servers: ${names.join(', ')}` : ''}`,
+    `no server "${name}" in ${(given?.files ?? files).join(', ')}${close === undefined ? '' : ` (did you mean "${close}"?)`}${names.length > 0 ? `; servers: ${names.join(', ')}` : ''}`,
   );
 }

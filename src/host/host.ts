@@ -14,7 +14,7 @@ import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import { ActivityLog, shorten } from './activity-log.js';
 import { ApprovalGate, approvalMode } from './approval.js';
 import { Chat, type ChatOptions } from './chat/chat.js';
-import { type LoadConfigOptions, loadConfig } from './config/load.js';
+import { type ConfigSource, type LoadConfigOptions, loadConfig } from './config/load.js';
 import type { LoadedConfig, ServerConfig } from './config/types.js';
 import { type ListKind, ServerConnection, type ServerStatus } from './connection.js';
 import { type GatewayOptions, hostGateway } from './gateway.js';
@@ -63,7 +63,7 @@ export class Host {
 
   /** Reads config files (see {@link loadConfig}) and makes a host of their servers. */
   static async load(
-    files: string | readonly string[],
+    files: string | ConfigSource | readonly (string | ConfigSource)[],
     load: LoadConfigOptions = {},
     options: HostOptions = {},
   ): Promise<Host> {

@@ -1,3 +1,4 @@
+import { McpkitError } from '../jsonrpc/errors.js';
 import { UriTemplate } from '../server/uri-template.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../spec/types.js';
 import type { ApprovalMode, ServerConfig } from './config/types.js';
@@ -63,6 +64,10 @@ export class Registry {
   #prompts = new Map<string, HostPrompt>();
   #resources = new Map<string, HostResource>();
   #templates: HostTemplate[] = [];
+  /** The servers of each URI more than one server lists. */
+  #shared = new Map<string, string[]>();
+  /** The templates that match, most specific first (the most characters outside `{…}` expressions). */
+  #routes: { template: HostTemplate; literal: number }[] = [];
   /** Clashes already reported (bounded by the resources listed), so a rebuild does not report them again. */
   #reported = new Set<string>();
 
@@ -123,12 +128,29 @@ export class Registry {
     return [...this.#templates];
   }
 
-  /** The server that serves `uri`: the owner of that resource, else the first server with a matching template. */
+  /**
+   * The server that serves `uri`: the one that lists that exact URI; else the one whose matching template is the
+   * most specific (the most characters outside `{…}` expressions), so a catch-all template never takes a read meant
+   * for another server. Two servers equally close is an `AMBIGUOUS_RESOURCE` error naming them, never a guess.
+   */
   ownerOf(uri: string): string | undefined {
     const direct = this.#resources.get(uri);
-    if (direct) return direct.server;
-    for (const t of this.#templates) if (t.matcher?.match(uri)) return t.server;
-    return undefined;
+    if (direct) {
+      const shared = this.#shared.get(uri);
+      if (shared) throw ambiguous(uri, shared, 'list it');
+      return direct.server;
+    }
+    let best: { server: string; literal: number } | undefined;
+    const tied = new Set<string>();
+    for (const { template, literal } of this.#routes) {
+      if (best !== undefined && literal < best.literal) break;
+      if (!template.matcher?.match(uri)) continue;
+      if (best === undefined) best = { server: template.server, literal };
+      else if (template.server !== best.server) tied.add(template.server);
+    }
+    if (best !== undefined && tied.size > 0)
+      throw ambiguous(uri, [best.server, ...tied], 'have templates that match it equally well');
+    return best?.server;
   }
 
   #rebuild(): void {
@@ -146,6 +168,7 @@ export class Registry {
     const prompts = new Map<string, HostPrompt>();
     const resources = new Map<string, HostResource>();
     const templates: HostTemplate[] = [];
+    const shared = new Map<string, string[]>();
     const clashes = new Set<string>();
     for (const { config, lists } of entries) {
       const server = config.name;
@@ -162,13 +185,17 @@ export class Registry {
       for (const resource of lists.resources) {
         const owner = resources.get(resource.uri);
         if (owner) {
+          if (owner.server === server) continue;
+          const servers = shared.get(resource.uri) ?? [owner.server];
+          servers.push(server);
+          shared.set(resource.uri, servers);
           const clash = `${resource.uri}\u0000${server}`;
           clashes.add(clash);
           if (!this.#reported.has(clash)) {
             this.#reported.add(clash);
             this.#onproblem(
               server,
-              `resource ${resource.uri} is also offered by ${owner.server}, which keeps it`,
+              `resource ${resource.uri} is also offered by ${owner.server}: reads of it are refused while both offer it`,
             );
           }
           continue;
@@ -182,6 +209,11 @@ export class Registry {
     this.#prompts = prompts;
     this.#resources = resources;
     this.#templates = templates;
+    this.#shared = shared;
+    // Most specific first; equally specific ones keep the servers' name order (sort is stable).
+    this.#routes = templates
+      .map((template) => ({ template, literal: literalLength(template.template.uriTemplate) }))
+      .sort((a, b) => b.literal - a.literal);
     // Clashes that are gone are forgotten (reported again if they come back); the set stays bounded.
     for (const clash of this.#reported) if (!clashes.has(clash)) this.#reported.delete(clash);
   }
@@ -191,6 +223,18 @@ export class Registry {
 function offered(config: ServerConfig, name: string): boolean {
   if (config.allowedTools && !config.allowedTools.includes(name)) return false;
   return !config.disabledTools?.includes(name);
+}
+
+/** How specific a URI template is: its characters outside `{…}` expressions. */
+function literalLength(template: string): number {
+  return template.replace(/\{[^}]*\}/g, '').length;
+}
+
+function ambiguous(uri: string, servers: readonly string[], how: string): McpkitError {
+  return new McpkitError(
+    'AMBIGUOUS_RESOURCE',
+    `The servers ${servers.join(' and ')} ${how}: the read of ${uri} goes to neither`,
+  );
 }
 
 function matcher(template: string): UriTemplate | undefined {

@@ -116,7 +116,13 @@ export class Router {
   /** See {@link Host.readResource}. */
   async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
     const started = performance.now();
-    const server = this.#registry.ownerOf(uri);
+    let server: string | undefined;
+    try {
+      server = this.#registry.ownerOf(uri);
+    } catch (e) {
+      this.#log.record({ kind: 'resource', name: uri, outcome: 'error', summary: shorten(errorMessage(e)) });
+      throw e;
+    }
     const client = server === undefined ? undefined : this.#connections.get(server)?.client;
     if (server === undefined || !client) {
       this.#log.record({

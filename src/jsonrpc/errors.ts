@@ -78,6 +78,8 @@ export type McpkitErrorCode =
   // A config file already holds a different entry under the name being installed (mcpkit/host's installServer).
   | 'CONFIG_CONFLICT'
   | 'NOT_FOUND'
+  // Two servers of a host answer a resource URI equally well (both list it, or equally specific templates match).
+  | 'AMBIGUOUS_RESOURCE'
   | 'RATE_LIMITED'
   // OAuth client (mcpkit/auth): discovery, registration, the authorization response, the token endpoint,
   // an endpoint that is not HTTPS (off loopback) or on another origin, a resource that is not this server's.

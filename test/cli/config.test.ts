@@ -69,10 +69,10 @@ describe('mcpkit config', { timeout: 120_000 }, () => {
     assert.equal(r.code, 0, r.stderr);
     assertNoSecret(r.stdout + r.stderr);
     for (const row of [
-      /files\s+Claude Desktop\s+user\s+stdio\s+npx -y server-files --key \[redacted\]/,
-      /github\s+Claude Code\s+user\s+stdio\s+gh-mcp/,
-      /remote\s+Cursor\s+user\s+http\s+https:\/\/user:redacted@mcp\.example\.com\/mcp\?token=redacted/,
-      /remote\s+VS Code\s+project\s+http\s+https:\/\/team\.example\.com\/mcp/,
+      /files\s+Claude Desktop\s+user\s+yours\s+stdio\s+npx -y server-files --key \[redacted\]/,
+      /github\s+Claude Code\s+user\s+yours\s+stdio\s+gh-mcp/,
+      /remote\s+Cursor\s+user\s+yours\s+http\s+https:\/\/user:redacted@mcp\.example\.com\/mcp\?token=redacted/,
+      /remote\s+VS Code\s+project\s+not trusted\s+http\s+https:\/\/team\.example\.com\/mcp/,
     ])
       assert.match(r.stdout, row);
   });
@@ -97,7 +97,7 @@ describe('mcpkit config', { timeout: 120_000 }, () => {
     assert.equal(r.code, 0, r.stderr);
     assertNoSecret(r.stdout + r.stderr);
     assert.match(r.stdout, /Cursor \(user\) .*\.cursor\/mcp\.json:/);
-    assert.match(r.stdout, /VS Code \(project\) .*\.vscode\/mcp\.json:/);
+    assert.match(r.stdout, /VS Code \(project, not trusted\) .*\.vscode\/mcp\.json:/);
     assert.match(r.stdout, /"Authorization": "\[redacted\]"/);
     const files = await h.run(['show', 'files', '--format', 'json']);
     assertNoSecret(files.stdout);

@@ -108,9 +108,14 @@ describe('mcpkit: exit codes of failures', { timeout: 300_000 }, () => {
       `// VS Code's JSONC\n{ "servers": { "ex": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(EXAMPLE)}], }, }, }`,
     );
     const home = tempHome();
-    const run = await mcpkit(['discover', 'ex', '--format', 'json'], {
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+    // A project file is not the person's: without a terminal to ask on, it is skipped unless --trust-project.
+    const skipped = await mcpkit(['discover', 'ex', '--format', 'json'], { cwd: project, env });
+    assert.equal(skipped.code, 1);
+    assert.match(skipped.stderr, /project file not trusted yet: its servers \(ex\) are skipped/);
+    const run = await mcpkit(['discover', 'ex', '--format', 'json', '--trust-project'], {
       cwd: project,
-      env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+      env,
     });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(json<{ serverInfo: { name: string } }>(run).serverInfo.name, 'mcpkit-everything');

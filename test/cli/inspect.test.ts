@@ -172,7 +172,8 @@ test('mcpkit inspect with a bad --port is a usage error', async () => {
 
 test('mcpkit inspect with a broken host config in a known location: the Inspector line still first, then a note', async () => {
   const home = tempHome();
-  writeFileSync(join(home, '.mcp.json'), '{"mcpServers": {"broken": ');
+  // The user's own file (a project's broken file is skipped with a notice instead).
+  writeFileSync(join(home, '.claude.json'), '{"mcpServers": {"broken": ');
   const run = await startInspect(['--no-open'], { HOME: home }, home);
   try {
     assert.match(run.first, /^Inspector: http:\/\/127\.0\.0\.1:\d+\/\?token=/);

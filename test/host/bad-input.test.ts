@@ -4,25 +4,8 @@
 // the activity log records what happened.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Host, type ServerConfig, type ServerStatus } from '../../src/host.js';
-import { alive, ODD_SERVER, text, until } from './helpers.js';
-
-function odd(name: string, args: string[] = [], extra: Partial<ServerConfig> = {}): ServerConfig {
-  return {
-    name,
-    transport: {
-      type: 'stdio',
-      command: process.execPath,
-      args: [ODD_SERVER, '--name', name, ...args],
-      env: {},
-      namedEnv: [],
-    },
-    disabled: false,
-    trusted: false,
-    source: { file: 'test', format: 'mcpkit' },
-    ...extra,
-  };
-}
+import { Host, type ServerStatus } from '../../src/host.js';
+import { alive, oddServer as odd, text, until } from './helpers.js';
 
 let host: Host;
 const states: ServerStatus[] = [];

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ServerConfig } from '../../src/host.js';
 import type { CallToolResult } from '../../src/index.js';
 
 /** The repository root (tests run from dist/test/host). */
@@ -11,6 +12,28 @@ export const BIN = join(ROOT, 'node_modules', '.bin');
 export const ODD_SERVER = join(ROOT, 'dist', 'test', 'host', 'fixtures', 'odd-server.js');
 export const OFFICIAL_SERVER = join(ROOT, 'dist', 'test', 'fixtures', 'official-stdio-server.js');
 export const EXAMPLE_SERVER = join(ROOT, 'dist', 'examples', 'everything', 'server.js');
+
+/** The config of the odd server (fixtures/odd-server.ts) called `name`, over stdio, with more of its flags. */
+export function oddServer(
+  name: string,
+  args: string[] = [],
+  extra: Partial<ServerConfig> = {},
+): ServerConfig {
+  return {
+    name,
+    transport: {
+      type: 'stdio',
+      command: process.execPath,
+      args: [ODD_SERVER, '--name', name, ...args],
+      env: {},
+      namedEnv: [],
+    },
+    disabled: false,
+    trusted: false,
+    source: { file: 'test', format: 'mcpkit' },
+    ...extra,
+  };
+}
 
 /** A fresh temporary folder. */
 export function tempDir(prefix: string): string {

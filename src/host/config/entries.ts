@@ -35,6 +35,16 @@ export async function readConfiguredServers(
       cause: e,
     });
   }
+  return configuredServersIn(text, location, workspaceFolder);
+}
+
+/** The server entries of a config file's text as written (see {@link readConfiguredServers}). */
+export function configuredServersIn(
+  text: string,
+  location: ConfigLocation,
+  workspaceFolder?: string,
+): ConfiguredServer[] {
+  const file = location.path;
   if (text.trim() === '') return [];
   const root = parseConfigText(text, file, location.format === 'vscode');
   if (!isJsonObject(root))
@@ -89,4 +99,14 @@ export function redactUrl(text: string): string {
     if (hidden !== value) url.searchParams.set(key, 'redacted');
   }
   return redactText(url.href);
+}
+
+/** How an entry as written reaches its server, fit to print: its transport, and its command line or URL redacted. */
+export function describeEntry(entry: JsonObject): { transport: string; target: string } {
+  if (typeof entry.url === 'string') {
+    const type = typeof entry.type === 'string' ? entry.type : 'http';
+    return { transport: type, target: redactUrl(entry.url) };
+  }
+  const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+  return { transport: 'stdio', target: redactText([String(entry.command ?? '?'), ...args].join(' ')) };
 }

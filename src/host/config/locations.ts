@@ -11,6 +11,19 @@ export interface ConfigLocation {
   path: string;
 }
 
+const APP_OF: Readonly<Record<ConfigFormat, ConfigLocation['app']>> = {
+  'claude-desktop': 'Claude Desktop',
+  'claude-code': 'Claude Code',
+  vscode: 'VS Code',
+  cursor: 'Cursor',
+  mcpkit: 'mcpkit',
+};
+
+/** The application whose format `format` is. */
+export function appOf(format: ConfigFormat): ConfigLocation['app'] {
+  return APP_OF[format];
+}
+
 /** Where to look; every field defaults to this machine's. */
 export interface LocationOptions {
   platform?: NodeJS.Platform;
@@ -20,8 +33,9 @@ export interface LocationOptions {
 }
 
 /**
- * The known config locations of this platform, user files first and project files after them (so loading them
- * in order lets a project override the user's servers). Files that do not exist are listed too.
+ * The known config locations of this platform, user files first and project files after them (a project's files
+ * are the working folder's: loaded with `scope: 'project'`, they are untrusted until the person says so, see
+ * {@link loadConfig}). Files that do not exist are listed too.
  */
 export function knownConfigLocations(options: LocationOptions = {}): ConfigLocation[] {
   const platform = options.platform ?? process.platform;

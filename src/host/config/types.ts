@@ -26,7 +26,7 @@ export interface ApprovalPolicy {
 
 /** One server, whatever file it came from: what the host needs to start and govern it. */
 export interface ServerConfig {
-  /** The name given in the file (unique within the loaded set). */
+  /** The name given in the file (unique within the loaded set; `<name>-project` for a project's entry named like a user's). */
   name: string;
   transport: ServerTransportConfig;
   /** Configured but not to be started. */
@@ -56,10 +56,25 @@ export interface HostSettings {
   defaultApproval?: ApprovalMode;
 }
 
+/**
+ * Something the person should know about how the files were read: a project file skipped (`untrusted`, or
+ * `unreadable`: it does not parse, so it cannot be shown), settings a project file may not set `ignored`, a project
+ * entry named like one of the user's (`clash`).
+ */
+export interface ConfigNotice {
+  kind: 'untrusted' | 'unreadable' | 'ignored' | 'clash';
+  file: string;
+  /** The server concerned (its name in the file), when one is. */
+  server?: string;
+  message: string;
+}
+
 /** The servers read from one or more files. */
 export interface LoadedConfig {
   servers: ServerConfig[];
   settings: HostSettings;
-  /** The files read, in order. */
+  /** The files whose servers or settings were taken, in order. */
   files: string[];
+  /** What the person should be told (project files skipped, settings ignored, names that clash). */
+  notices?: ConfigNotice[];
 }

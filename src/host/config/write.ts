@@ -7,8 +7,10 @@ import { McpkitError } from '../../jsonrpc/errors.js';
 export interface AtomicWriteOptions {
   /** Copy the current file to `<file>.bak` first (when it exists), with the file's mode. */
   backup?: boolean;
-  /** The mode of a new file (an existing file keeps its own). Default 0o644. */
+  /** The mode of a new file (an existing file keeps its own, unless `exactMode`). Default 0o644. */
   mode?: number;
+  /** Give the file `mode` even when it exists (a file only its owner may change, whatever it was before). */
+  exactMode?: boolean;
 }
 
 /**
@@ -55,8 +57,10 @@ export async function writeFileAtomic(
   await mkdir(dirname(target), { recursive: true });
   let mode = options.mode ?? 0o644;
   let previous: Buffer | undefined;
+  let previousMode = mode;
   try {
-    mode = (await stat(target)).mode & 0o777;
+    previousMode = (await stat(target)).mode & 0o777;
+    if (options.exactMode !== true) mode = previousMode;
     if (options.backup) previous = await readFile(target);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
@@ -64,7 +68,7 @@ export async function writeFileAtomic(
   let backup: string | undefined;
   if (previous !== undefined) {
     backup = `${file}.bak`;
-    await replaceFile(backup, previous, mode);
+    await replaceFile(backup, previous, previousMode);
   }
   await replaceFile(target, text, mode);
   return backup;

@@ -1,0 +1,15 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The user's config directory for mcpkit (its tokens, the project files the person trusted):
+ * `$XDG_CONFIG_HOME/mcpkit` (`~/.config/mcpkit`), `%APPDATA%\mcpkit`, or `~/Library/Application Support/mcpkit`.
+ */
+export function configDir(): string {
+  const env = process.env;
+  if (process.platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mcpkit');
+  if (process.platform === 'darwin' && env.XDG_CONFIG_HOME === undefined)
+    return join(homedir(), 'Library', 'Application Support', 'mcpkit');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'mcpkit');
+}
