@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { commandLabel, resolveTarget, urlLabel } from './target.js';
+import { commandLabel, parseEnv, parseHeaders, resolveTarget, urlLabel } from './target.js';
 
 test('urlLabel: origin and path, query values redacted, no userinfo or fragment', () => {
   assert.equal(
@@ -46,4 +46,11 @@ test('resolveTarget: a URL with userinfo is a usage error that does not echo the
   assert.equal(url.kind === 'url' ? url.url : '', 'https://example.com/mcp?api_key=SECRET');
   const stdio = await resolveTarget(undefined, ['node', 'server.js', '--token=SECRET'], {});
   assert.equal(stdio.label, 'node server.js --token=[redacted]');
+});
+
+test('-e and --header named __proto__ are kept as values, never taken as a prototype', () => {
+  const env = parseEnv(['__proto__=x', 'A=1']);
+  assert.deepEqual(Object.keys(env), ['__proto__', 'A']);
+  assert.equal(Object.getPrototypeOf(env), Object.prototype);
+  assert.equal(Object.getOwnPropertyDescriptor(parseHeaders(['__proto__: y']), '__proto__')?.value, 'y');
 });

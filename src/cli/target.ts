@@ -47,28 +47,28 @@ export function isUrl(text: string): boolean {
   return /^https?:\/\//i.test(text);
 }
 
-/** Parses repeated `-e K=V` options. */
+/** Parses repeated `-e K=V` options (built from entries, so every name, `__proto__` too, is an own property). */
 export function parseEnv(pairs: readonly string[] = []): Record<string, string> {
-  const env: Record<string, string> = {};
+  const env: [string, string][] = [];
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new CliError(ExitCode.usage, `-e needs NAME=value, got "${pair}"`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    env.push([pair.slice(0, eq), pair.slice(eq + 1)]);
   }
-  return env;
+  return Object.fromEntries(env);
 }
 
 /** Parses repeated `--header "Name: value"` options. */
 export function parseHeaders(lines: readonly string[] = []): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers: [string, string][] = [];
   for (const line of lines) {
     const colon = line.indexOf(':');
     const name = colon < 0 ? '' : line.slice(0, colon).trim();
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
       throw new CliError(ExitCode.usage, `--header needs "Name: value", got "${line}"`);
-    headers[name] = line.slice(colon + 1).trim();
+    headers.push([name, line.slice(colon + 1).trim()]);
   }
-  return headers;
+  return Object.fromEntries(headers);
 }
 
 /**
