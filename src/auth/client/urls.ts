@@ -75,7 +75,7 @@ export function requireAddress(url: URL, address: string, what: string, rule: Re
       : `${url.hostname} resolves to ${address}, ${article(range)} ${range} address`;
   throw new McpkitError(
     'AUTH_PRIVATE_NETWORK',
-    `Refused the ${what} ${url.origin}${url.pathname}: ${where}, which a URL from the MCP server ${rule.server.origin}'s discovery may not reach (only when the MCP server is on such an address itself, or the app allows it with allowPrivateNetwork)`,
+    `Refused the ${what} ${url.origin}${url.pathname}: ${where}; the MCP server ${rule.server.origin} is not on one, and its discovery may not send this client to such an address (the app can allow it: allowPrivateNetwork)`,
   );
 }
 
