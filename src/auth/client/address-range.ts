@@ -30,15 +30,6 @@ export function hostRange(host: string): AddressRange | undefined {
   return v6 === undefined ? undefined : ipv6Range(v6);
 }
 
-/** Whether `host` is an IP literal (IPv4 in any notation {@link hostRange} reads, or IPv6), not a name. */
-export function isIpLiteral(host: string): boolean {
-  const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  return (
-    parseIPv4(name) !== undefined ||
-    parseIPv6(name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name) !== undefined
-  );
-}
-
 /** IPv4 ranges as [first address, prefix length, range], most specific first where they nest. */
 const IPV4: readonly (readonly [number, number, AddressRange])[] = [
   [0x00000000, 8, 'unspecified'],

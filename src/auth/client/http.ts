@@ -39,8 +39,8 @@ async function bounded(response: Response): Promise<Response> {
 }
 
 /**
- * The options every oauth4webapi request gets: the app's fetch, the signal, and plain HTTP allowed only
- * for a loopback endpoint (oauth4webapi refuses it everywhere else).
+ * The options every oauth4webapi request gets: its requests through {@link send} (`what` names the endpoint in a
+ * refusal), the signal, and plain HTTP allowed only for a loopback endpoint (oauth4webapi refuses it elsewhere).
  */
 export function oauthOptions(http: AuthHttp, endpoint: URL | string | undefined, what: string) {
   const url = typeof endpoint === 'string' && URL.canParse(endpoint) ? new URL(endpoint) : endpoint;
