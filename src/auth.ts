@@ -3,10 +3,12 @@
 
 // The client side: an OAuthClient for the `auth` option of the HTTP client transports (its Node-only helpers,
 // FileTokenStore and LoopbackReceiver, are in mcpkit/node).
+export type { AddressRange } from './auth/client/address-range.js';
 export { OAuthClient } from './auth/client/oauth-client.js';
 export type {
   AuthorizationCodeGrant,
   AuthorizeUser,
+  CheckedFetch,
   ClientCredentials,
   ClientCredentialsGrant,
   EnterpriseGrant,
@@ -20,6 +22,7 @@ export {
   type StoredTokens,
   type TokenStore,
 } from './auth/client/store.js';
+export type { AllowPrivateNetwork } from './auth/client/urls.js';
 export { authInfoFromClaims } from './auth/server/claims.js';
 export { type CustomVerifierOptions, customVerifier, type VerifyFunction } from './auth/server/custom.js';
 export type { ReachOptions } from './auth/server/discovery.js';

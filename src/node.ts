@@ -1,9 +1,11 @@
 // `mcpkit/node`: serving MCP over HTTP from node:http (Streamable HTTP, with the legacy HTTP+SSE transport beside
 // it), serving another server through a transport (`serveRelay`), the adapter that mounts the endpoints in
-// Express/Connect-style apps, and the Node-only helpers of the OAuth client (a token file, the loopback redirect
-// receiver).
+// Express/Connect-style apps, and the Node-only helpers of the OAuth client (a fetch checking resolved addresses, a
+// token file, the loopback redirect receiver).
 
-// The Node-only parts of the OAuth client (mcpkit/auth): a token file and the loopback redirect receiver.
+// The Node-only parts of the OAuth client (mcpkit/auth): a fetch that checks the addresses a name resolves to as
+// it connects, a token file and the loopback redirect receiver.
+export { type CheckedFetchOptions, checkedFetch } from './auth/client/checked-fetch.js';
 export { FileTokenStore } from './auth/client/file-store.js';
 export { LoopbackReceiver, type LoopbackReceiverOptions } from './auth/client/loopback.js';
 export {

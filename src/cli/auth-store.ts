@@ -2,6 +2,7 @@
 // authorizer the other commands use for a URL: it sends stored tokens and refreshes them, but never starts a
 // sign-in (that is `mcpkit auth login`): a server that wants one ends the command with exit code 3.
 import { join } from 'node:path';
+import { checkedFetch } from '../auth/client/checked-fetch.js';
 import { FileTokenStore } from '../auth/client/file-store.js';
 import { OAuthClient } from '../auth/client/oauth-client.js';
 import type { ClientCredentials, OAuthGrant } from '../auth/client/options.js';
@@ -22,7 +23,19 @@ export function credentialsOf(oauth: ServerConfig['oauth']): ClientCredentials |
     : { clientId: oauth.clientId, clientSecret: oauth.clientSecret };
 }
 
-/** An OAuthClient keeping its tokens in the CLI's token file. */
+/**
+ * Whether the person lets a server's OAuth discovery reach private, loopback and link-local addresses (an intranet
+ * authorization server behind a name): `MCPKIT_ALLOW_PRIVATE_NETWORK=1` in the environment. Off by default.
+ */
+function allowPrivateNetwork(): boolean {
+  const value = process.env.MCPKIT_ALLOW_PRIVATE_NETWORK;
+  return value === '1' || value === 'true';
+}
+
+/**
+ * An OAuthClient keeping its tokens in the CLI's token file; each address an OAuth request's host resolves to is
+ * checked as it connects.
+ */
 export function oauthClient(
   grant: OAuthGrant,
   store: FileTokenStore,
@@ -35,6 +48,8 @@ export function oauthClient(
     grant,
     store,
     clientMetadata: { client_name: 'mcpkit command line' },
+    checkedFetch: checkedFetch(),
+    allowPrivateNetwork: allowPrivateNetwork(),
     ...(credentials ? { credentials } : {}),
     ...(scopes === undefined || scopes === '' ? {} : { scope: scopes }),
   });

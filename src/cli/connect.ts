@@ -3,7 +3,7 @@
 // the connection turned into the right exit code (2 with the server's stderr tail, 3, or 4).
 import { Client } from '../client/client.js';
 import type { ClientOptions } from '../client/options.js';
-import { errorMessage } from '../jsonrpc/errors.js';
+import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { Transport } from '../protocol/transport.js';
 import { LOG_LEVELS } from '../server/session.js';
 import type { LoggingLevel } from '../spec/types.js';
@@ -172,13 +172,14 @@ export function connectFailure(
         e,
       );
   }
-  if (code === ExitCode.authRequired)
-    return new CliError(
-      code,
-      `${target.label} requires authorization: ${message}`,
-      { hint: `run: mcpkit auth login ${target.label}` },
-      e,
-    );
+  if (code === ExitCode.authRequired) {
+    // A refused private address is the person's call, not a missing sign-in.
+    const hint =
+      e instanceof McpkitError && e.code === 'AUTH_PRIVATE_NETWORK'
+        ? 'if you trust this server to send you there, set MCPKIT_ALLOW_PRIVATE_NETWORK=1'
+        : `run: mcpkit auth login ${target.label}`;
+    return new CliError(code, `${target.label} requires authorization: ${message}`, { hint }, e);
+  }
   if (code === ExitCode.unreachable)
     return new CliError(code, `cannot reach ${target.label}: ${message}`, {}, e);
   return new CliError(code, `cannot connect to ${target.label}: ${message}`, {}, e);

@@ -59,6 +59,7 @@ const BY_CODE: Record<McpkitErrorCode, ExitClass> = {
   AUTH_AUTHORIZATION_FAILED: ExitCode.authRequired,
   AUTH_TOKEN_FAILED: ExitCode.authRequired,
   AUTH_INSECURE_ENDPOINT: ExitCode.authRequired,
+  AUTH_PRIVATE_NETWORK: ExitCode.authRequired,
   AUTH_RESOURCE_MISMATCH: ExitCode.authRequired,
   AUTH_UNSUPPORTED: ExitCode.authRequired,
   AUTH_STORE_FAILED: ExitCode.authRequired,

@@ -52,6 +52,11 @@ export class NdjsonDecoder {
     this.maxMessageBytes = max;
   }
 
+  /** Bytes of an unfinished line held so far (0 between lines, and while an oversized line is being dropped). */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
+  }
+
   /** A snapshot of the work counters. */
   get stats(): NdjsonDecoderStats {
     return { ...this.#stats };

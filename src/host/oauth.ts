@@ -1,7 +1,9 @@
+import { checkedFetch } from '../auth/client/checked-fetch.js';
 import { FileTokenStore } from '../auth/client/file-store.js';
 import { OAuthClient } from '../auth/client/oauth-client.js';
 import type { ClientCredentials, OAuthGrant } from '../auth/client/options.js';
 import type { TokenStore } from '../auth/client/store.js';
+import type { AllowPrivateNetwork } from '../auth/client/urls.js';
 import type { JsonValue } from '../jsonrpc/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import type { ServerConfig } from './config/types.js';
@@ -18,6 +20,8 @@ export interface HostOAuthOptions {
   clientMetadata?: Readonly<Record<string, JsonValue>>;
   /** Scopes to ask for besides the challenged ones (a server's config `auth.scopes` wins). */
   scope?: string;
+  /** What a server's OAuth discovery may reach beyond the public network (`OAuthClientOptions.allowPrivateNetwork`). */
+  allowPrivateNetwork?: AllowPrivateNetwork;
 }
 
 /**
@@ -42,6 +46,11 @@ export function oauthAuthorizers(
           : { clientId: given.clientId, clientSecret: given.clientSecret };
     return new OAuthClient({
       grant: options.grant,
+      // Every address an OAuth request's host resolves to is checked as it connects.
+      checkedFetch: checkedFetch(),
+      ...(options.allowPrivateNetwork === undefined
+        ? {}
+        : { allowPrivateNetwork: options.allowPrivateNetwork }),
       ...(store ? { store } : {}),
       ...(credentials ? { credentials } : {}),
       ...(options.clientMetadata ? { clientMetadata: options.clientMetadata } : {}),

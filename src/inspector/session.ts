@@ -1,3 +1,4 @@
+import { checkedFetch } from '../auth/client/checked-fetch.js';
 import { OAuthClient } from '../auth/client/oauth-client.js';
 import { MemoryTokenStore, type TokenStore } from '../auth/client/store.js';
 import { Client } from '../client/client.js';
@@ -439,6 +440,7 @@ export class InspectorSession {
         grant: this.signIns.grant(),
         store: this.#tokenStore,
         clientMetadata: { client_name: 'mcpkit inspector' },
+        checkedFetch: checkedFetch(),
         ...(scope === undefined ? {} : { scope }),
       });
       this.#oauthClients.set(key, client);

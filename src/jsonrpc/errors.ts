@@ -82,12 +82,14 @@ export type McpkitErrorCode =
   | 'AMBIGUOUS_RESOURCE'
   | 'RATE_LIMITED'
   // OAuth client (mcpkit/auth): discovery, registration, the authorization response, the token endpoint,
-  // an endpoint that is not HTTPS (off loopback) or on another origin, a resource that is not this server's.
+  // an endpoint that is not HTTPS (off loopback) or on another origin, one on a private, loopback or link-local
+  // address a remote server may not aim the client at, a resource that is not this server's.
   | 'AUTH_DISCOVERY_FAILED'
   | 'AUTH_REGISTRATION_FAILED'
   | 'AUTH_AUTHORIZATION_FAILED'
   | 'AUTH_TOKEN_FAILED'
   | 'AUTH_INSECURE_ENDPOINT'
+  | 'AUTH_PRIVATE_NETWORK'
   | 'AUTH_RESOURCE_MISMATCH'
   | 'AUTH_UNSUPPORTED'
   | 'AUTH_STORE_FAILED'

@@ -6,7 +6,7 @@ import { McpkitError } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Transport, TransportReceiver } from '../protocol/transport.js';
 import { isErrno, isWindows, killProcessTree, type StopSignal } from './process-tree.js';
-import { NdjsonLineReader, QueuedWriter } from './stdio-streams.js';
+import { type BrokenFraming, NdjsonLineReader, QueuedWriter } from './stdio-streams.js';
 
 /** Environment variables a server inherits by default; everything else must be passed in `env`. */
 export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = isWindows
@@ -53,7 +53,10 @@ export interface StdioClientTransportOptions {
   cwd?: string;
   /** What to do with the server's stderr; default `'pipe'` (see `onstderr` and `stderrTail`). */
   stderr?: StdioStderrMode;
-  /** Longest accepted message from the server in bytes; default 16 MiB. */
+  /**
+   * Longest accepted message from the server in bytes; default 16 MiB. A longer line ends the connection at once
+   * (`MESSAGE_TOO_LARGE`), as does output that ends in the middle of a line (`INVALID_MESSAGE`).
+   */
   maxMessageBytes?: number;
   /** How long each shutdown step (stdin closed, SIGTERM, SIGKILL) waits for the process tree; default 2000 ms. */
   closeTimeoutMs?: number;
@@ -88,6 +91,8 @@ export class StdioClientTransport implements Transport {
   #stderrTail = '';
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #unexpected = false;
+  /** Why the connection was ended on the server's account (it broke the framing); already given to `onclose`. */
+  #fatal: McpkitError | undefined;
   #closed: Promise<void>;
   #markClosed!: () => void;
 
@@ -172,7 +177,7 @@ export class StdioClientTransport implements Transport {
     this.#child = child;
     this.#stdin = child.stdin!;
     this.#stdout = child.stdout!;
-    this.#reader = new NdjsonLineReader(receiver, maxMessageBytes);
+    this.#reader = new NdjsonLineReader(receiver, maxMessageBytes, (broken) => this.#onBroken(broken));
     this.#writer = new QueuedWriter(this.#stdin);
     const onSpawnError = (cause: Error): void => {
       this.#state = 'closed';
@@ -220,6 +225,26 @@ export class StdioClientTransport implements Transport {
     void this.#stop();
   }
 
+  /**
+   * The server broke the framing (a line over the limit, or output ending mid-line): no answer it owes can arrive
+   * intact any more, so the connection ends now with that reason (requests waiting fail with it, not with their
+   * timeout) and the process tree is stopped behind it.
+   */
+  #onBroken(broken: BrokenFraming): void {
+    if (this.#state !== 'open') return;
+    this.#fatal =
+      broken.kind === 'too-large'
+        ? new McpkitError(
+            'MESSAGE_TOO_LARGE',
+            `The server sent a line over ${broken.limit} bytes (the limit, maxMessageBytes)`,
+          )
+        : new McpkitError(
+            'INVALID_MESSAGE',
+            `The server's output ended in the middle of a line (${broken.bytes} bytes without a newline)`,
+          );
+    void this.#stop();
+  }
+
   #stop(): Promise<void> {
     this.#stopping ??= this.#shutdown();
     return this.#stopping;
@@ -227,7 +252,11 @@ export class StdioClientTransport implements Transport {
 
   async #shutdown(): Promise<void> {
     this.#state = 'closing';
-    if (this.#unexpected)
+    const fatal = this.#fatal;
+    if (fatal !== undefined) {
+      this.#writer!.fail(fatal);
+      this.#receiver!.onclose(fatal);
+    } else if (this.#unexpected)
       this.#writer!.fail(new McpkitError('CONNECTION_CLOSED', 'The server process exited'));
     else this.#writer!.flush();
     this.#stdin!.end();
@@ -246,7 +275,7 @@ export class StdioClientTransport implements Transport {
     }
     this.#reader!.stop();
     this.#state = 'closed';
-    this.#receiver!.onclose(this.#unexpected ? this.#exitError() : undefined);
+    if (fatal === undefined) this.#receiver!.onclose(this.#unexpected ? this.#exitError() : undefined);
   }
 
   async #signal(signal: StopSignal): Promise<void> {
@@ -280,7 +309,8 @@ export class StdioClientTransport implements Transport {
   }
 
   #report(message: string, cause: unknown): void {
-    if (this.#state === 'closed') return;
+    // Nothing after `onclose`: a connection ended for a broken framing has already been reported closed.
+    if (this.#state === 'closed' || this.#fatal !== undefined) return;
     const detail = cause instanceof Error ? `: ${cause.message}` : '';
     this.#receiver?.onerror(new McpkitError('TRANSPORT_ERROR', message + detail, { cause }));
   }

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
-import { QueuedWriter } from './stdio-streams.js';
+import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import type { TransportReceiver } from '../protocol/transport.js';
+import { type BrokenFraming, NdjsonLineReader, QueuedWriter } from './stdio-streams.js';
 
 /**
  * A writable that records each handed-over write (as text). A `held` one completes no write until `release()` is
@@ -108,4 +110,47 @@ test('fail() rejects queued writes; idle() still resolves', async () => {
   writer.fail(new Error('gone'));
   await assert.rejects(queued, /gone/);
   assert.equal(writer.queued, 0);
+});
+
+/** A receiver recording what a reader delivers, by kind. */
+function delivered() {
+  const seen: string[] = [];
+  const receiver: TransportReceiver = {
+    onmessage: (m: JsonRpcMessage) => seen.push(`message ${JSON.stringify(m)}`),
+    oninvalid: (p) => seen.push(`invalid ${p.kind}`),
+    onerror: (e) => seen.push(`error ${e.message}`),
+    onclose: () => seen.push('close'),
+  };
+  return { seen, receiver };
+}
+
+const utf8 = new TextEncoder();
+
+test('with onbroken, a line over the limit stops the reader: what came before it is delivered, nothing after', () => {
+  const { seen, receiver } = delivered();
+  const broken: BrokenFraming[] = [];
+  const reader = new NdjsonLineReader(receiver, 64, (b) => broken.push(b));
+  reader.push(
+    utf8.encode(`{"jsonrpc":"2.0","method":"a"}\n${'x'.repeat(100)}\n{"jsonrpc":"2.0","method":"b"}\n`),
+  );
+  reader.push(utf8.encode('{"jsonrpc":"2.0","method":"c"}\n'));
+  reader.end();
+  assert.deepEqual(seen, ['message {"jsonrpc":"2.0","method":"a"}']);
+  assert.deepEqual(broken, [{ kind: 'too-large', limit: 64 }]);
+});
+
+test('with onbroken, input that ends mid-line is reported with its size instead of delivered', () => {
+  const { seen, receiver } = delivered();
+  const broken: BrokenFraming[] = [];
+  const reader = new NdjsonLineReader(receiver, undefined, (b) => broken.push(b));
+  reader.push(utf8.encode('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","method":"b"}'));
+  reader.end();
+  assert.deepEqual(seen, ['message {"jsonrpc":"2.0","method":"a"}']);
+  assert.deepEqual(broken, [{ kind: 'unterminated', bytes: 30 }]);
+  // Without onbroken (the server side), a final line without its newline is still delivered.
+  const plain = delivered();
+  const lenient = new NdjsonLineReader(plain.receiver, undefined);
+  lenient.push(utf8.encode('{"jsonrpc":"2.0","method":"b"}'));
+  lenient.end();
+  assert.deepEqual(plain.seen, ['message {"jsonrpc":"2.0","method":"b"}']);
 });

@@ -7,15 +7,30 @@ import { SENT, type TransportReceiver } from '../protocol/transport.js';
 
 const utf8 = new TextEncoder();
 
-/** Turns NDJSON bytes into receiver calls: messages to `onmessage`, anything else to `oninvalid`, an oversized line to both `oninvalid` and `onerror`. */
+/** How a stream broke the framing: a line over the size limit, or input that ended in the middle of a line. */
+export type BrokenFraming =
+  | { readonly kind: 'too-large'; readonly limit: number }
+  | { readonly kind: 'unterminated'; readonly bytes: number };
+
+/**
+ * Turns NDJSON bytes into receiver calls: messages to `onmessage`, anything else to `oninvalid`, an oversized line
+ * to both `oninvalid` and `onerror`. With `onbroken`, an oversized line and input that ends in the middle of a line
+ * stop the reader and go to `onbroken` instead (the stdio client ends the connection on them).
+ */
 export class NdjsonLineReader {
   #decoder: NdjsonDecoder;
   #receiver: TransportReceiver;
+  #onbroken: ((broken: BrokenFraming) => void) | undefined;
   #stopped = false;
 
-  constructor(receiver: TransportReceiver, maxMessageBytes: number | undefined) {
+  constructor(
+    receiver: TransportReceiver,
+    maxMessageBytes: number | undefined,
+    onbroken?: (broken: BrokenFraming) => void,
+  ) {
     this.#receiver = receiver;
     this.#decoder = new NdjsonDecoder(maxMessageBytes === undefined ? {} : { maxMessageBytes });
+    this.#onbroken = onbroken;
   }
 
   /** Feeds one chunk read from the stream (a string if someone set an encoding on it). */
@@ -24,10 +39,12 @@ export class NdjsonLineReader {
     this.#deliver(this.#decoder.push(typeof chunk === 'string' ? utf8.encode(chunk) : chunk));
   }
 
-  /** The stream ended: a final unterminated line is delivered too. */
+  /** The stream ended: a final unterminated line is delivered too (with `onbroken`, it goes there instead). */
   end(): void {
     if (this.#stopped) return;
-    this.#deliver(this.#decoder.end());
+    const bytes = this.#decoder.pendingBytes;
+    if (this.#onbroken !== undefined && bytes > 0) this.#broken({ kind: 'unterminated', bytes });
+    else this.#deliver(this.#decoder.end());
   }
 
   /** Stops delivering, even the rest of a chunk being delivered now. */
@@ -51,7 +68,16 @@ export class NdjsonLineReader {
     }
   }
 
+  #broken(broken: BrokenFraming): void {
+    this.stop();
+    this.#onbroken?.(broken);
+  }
+
   #deliverOne(item: string | McpkitError): void {
+    if (typeof item !== 'string' && this.#onbroken !== undefined) {
+      this.#broken({ kind: 'too-large', limit: this.#decoder.maxMessageBytes });
+      return;
+    }
     if (typeof item !== 'string') {
       const error = errorResponse(null, ErrorCode.InvalidRequest, item.message);
       this.#receiver.oninvalid({ kind: 'invalid', error });

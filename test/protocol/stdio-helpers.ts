@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, type ClientOptions } from '../../src/index.js';
 import { parseMessage } from '../../src/jsonrpc/parse.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcResponse, RequestId } from '../../src/jsonrpc/types.js';
-import { StdioClientTransport } from '../../src/stdio.js';
+import { StdioClientTransport, type StdioClientTransportOptions } from '../../src/stdio.js';
 import { deadline } from './helpers.js';
 
 /** The compiled fixture server. */
@@ -14,7 +14,8 @@ export const FIXTURE = fileURLToPath(new URL('./fixtures/stdio-server.js', impor
 
 const started = new Set<number>();
 
-function isAlive(pid: number): boolean {
+/** Whether `pid` is still running. */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -37,16 +38,18 @@ export function killStarted(): void {
   }
 }
 
-/** Spawns the fixture through StdioClientTransport and connects a Client to it. */
+/** Spawns the fixture (or what `spawnWith` names instead) through StdioClientTransport and connects a Client to it. */
 export async function connectStdio(
   options: ClientOptions = {},
   env: Record<string, string> = {},
+  spawnWith: Partial<StdioClientTransportOptions> = {},
 ): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [FIXTURE],
     env,
     closeTimeoutMs: 1000,
+    ...spawnWith,
   });
   // These tests exercise the stateful era over stdio; the era probe has its own tests.
   const client = new Client({ name: 'stdio-test-client', version: '1.0.0' }, { era: 'stateful', ...options });

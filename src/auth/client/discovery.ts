@@ -4,9 +4,9 @@ import { type AuthHttp, getMetadata, step } from './http.js';
 import {
   authorizationServerMetadataUrls,
   canonicalResource,
-  metadataUrlAllowed,
   parseUrl,
-  requireSecure,
+  reachable,
+  requireReachable,
   resourceCovers,
   resourceMetadataUrls,
 } from './urls.js';
@@ -47,7 +47,7 @@ export async function discover(
       `The protected-resource metadata of ${server.href} names no valid authorization server`,
     );
   }
-  const as = await fetchAuthorizationServer(requireSecure(issuer, 'authorization server', http.server), http);
+  const as = await fetchAuthorizationServer(requireReachable(issuer, 'authorization server', http), http);
   if (as === undefined) {
     throw new McpkitError(
       'AUTH_DISCOVERY_FAILED',
@@ -67,9 +67,9 @@ async function fetchResourceMetadata(
   http: AuthHttp,
 ): Promise<oauth.ResourceServer | undefined> {
   const candidates = resourceMetadataUrls(server);
-  // A challenge's URL that is not safe to fetch for this server is ignored: the well-known URIs remain.
-  if (fromChallenge !== undefined && metadataUrlAllowed(fromChallenge, server))
-    candidates.unshift(fromChallenge);
+  // A challenge's URL that may not be fetched for this server (the rule of `reachable`) is ignored: the
+  // well-known URIs on the server's own origin remain.
+  if (fromChallenge !== undefined && reachable(fromChallenge, http)) candidates.unshift(fromChallenge);
   for (const url of candidates) {
     const response = await getMetadata(http, url, 'protected-resource metadata');
     if (response === undefined) continue;
@@ -107,7 +107,7 @@ export async function fetchAuthorizationServer(
       `Reading the authorization server metadata at ${url.href}`,
       () => oauth.processDiscoveryResponse(issuer, response),
     );
-    return checkEndpoints(as, http.server);
+    return checkEndpoints(as, http);
   }
   return undefined;
 }
@@ -135,7 +135,7 @@ async function legacy(server: URL, http: AuthHttp): Promise<Discovery> {
     return {
       resource,
       resourceMetadata: undefined,
-      authorizationServer: checkEndpoints(as, server),
+      authorizationServer: checkEndpoints(as, http),
       mode: 'legacy-metadata',
     };
   }
@@ -148,22 +148,25 @@ async function legacy(server: URL, http: AuthHttp): Promise<Discovery> {
   return {
     resource,
     resourceMetadata: undefined,
-    authorizationServer: checkEndpoints(as, server),
+    authorizationServer: checkEndpoints(as, http),
     mode: 'legacy-defaults',
   };
 }
 
 const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const;
 
-/** Every endpoint the client may call must be HTTPS (plain HTTP on loopback only). */
-function checkEndpoints(as: oauth.AuthorizationServer, server: URL): oauth.AuthorizationServer {
+/**
+ * Every endpoint the client may call (or open in the browser) meets the rule of {@link requireReachable}
+ * before any is used: a token endpoint on 169.254.169.254 fails discovery, naming it.
+ */
+function checkEndpoints(as: oauth.AuthorizationServer, http: AuthHttp): oauth.AuthorizationServer {
   for (const name of ENDPOINTS) {
     const value = as[name];
     if (value === undefined) continue;
     const url = parseUrl(value);
     if (url === undefined)
       throw new McpkitError('AUTH_DISCOVERY_FAILED', `The authorization server's ${name} is not a URL`);
-    requireSecure(url, `${name.replace('_', ' ')} of ${as.issuer}`, server);
+    requireReachable(url, `${name.replace('_', ' ')} of ${as.issuer}`, http);
   }
   return as;
 }

@@ -4,7 +4,7 @@ import type { Discovery } from './discovery.js';
 import { type AuthHttp, oauthOptions, step } from './http.js';
 import type { AuthorizationCodeGrant, EnterpriseGrant } from './options.js';
 import type { ResolvedClient } from './registration.js';
-import { parseUrl, requireSecure } from './urls.js';
+import { parseUrl, requireReachable, requireSecure } from './urls.js';
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -35,7 +35,8 @@ export async function authorizationCode(
   if (endpoint === undefined) {
     throw new McpkitError('AUTH_DISCOVERY_FAILED', `${as.issuer} names no valid authorization endpoint`);
   }
-  requireSecure(endpoint, 'authorization endpoint', http.server);
+  // The browser opens it, not this client, but it came from discovery like the rest: the same rule.
+  requireReachable(endpoint, 'authorization endpoint', http);
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(endpoint.href);
@@ -68,7 +69,7 @@ export async function authorizationCode(
   const response = await step('AUTH_TOKEN_FAILED', `The token request to ${as.issuer}`, () =>
     oauth.authorizationCodeGrantRequest(as, who.client, who.auth, checked, grant.redirectUri, verifier, {
       additionalParameters: { resource: found.resource.href },
-      ...oauthOptions(http, as.token_endpoint),
+      ...oauthOptions(http, as.token_endpoint, 'token endpoint'),
     }),
   );
   return step('AUTH_TOKEN_FAILED', `The token response of ${as.issuer}`, () =>
@@ -98,7 +99,7 @@ export async function refresh(
   const response = await step('AUTH_TOKEN_FAILED', `The refresh request to ${as.issuer}`, () =>
     oauth.refreshTokenGrantRequest(as, who.client, who.auth, refreshToken, {
       additionalParameters: { resource: found.resource.href },
-      ...oauthOptions(http, as.token_endpoint),
+      ...oauthOptions(http, as.token_endpoint, 'token endpoint'),
     }),
   );
   return step('AUTH_TOKEN_FAILED', `The refresh response of ${as.issuer}`, async () => {
@@ -127,7 +128,7 @@ export async function clientCredentials(
       who.client,
       who.auth,
       parameters,
-      oauthOptions(http, as.token_endpoint),
+      oauthOptions(http, as.token_endpoint, 'token endpoint'),
     ),
   );
   return step('AUTH_TOKEN_FAILED', `The client-credentials response of ${as.issuer}`, () =>
@@ -152,6 +153,8 @@ export async function enterprise(
   if (tokenEndpoint === undefined)
     throw new McpkitError('AUTH_TOKEN_FAILED', 'The IdP token endpoint is not a URL');
   requireSecure(tokenEndpoint, 'IdP token endpoint', http.server);
+  // The app configured the IdP (often on its own network), no server named it: only the scheme rule applies.
+  const idpHttp: AuthHttp = { ...http, allowPrivateNetwork: true };
   const idpServer: oauth.AuthorizationServer = {
     issuer: idp.issuer ?? tokenEndpoint.origin,
     token_endpoint: tokenEndpoint.href,
@@ -180,7 +183,7 @@ export async function enterprise(
           idpAuth,
           TOKEN_EXCHANGE,
           exchange,
-          oauthOptions(http, tokenEndpoint),
+          oauthOptions(idpHttp, tokenEndpoint, 'IdP token endpoint'),
         ),
         // An ID-JAG is no access token: its token_type is N_A.
         { recognizedTokenTypes: { n_a: () => undefined } },
@@ -204,7 +207,7 @@ export async function enterprise(
         who.auth,
         JWT_BEARER,
         bearer,
-        oauthOptions(http, as.token_endpoint),
+        oauthOptions(http, as.token_endpoint, 'token endpoint'),
       ),
     ),
   );

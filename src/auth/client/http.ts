@@ -2,13 +2,14 @@ import * as oauth from 'oauth4webapi';
 import { errorMessage, McpkitError, type McpkitErrorCode } from '../../jsonrpc/errors.js';
 import type { FetchLike } from '../../transport/http-client/shared.js';
 import { readText } from '../../transport/http-client/sse-reader.js';
-import { isSecureFor, requireSecure } from './urls.js';
+import type { CheckedFetch } from './options.js';
+import { isSecureFor, type ReachRule, requireAddress, requireReachable } from './urls.js';
 
-/** How the OAuth client reaches the network: the app's fetch and the caller's abort signal. */
-export interface AuthHttp {
+/** How the OAuth client reaches the network: the app's fetch, the rule every URL meets, the caller's abort signal. */
+export interface AuthHttp extends ReachRule {
   readonly fetch: FetchLike;
-  /** The MCP server the requests are made for (plain HTTP to loopback only when it is on loopback too). */
-  readonly server: URL;
+  /** When set, every request goes through it, each address a host name resolves to checked before connecting. */
+  readonly checkedFetch?: CheckedFetch | undefined;
   /** Time limit of each request (ms), beside the caller's signal. */
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
@@ -38,17 +39,29 @@ async function bounded(response: Response): Promise<Response> {
 }
 
 /**
- * The options every oauth4webapi request gets: the app's fetch, the signal, and plain HTTP allowed only
- * for a loopback endpoint (oauth4webapi refuses it everywhere else).
+ * The options every oauth4webapi request gets: its requests through {@link send} (`what` names the endpoint in a
+ * refusal), the signal, and plain HTTP allowed only for a loopback endpoint (oauth4webapi refuses it elsewhere).
  */
-export function oauthOptions(http: AuthHttp, endpoint: URL | string | undefined) {
+export function oauthOptions(http: AuthHttp, endpoint: URL | string | undefined, what: string) {
   const url = typeof endpoint === 'string' && URL.canParse(endpoint) ? new URL(endpoint) : endpoint;
   return {
     [oauth.customFetch]: async (input: string, init: oauth.CustomFetchOptions<string, unknown>) =>
-      bounded(await http.fetch(new URL(input), init as RequestInit)),
+      bounded(await send(http, new URL(input), init as RequestInit, what)),
     [oauth.allowInsecureRequests]: url instanceof URL && isSecureFor(url, http.server),
     signal: requestSignal(http),
   };
+}
+
+/**
+ * Every request of the OAuth client: the URL must meet the rule ({@link requireReachable}: HTTPS, and no
+ * private, loopback or link-local address unless the server is on one or the app allows it); with a
+ * `checkedFetch`, so must every address its host name resolves to, checked as it connects (a name that resolves
+ * to 127.0.0.1 is refused then, not only a URL that says 127.0.0.1).
+ */
+export function send(http: AuthHttp, url: URL, init: RequestInit, what: string): Promise<Response> {
+  requireReachable(url, what, http);
+  if (http.checkedFetch === undefined) return http.fetch(url, init);
+  return http.checkedFetch(url, init, (address) => requireAddress(url, address, what, http));
 }
 
 /** The signal of one request: the caller's, and the per-request time limit. */
@@ -62,17 +75,24 @@ function requestSignal(http: AuthHttp): AbortSignal {
  * other status). Follows a few same-origin redirects; a redirect to another origin is an error.
  */
 export async function getMetadata(http: AuthHttp, start: URL, what: string): Promise<Response | undefined> {
-  let url = requireSecure(start, what, http.server);
+  let url = requireReachable(start, what, http);
   for (let hop = 0; ; hop++) {
     let response: Response;
     try {
-      response = await http.fetch(url, {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        redirect: 'manual',
-        signal: requestSignal(http),
-      });
+      response = await send(
+        http,
+        url,
+        {
+          method: 'GET',
+          headers: { accept: 'application/json' },
+          redirect: 'manual',
+          signal: requestSignal(http),
+        },
+        what,
+      );
     } catch (e) {
+      // The rule's own refusal (the URL or an address it resolved to) keeps its code.
+      if (e instanceof McpkitError && e.code.startsWith('AUTH_')) throw e;
       throw new McpkitError(
         'AUTH_DISCOVERY_FAILED',
         `Fetching the ${what} at ${url.href} failed: ${errorMessage(e)}`,

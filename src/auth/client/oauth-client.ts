@@ -198,7 +198,13 @@ export class OAuthClient implements HttpAuthorizer {
   }
 
   #http(): AuthHttp {
-    return { fetch: this.#fetch, server: this.#serverUrl(), timeoutMs: this.#timeoutMs };
+    return {
+      fetch: this.#fetch,
+      checkedFetch: this.#options.checkedFetch,
+      allowPrivateNetwork: this.#options.allowPrivateNetwork,
+      server: this.#serverUrl(),
+      timeoutMs: this.#timeoutMs,
+    };
   }
 
   #serverUrl(): URL {

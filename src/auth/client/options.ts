@@ -2,6 +2,19 @@ import type { PrivateKey } from 'oauth4webapi';
 import type { JsonValue } from '../../jsonrpc/types.js';
 import type { FetchLike } from '../../transport/http-client/shared.js';
 import type { TokenStore } from './store.js';
+import type { AllowPrivateNetwork } from './urls.js';
+
+/**
+ * A fetch that resolves the URL's host name itself and connects only to an address `admit` accepts (`admit` throws to
+ * refuse one): what lets the OAuth client judge the addresses a name resolves to as it connects, not only those
+ * written in URLs (a name that resolves to 127.0.0.1, or a DNS answer that changes between a check and the
+ * connection). `checkedFetch()` of `mcpkit/node` is one. It follows no redirects (the client follows those it checks).
+ */
+export type CheckedFetch = (
+  url: URL,
+  init: RequestInit,
+  admit: (address: string) => void,
+) => Promise<Response>;
 
 /** How the client authenticates at a token endpoint. */
 export type TokenEndpointAuthMethod =
@@ -105,4 +118,19 @@ export interface OAuthClientOptions {
   readonly refreshLeewaySeconds?: number;
   /** The fetch for every OAuth request (discovery, registration, tokens). Default the global one. */
   readonly fetch?: FetchLike;
+  /**
+   * A fetch that checks every address a host name resolves to as it connects ({@link CheckedFetch}; on Node,
+   * `checkedFetch()` of `mcpkit/node`); used instead of `fetch` when given. Without it, the rule below is applied to
+   * the hosts written in URLs only.
+   */
+  readonly checkedFetch?: CheckedFetch;
+  /**
+   * The URLs the OAuth client learns from discovery (the challenge's `resource_metadata`, `authorization_servers`,
+   * the authorization server's endpoints) must use HTTPS and may not reach a loopback, private, link-local,
+   * unique-local, unspecified, multicast, CGNAT or reserved address, in any notation, unless the MCP server is on
+   * an address of the same range itself (or they are on its own origin). `true` allows them all; a predicate allows
+   * those it accepts (given the URL, the range and the address: the URL's host, or what its name resolved to).
+   * Default: none.
+   */
+  readonly allowPrivateNetwork?: AllowPrivateNetwork;
 }

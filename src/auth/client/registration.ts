@@ -141,7 +141,7 @@ async function register(
         await oauth.dynamicClientRegistrationRequest(
           as,
           metadata,
-          oauthOptions(http, as.registration_endpoint),
+          oauthOptions(http, as.registration_endpoint, 'registration endpoint'),
         ),
       ),
     ),

@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { McpkitError } from '../../jsonrpc/errors.js';
 import {
+  addressRefusal,
   authorizationServerMetadataUrls,
   canonicalResource,
   isLoopback,
   isSecureFor,
-  metadataUrlAllowed,
+  reachable,
+  requireAddress,
+  requireReachable,
   requireSecure,
   resourceCovers,
   resourceMetadataUrls,
@@ -90,9 +93,46 @@ test('plain HTTP to loopback only for an MCP server on loopback; a remote server
     (e) => e instanceof McpkitError && e.code === 'AUTH_INSECURE_ENDPOINT',
   );
   assert.ok(isSecureFor(new URL('http://127.0.0.1:9/token'), local));
-  assert.ok(metadataUrlAllowed(new URL('https://other.example/prm'), remote));
-  assert.ok(!metadataUrlAllowed(new URL('http://127.0.0.1:9/prm'), remote));
-  assert.ok(!metadataUrlAllowed(new URL('https://localhost/prm'), remote));
-  assert.ok(!metadataUrlAllowed(new URL('http://other.example/prm'), remote));
-  assert.ok(metadataUrlAllowed(new URL('http://localhost:9/prm'), local));
+  assert.ok(reachable(new URL('https://other.example/prm'), { server: remote }));
+  assert.ok(!reachable(new URL('http://127.0.0.1:9/prm'), { server: remote }));
+  assert.ok(!reachable(new URL('https://localhost/prm'), { server: remote }));
+  assert.ok(!reachable(new URL('http://other.example/prm'), { server: remote }));
+  assert.ok(reachable(new URL('http://localhost:9/prm'), { server: local }));
+  // The loopback rule in the notations it missed, and the rest of the private ranges.
+  for (const host of ['[::ffff:127.0.0.1]', '0.0.0.0', '[::]', '10.1.2.3', '169.254.169.254', '[fd00::1]'])
+    assert.ok(!reachable(new URL(`https://${host}/prm`), { server: remote }), host);
+});
+
+test("the address rule: the server's own origin and range pass, the app may allow more, refusals name the URL and range", () => {
+  const server = new URL('https://10.0.0.5/mcp');
+  assert.equal(addressRefusal(new URL('https://10.0.0.5/x'), '10.0.0.5', { server }), undefined);
+  assert.equal(addressRefusal(new URL('https://10.9.9.9/x'), '10.9.9.9', { server }), undefined);
+  assert.equal(addressRefusal(new URL('https://as.example/x'), '127.0.0.1', { server }), 'loopback');
+  const named = new URL('https://mcp.example/mcp');
+  // A name on the server's own origin is the server the person chose, whatever it resolves to.
+  assert.equal(addressRefusal(new URL('https://mcp.example/prm'), '10.0.0.1', { server: named }), undefined);
+  assert.equal(addressRefusal(new URL('https://as.example/t'), '10.0.0.1', { server: named }), 'private');
+  assert.equal(
+    addressRefusal(new URL('https://as.example/t'), '10.0.0.1', { server: named, allowPrivateNetwork: true }),
+    undefined,
+  );
+  assert.throws(
+    () =>
+      requireAddress(new URL('https://as.example/t'), '169.254.169.254', 'token endpoint', { server: named }),
+    (e) =>
+      e instanceof McpkitError &&
+      e.code === 'AUTH_PRIVATE_NETWORK' &&
+      e.message.startsWith(
+        'Refused the token endpoint https://as.example/t: as.example resolves to 169.254.169.254, a link-local address',
+      ),
+  );
+  assert.throws(
+    () => requireReachable(new URL('https://[::ffff:7f00:1]/t'), 'token endpoint', { server: named }),
+    (e) =>
+      e instanceof McpkitError &&
+      e.code === 'AUTH_PRIVATE_NETWORK' &&
+      e.message.startsWith(
+        'Refused the token endpoint https://[::ffff:7f00:1]/t: it is on a loopback address',
+      ),
+  );
 });

@@ -1,5 +1,6 @@
 import { McpkitError } from '../../jsonrpc/errors.js';
 import { isLoopbackHost } from '../../transport/loopback.js';
+import { type AddressRange, hostRange } from './address-range.js';
 
 /** True for a URL on a loopback host ({@link isLoopbackHost}). */
 export function isLoopback(url: URL): boolean {
@@ -24,13 +25,62 @@ export function requireSecure(url: URL, what: string, server: URL): URL {
   );
 }
 
+/** What an app allows beyond {@link addressRefusal}'s rule: every special-purpose address (true), or those a predicate accepts. */
+export type AllowPrivateNetwork = boolean | ((url: URL, range: AddressRange, address: string) => boolean);
+
+/** The inputs of the rule for URLs learned from discovery: the MCP server, and what the app allows. */
+export interface ReachRule {
+  /** The MCP server the OAuth client works for. */
+  readonly server: URL;
+  /** The app's own allowance ({@link AllowPrivateNetwork}); default none. */
+  readonly allowPrivateNetwork?: AllowPrivateNetwork | undefined;
+}
+
 /**
- * Whether the `resource_metadata` URL a challenge names may be fetched: it may be on another origin (RFC 9728
- * allows it), but must be {@link isSecureFor} the server, and a remote server cannot point the client at a
- * loopback address (no requests to this machine's own services on a remote server's word).
+ * The one rule for every URL the OAuth client learns from discovery, applied to the URL's host and again to each
+ * address a name resolves to when connecting: the range that forbids `address` ({@link hostRange}: loopback,
+ * private, link-local, unique-local, unspecified, multicast, CGNAT, reserved, in any notation), or undefined when
+ * it may be reached: a public address, a URL on the MCP server's own origin (the person chose that server), an
+ * address in the same range as the server's own host (a server on loopback may name a loopback authorization
+ * server), or one the app allows. A remote server's discovery never aims this client at this machine or its network.
  */
-export function metadataUrlAllowed(url: URL, server: URL): boolean {
-  return isSecureFor(url, server) && (isLoopback(server) || !isLoopback(url));
+export function addressRefusal(url: URL, address: string, rule: ReachRule): AddressRange | undefined {
+  if (url.origin === rule.server.origin) return undefined;
+  const range = hostRange(address);
+  if (range === undefined || range === hostRange(rule.server.hostname)) return undefined;
+  const allow = rule.allowPrivateNetwork;
+  if (allow === true || (typeof allow === 'function' && allow(url, range, address))) return undefined;
+  return range;
+}
+
+/** Whether `url` may be called at all: {@link isSecureFor} the server, and its host not refused by {@link addressRefusal}. */
+export function reachable(url: URL, rule: ReachRule): boolean {
+  return isSecureFor(url, rule.server) && addressRefusal(url, url.hostname, rule) === undefined;
+}
+
+/** {@link requireSecure}, then {@link addressRefusal} on the URL's host, or `AUTH_PRIVATE_NETWORK`. */
+export function requireReachable(url: URL, what: string, rule: ReachRule): URL {
+  requireSecure(url, what, rule.server);
+  requireAddress(url, url.hostname, what, rule);
+  return url;
+}
+
+/** {@link addressRefusal} for one address (the URL's host, or what it resolved to), or `AUTH_PRIVATE_NETWORK`. */
+export function requireAddress(url: URL, address: string, what: string, rule: ReachRule): void {
+  const range = addressRefusal(url, address, rule);
+  if (range === undefined) return;
+  const where =
+    address === url.hostname
+      ? `it is on ${article(range)} ${range} address`
+      : `${url.hostname} resolves to ${address}, ${article(range)} ${range} address`;
+  throw new McpkitError(
+    'AUTH_PRIVATE_NETWORK',
+    `Refused the ${what} ${url.origin}${url.pathname}: ${where}; the MCP server ${rule.server.origin} is not on one, and its discovery may not send this client to such an address (the app can allow it: allowPrivateNetwork)`,
+  );
+}
+
+function article(range: AddressRange): string {
+  return range === 'unspecified' || range === 'unique-local' ? 'an' : 'a';
 }
 
 /** Parses a URL from untrusted metadata; undefined when it is not one. */
