@@ -1,10 +1,11 @@
 // The stdio main of the everything server, run as a real child process.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../../src/index.js';
+import { Client, ErrorCode } from '../../src/index.js';
 import { StdioClientTransport } from '../../src/stdio.js';
+import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
 
 describe('everything server: the stdio main', { timeout: 10_000 }, () => {
   const serverPath = fileURLToPath(new URL('./server.js', import.meta.url));
@@ -31,19 +32,24 @@ describe('everything server: the stdio main', { timeout: 10_000 }, () => {
     assert.match(run.stderr, /--http needs a port number/);
   });
 
+  /** Resolves with the Streamable HTTP URL of the server `child` once it listens. */
+  function listening(child: ChildProcess): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => {
+        text += chunk;
+        const m = /Streamable HTTP at (\S+),/.exec(text);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${text}`)));
+    });
+  }
+
   it('serves Streamable HTTP with --http, on 127.0.0.1', async () => {
     const child = spawn(process.execPath, [serverPath, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stderr.setEncoding('utf8');
-        child.stderr.on('data', (chunk: string) => {
-          text += chunk;
-          const m = /Streamable HTTP at (\S+),/.exec(text);
-          if (m?.[1]) resolve(m[1]);
-        });
-        child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${text}`)));
-      });
+      const url = await listening(child);
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const res = await fetch(url, {
         method: 'POST',
@@ -63,6 +69,35 @@ describe('everything server: the stdio main', { timeout: 10_000 }, () => {
       assert.ok(res.headers.get('mcp-session-id'));
       const body = (await res.json()) as { result: { serverInfo: { name: string } } };
       assert.equal(body.result.serverInfo.name, 'mcpkit-everything');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('--rate-limit over HTTP: a new session per call does not escape it (keyed by the client address)', async () => {
+    const child = spawn(process.execPath, [serverPath, '--http', '0', '--rate-limit', '5/h'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await listening(child);
+      const outcomes: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        // A 2025 session each (the stateless revision has no session to renew).
+        const client = new Client({ name: `client-${i}`, version: '0' }, { era: 'stateful' });
+        await client.connect(new StreamableHttpClientTransport(url));
+        try {
+          await client.callTool('test_simple_text');
+          outcomes.push('ok');
+        } catch (e) {
+          outcomes.push(String((e as { code?: unknown }).code));
+        } finally {
+          await client.close();
+        }
+      }
+      assert.deepEqual(outcomes, [
+        ...Array<string>(5).fill('ok'),
+        ...Array<string>(15).fill(String(ErrorCode.RateLimited)),
+      ]);
     } finally {
       child.kill('SIGTERM');
     }
