@@ -68,7 +68,8 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
   const accepted: HttpReply =
     cluster === undefined ? ACCEPTED : { ...ACCEPTED, headers: { ...ACCEPTED.headers, ...instanceHeader } };
 
-  const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
+  const gate =
+    options.auth === undefined ? undefined : new AuthGate(options.auth, (e) => server.error(e, undefined));
 
   async function open(req: HttpRequestLike): Promise<HttpReply> {
     if (sessions.size >= maxSessions) return httpError(503, 'Service Unavailable: too many SSE connections');

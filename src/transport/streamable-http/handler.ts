@@ -150,7 +150,8 @@ export function createStreamableHttpHandler(
     .join(', ');
   const notAllowed = (what: string) =>
     httpError(405, `Method Not Allowed: ${what}`, ErrorCode.InvalidRequest, null, { allow });
-  const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
+  const gate =
+    options.auth === undefined ? undefined : new AuthGate(options.auth, (e) => server.error(e, undefined));
   const scopesNeeded = (message: JsonRpcMessage) => server.scopesNeeded(message);
   const shedder = options.overload === false ? undefined : new LoadShedder(options.overload);
   const addressOf = addressReader(options.clientAddress);
