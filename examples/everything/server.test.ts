@@ -1,15 +1,28 @@
-// The stdio main of the everything server, run as a real child process.
+// The main of the everything server, run as a real child process: over stdio, and over HTTP with its flags.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client, ErrorCode } from '../../src/index.js';
+import { Client, ErrorCode, StreamableHttpClientTransport } from '../../src/index.js';
 import { StdioClientTransport } from '../../src/stdio.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+
+const serverPath = fileURLToPath(new URL('./server.js', import.meta.url));
+
+/** Resolves with the Streamable HTTP URL of the server `child` once it listens. */
+function listening(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      text += chunk;
+      const m = /Streamable HTTP at (\S+),/.exec(text);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${text}`)));
+  });
+}
 
 describe('everything server: the stdio main', { timeout: 10_000 }, () => {
-  const serverPath = fileURLToPath(new URL('./server.js', import.meta.url));
-
   it('serves over stdio', async () => {
     const client = new Client({ name: 'smoke', version: '0' });
     await client.connect(
@@ -31,20 +44,6 @@ describe('everything server: the stdio main', { timeout: 10_000 }, () => {
     assert.equal(run.stdout, '');
     assert.match(run.stderr, /--http needs a port number/);
   });
-
-  /** Resolves with the Streamable HTTP URL of the server `child` once it listens. */
-  function listening(child: ChildProcess): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
-      let text = '';
-      child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (chunk: string) => {
-        text += chunk;
-        const m = /Streamable HTTP at (\S+),/.exec(text);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${text}`)));
-    });
-  }
 
   it('serves Streamable HTTP with --http, on 127.0.0.1', async () => {
     const child = spawn(process.execPath, [serverPath, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -73,7 +72,10 @@ describe('everything server: the stdio main', { timeout: 10_000 }, () => {
       child.kill('SIGTERM');
     }
   });
+});
 
+// Twenty sessions opened and closed one after another: a time limit of its own.
+describe('everything server: its flags over HTTP', { timeout: 60_000 }, () => {
   it('--rate-limit over HTTP: a new session per call does not escape it (keyed by the client address)', async () => {
     const child = spawn(process.execPath, [serverPath, '--http', '0', '--rate-limit', '5/h'], {
       stdio: ['ignore', 'pipe', 'pipe'],
