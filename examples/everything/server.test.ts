@@ -1,6 +1,8 @@
 // The main of the everything server, run as a real child process: over stdio, and over HTTP with its flags.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client, ErrorCode, StreamableHttpClientTransport } from '../../src/index.js';
@@ -104,4 +106,80 @@ describe('everything server: its flags over HTTP', { timeout: 60_000 }, () => {
       child.kill('SIGTERM');
     }
   });
+
+  it('--rate-limit with --auth-introspect: a token of a new OAuth client per call does not escape it (keyed by the user)', async () => {
+    // An RFC 7662 endpoint: "alice-7" is the user alice through the client "app-7" (registered anew for each call).
+    const port = await freePort();
+    const audience = `http://127.0.0.1:${port}/mcp`;
+    const introspection = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        const token = new URLSearchParams(body).get('token') ?? '';
+        const [sub, client] = token.split('-');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            active: true,
+            sub,
+            client_id: `app-${client}`,
+            aud: audience,
+            scope: '',
+            exp: Math.floor(Date.now() / 1000) + 600,
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => introspection.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(introspection.address() as AddressInfo).port}/introspect`;
+    const child = spawn(
+      process.execPath,
+      [serverPath, '--http', String(port), '--auth-introspect', endpoint, '--rate-limit', '5/h'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          MCPKIT_INTROSPECTION_CLIENT_ID: 'rs',
+          MCPKIT_INTROSPECTION_CLIENT_SECRET: 's',
+        },
+      },
+    );
+    try {
+      const url = await listening(child);
+      const outcomes: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const client = new Client({ name: `client-${i}`, version: '0' }, { era: 'stateful' });
+        await client.connect(
+          new StreamableHttpClientTransport(url, { headers: { authorization: `Bearer alice-${i}` } }),
+        );
+        try {
+          await client.callTool('test_simple_text');
+          outcomes.push('ok');
+        } catch (e) {
+          outcomes.push(String((e as { code?: unknown }).code));
+        } finally {
+          await client.close();
+        }
+      }
+      assert.deepEqual(outcomes, [
+        ...Array<string>(5).fill('ok'),
+        ...Array<string>(15).fill(String(ErrorCode.RateLimited)),
+      ]);
+    } finally {
+      child.kill('SIGTERM');
+      introspection.closeAllConnections();
+      await new Promise<void>((resolve) => introspection.close(() => resolve()));
+    }
+  });
 });
+
+/** A port that was free a moment ago (the audience of a protected server names its port before it listens). */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
