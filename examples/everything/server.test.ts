@@ -77,6 +77,35 @@ describe('everything server: the stdio main', { timeout: 10_000 }, () => {
 });
 
 // Twenty sessions opened and closed one after another: a time limit of its own.
+/** The outcomes of twenty calls against a limit of five: five through, the rest refused. */
+const FIVE_OF_TWENTY = [
+  ...Array<string>(5).fill('ok'),
+  ...Array<string>(15).fill(String(ErrorCode.RateLimited)),
+];
+
+/**
+ * Twenty tool calls at `url`, each by a new client in a 2025 session of its own (the stateless revision has none to
+ * renew) with `headers(i)`: 'ok' or the error code of each.
+ */
+async function eachNew(url: string, headers?: (i: number) => Record<string, string>): Promise<string[]> {
+  const outcomes: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const client = new Client({ name: `client-${i}`, version: '0' }, { era: 'stateful' });
+    await client.connect(
+      new StreamableHttpClientTransport(url, headers === undefined ? {} : { headers: headers(i) }),
+    );
+    try {
+      await client.callTool('test_simple_text');
+      outcomes.push('ok');
+    } catch (e) {
+      outcomes.push(String((e as { code?: unknown }).code));
+    } finally {
+      await client.close();
+    }
+  }
+  return outcomes;
+}
+
 describe('everything server: its flags over HTTP', { timeout: 60_000 }, () => {
   it('--rate-limit over HTTP: a new session per call does not escape it (keyed by the client address)', async () => {
     const child = spawn(process.execPath, [serverPath, '--http', '0', '--rate-limit', '5/h'], {
@@ -84,24 +113,7 @@ describe('everything server: its flags over HTTP', { timeout: 60_000 }, () => {
     });
     try {
       const url = await listening(child);
-      const outcomes: string[] = [];
-      for (let i = 0; i < 20; i++) {
-        // A 2025 session each (the stateless revision has no session to renew).
-        const client = new Client({ name: `client-${i}`, version: '0' }, { era: 'stateful' });
-        await client.connect(new StreamableHttpClientTransport(url));
-        try {
-          await client.callTool('test_simple_text');
-          outcomes.push('ok');
-        } catch (e) {
-          outcomes.push(String((e as { code?: unknown }).code));
-        } finally {
-          await client.close();
-        }
-      }
-      assert.deepEqual(outcomes, [
-        ...Array<string>(5).fill('ok'),
-        ...Array<string>(15).fill(String(ErrorCode.RateLimited)),
-      ]);
+      assert.deepEqual(await eachNew(url), FIVE_OF_TWENTY);
     } finally {
       child.kill('SIGTERM');
     }
@@ -148,25 +160,7 @@ describe('everything server: its flags over HTTP', { timeout: 60_000 }, () => {
     );
     try {
       const url = await listening(child);
-      const outcomes: string[] = [];
-      for (let i = 0; i < 20; i++) {
-        const client = new Client({ name: `client-${i}`, version: '0' }, { era: 'stateful' });
-        await client.connect(
-          new StreamableHttpClientTransport(url, { headers: { authorization: `Bearer alice-${i}` } }),
-        );
-        try {
-          await client.callTool('test_simple_text');
-          outcomes.push('ok');
-        } catch (e) {
-          outcomes.push(String((e as { code?: unknown }).code));
-        } finally {
-          await client.close();
-        }
-      }
-      assert.deepEqual(outcomes, [
-        ...Array<string>(5).fill('ok'),
-        ...Array<string>(15).fill(String(ErrorCode.RateLimited)),
-      ]);
+      assert.deepEqual(await eachNew(url, (i) => ({ authorization: `Bearer alice-${i}` })), FIVE_OF_TWENTY);
     } finally {
       child.kill('SIGTERM');
       introspection.closeAllConnections();
