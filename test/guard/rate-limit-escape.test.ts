@@ -1,9 +1,11 @@
 // Rate limits a client cannot step around over real HTTP: with the default key, twenty calls each on a new session,
 // or each with a token of a new OAuth client for the same user, or each announcing a new client name, meet the
 // same bucket (the client's address without a token, the principal with one); the keys a client chooses (session,
-// client) are opt-in, and do let it through. The clock stands still: no token comes back during a test.
+// client) are opt-in, and do let it through; where the host hands in no address, all share one bucket. The clock
+// stands still: no token comes back during a test.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { createStreamableHttpHandler, toFetchHandler } from '../../src/index.js';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { type RunningServer, serve } from '../../src/node.js';
 import type { TokenVerifier } from '../../src/server/auth.js';
@@ -110,5 +112,41 @@ describe('rate limits a client cannot escape', { timeout: 60_000 }, () => {
         await running.close();
       }
     }
+  });
+
+  test('a host that hands in no address (toFetchHandler without one): one bucket for all, not one per client name', async () => {
+    const fetchHandler = toFetchHandler(createStreamableHttpHandler(limited()));
+    const call = async (name: string) => {
+      const response = await fetchHandler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'echo',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: {
+              name: 'echo',
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientInfo': { name, version: '1' },
+                'io.modelcontextprotocol/clientCapabilities': {},
+              },
+            },
+          }),
+        }),
+      );
+      await response.body?.cancel();
+      return response.status;
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < CALLS; i++) statuses.push(await call(`client-${i}`));
+    assert.deepEqual(statuses, [...Array<number>(5).fill(200), ...Array<number>(CALLS - 5).fill(429)]);
   });
 });
