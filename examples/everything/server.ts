@@ -2,8 +2,10 @@
 //   node dist/examples/everything/server.js [--http PORT [--redis URL] [--auth-issuer URL] [--auth-introspect URL]]
 //                                           [--rate-limit RATE] [--audit FILE]
 // Over stdio (the default) nothing but protocol messages goes to stdout; diagnostics go to stderr.
-//   --rate-limit RATE      tool calls limited per client ("5/s", "100/min", "10/30s"): over it a call is refused with
-//                          error -32080 and data.retryAfterMs (a stateless HTTP request gets 429 and Retry-After).
+//   --rate-limit RATE      tool calls limited per client address, per principal with --auth-* ("5/s", "100/min",
+//                          "10/30s"; never per session or client id, which a client changes at will): over it a
+//                          call is refused with error -32080 and data.retryAfterMs (a stateless HTTP request gets
+//                          429 and Retry-After).
 //   --audit FILE           a JSONL audit record of every tool call, resource read, prompt get, sampling and
 //                          elicitation request appended to FILE (rotated at 10 MiB), in stdio and HTTP mode alike.
 // Over HTTP it can protect itself as an OAuth 2.1 resource server (audience http://127.0.0.1:PORT/mcp):
@@ -119,11 +121,10 @@ function authFor(mode: Extract<Mode, { transport: 'http' }>): ResourceAuthOption
   };
 }
 
-/** The guard options of the flags: tool calls limited per client, the audit file. */
+/** The guard options of the flags: tool calls limited per principal (the client's address without a token), the audit file. */
 function guardsFor(mode: Mode, sink: JsonlAuditSink | undefined): GuardOptions {
   const guards: GuardOptions = {};
-  if (mode.rateLimit !== undefined)
-    guards.rateLimit = { methods: { 'tools/call': { limit: mode.rateLimit, key: 'client' } } };
+  if (mode.rateLimit !== undefined) guards.rateLimit = { methods: { 'tools/call': mode.rateLimit } };
   if (sink !== undefined) guards.audit = { sink };
   return guards;
 }

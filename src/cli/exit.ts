@@ -63,6 +63,7 @@ const BY_CODE: Record<McpkitErrorCode, ExitClass> = {
   AUTH_RESOURCE_MISMATCH: ExitCode.authRequired,
   AUTH_UNSUPPORTED: ExitCode.authRequired,
   AUTH_STORE_FAILED: ExitCode.authRequired,
+  AUTH_VERIFIER_FAILED: ExitCode.authRequired,
   // The model of `mcpkit chat`: a spec or key that cannot work is usage; a model API that fails is out of reach.
   MODEL_CONFIG_INVALID: ExitCode.usage,
   MODEL_REQUEST_FAILED: ExitCode.unreachable,

@@ -93,6 +93,9 @@ export type McpkitErrorCode =
   | 'AUTH_RESOURCE_MISMATCH'
   | 'AUTH_UNSUPPORTED'
   | 'AUTH_STORE_FAILED'
+  // OAuth resource server (the HTTP endpoints' `auth`): a token could not be checked (the authorization server or
+  // its keys out of reach, a verifier that threw); the request got 503, the cause goes to the server's `onerror`.
+  | 'AUTH_VERIFIER_FAILED'
   // Model APIs (mcpkit/host): a model spec or settings that cannot work, an HTTP failure with the provider's
   // message, a 429 still refused after the bounded retries, an answer that is not what the API documents.
   | 'MODEL_CONFIG_INVALID'

@@ -46,7 +46,7 @@ return wait
  *
  * @example
  * const cluster = await redisCluster(url);
- * new McpServer(info, { rateLimit: { store: new RedisRateLimitStore(cluster.connection), tools: { '*': { limit: '5/s', key: 'client' } } } });
+ * new McpServer(info, { rateLimit: { store: new RedisRateLimitStore(cluster.connection), tools: { '*': '5/s' } } });
  */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #redis: RedisConnection;

@@ -33,6 +33,11 @@ export interface AuthInfo {
 export interface AuthFailure {
   readonly error: 'invalid_token' | 'unavailable';
   readonly description: string;
+  /**
+   * What made an `unavailable` failure (a network error, an answer that was not understood, what a custom check
+   * threw): reported to the server's `onerror` by the HTTP endpoint's gate, never sent to the client.
+   */
+  readonly cause?: unknown;
 }
 
 /** Checks a bearer token. Must not throw: a failure is an {@link AuthFailure}. */

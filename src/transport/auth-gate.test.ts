@@ -77,6 +77,54 @@ test('challenges: quoted values stay valid (no " or \\ inside), 503 for an unrea
   assert.equal(((await run(throwing, req('POST', '/mcp', 'Bearer x'))) as HttpReply).status, 503);
 });
 
+test('why a token could not be checked goes to onerror, once per failure, and never into the 503', async () => {
+  const cause = new Error('connect ECONNREFUSED 10.0.0.9:443 (secret-host)');
+  const failure = { error: 'unavailable', description: 'AS down', cause } as const;
+  const reported: Error[] = [];
+  const onerror = (e: Error) => reported.push(e);
+  const shared = new AuthGate(
+    {
+      verifier: { verify: async () => failure },
+      resource: 'https://h/mcp',
+      authorizationServers: ['https://as'],
+    },
+    onerror,
+  );
+  // Two requests sharing one verification (the verifiers' token cache): one report.
+  const replies = await Promise.all([
+    run(shared, req('POST', '/mcp', 'Bearer t')),
+    run(shared, req('POST', '/mcp', 'Bearer t')),
+  ]);
+  for (const reply of replies) {
+    assert.equal(reply?.status, 503);
+    assert.ok(
+      !('body' in (reply as HttpReply) && (reply as { body?: string }).body?.includes('secret-host')),
+    );
+  }
+  assert.equal(reported.length, 1);
+  assert.equal((reported[0] as { code?: string }).code, 'AUTH_VERIFIER_FAILED');
+  assert.match((reported[0] as Error).message, /The access token could not be checked: AS down/);
+  assert.equal((reported[0] as Error).cause, cause);
+  const thrown = new Error('boom in the verifier');
+  const throwing = new AuthGate(
+    {
+      verifier: {
+        verify: () => {
+          throw thrown;
+        },
+      },
+      resource: 'https://h/mcp',
+      authorizationServers: ['https://as'],
+    },
+    onerror,
+  );
+  const reply = (await run(throwing, req('POST', '/mcp', 'Bearer x'))) as HttpReply;
+  assert.equal(reply.status, 503);
+  assert.ok(!('body' in reply && reply.body?.includes('boom')));
+  assert.equal(reported.length, 2);
+  assert.equal((reported[1] as Error).cause, thrown);
+});
+
 test('a token the verifier already trusts is answered synchronously', () => {
   const known: AuthInfo = { subject: 'u', scopes: ['read'] };
   const gate = new AuthGate({

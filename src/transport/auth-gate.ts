@@ -1,7 +1,7 @@
 import { encodeBase64url } from '../framing/base64url.js';
-import { ErrorCode } from '../jsonrpc/errors.js';
+import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import { type AuthInfo, principalOf, type TokenVerifier } from '../server/auth.js';
+import { type AuthFailure, type AuthInfo, principalOf, type TokenVerifier } from '../server/auth.js';
 import { httpError } from './streamable-http/errors.js';
 import type { HttpReply, HttpRequestLike } from './streamable-http/exchange.js';
 
@@ -10,7 +10,10 @@ import type { HttpReply, HttpRequestLike } from './streamable-http/exchange.js';
  * `mcpkit/auth` (`jwtVerifier`, `introspectionVerifier`, `customVerifier`) or are the author's own.
  */
 export interface ResourceAuthOptions {
-  /** Checks bearer tokens (must not throw; a thrown error is answered 503 anyway). */
+  /**
+   * Checks bearer tokens (must not throw; a thrown error is answered 503 anyway). Why a token could not be checked
+   * (an `unavailable` failure's `cause`, or what the verifier threw) goes to the server's `onerror`, never to the client.
+   */
   verifier: TokenVerifier;
   /** This endpoint's canonical URI (e.g. `https://mcp.example.com/mcp`): the audience tokens must be issued for. */
   resource: string;
@@ -36,8 +39,8 @@ const BEARER_PREFIX = /^Bearer /i;
  * The resource server's gate in front of an HTTP endpoint: it serves the Protected Resource Metadata, checks the
  * bearer token of every request (verified tokens are cached by the verifier), and writes the RFC 6750 challenges:
  * 401 with `resource_metadata` and `scope`, 403 `insufficient_scope` naming the scopes needed, 400 for a malformed
- * Authorization header, 503 when the authorization server cannot be reached (fail closed). Tokens never appear in
- * what it answers. Everything that does not depend on the request is built once here.
+ * Authorization header, 503 when the authorization server cannot be reached (fail closed; the cause to `onerror`).
+ * Tokens never appear in what it answers. Everything that does not depend on the request is built once here.
  */
 export class AuthGate {
   /** The path-inserted metadata URL (named in every challenge). */
@@ -52,8 +55,13 @@ export class AuthGate {
   readonly #metadata: HttpReply;
   readonly #unauthorized: HttpReply;
   readonly #challengeBase: string;
+  readonly #onerror: ((error: Error) => void) | undefined;
+  /** Failures already reported: concurrent requests with one token share one verification and its outcome. */
+  readonly #reported = new WeakSet<AuthFailure>();
 
-  constructor(options: ResourceAuthOptions) {
+  /** `onerror`: where the causes of the 503s go (the endpoint passes the server's). */
+  constructor(options: ResourceAuthOptions, onerror?: (error: Error) => void) {
+    this.#onerror = onerror;
     const url = new URL(options.resource);
     if (url.hash !== '' || (url.protocol !== 'https:' && url.protocol !== 'http:'))
       throw new TypeError('auth.resource must be an http(s) URI without a fragment');
@@ -152,11 +160,12 @@ export class AuthGate {
     let outcome: Awaited<ReturnType<TokenVerifier['verify']>>;
     try {
       outcome = await this.#verifier.verify(match[1] as string);
-    } catch {
-      outcome = { error: 'unavailable', description: 'The access token could not be checked' };
+    } catch (e) {
+      outcome = { error: 'unavailable', description: 'The access token could not be checked', cause: e };
     }
     if ('error' in outcome) {
       if (outcome.error === 'unavailable') {
+        this.#report(outcome);
         return httpError(503, `Service Unavailable: ${outcome.description}`, ErrorCode.InternalError, null, {
           'retry-after': '5',
         });
@@ -169,6 +178,19 @@ export class AuthGate {
     }
     req.authInfo = hasOwner(outcome) ? outcome : await this.#ownedBy(outcome, match[1] as string);
     return undefined;
+  }
+
+  /** Tells `onerror` why a token could not be checked (once per failure; the client is told only that it could not). */
+  #report(failure: AuthFailure): void {
+    if (this.#onerror === undefined || this.#reported.has(failure)) return;
+    this.#reported.add(failure);
+    this.#onerror(
+      new McpkitError(
+        'AUTH_VERIFIER_FAILED',
+        `The access token could not be checked: ${failure.description}`,
+        failure.cause === undefined ? undefined : { cause: failure.cause },
+      ),
+    );
   }
 
   /**

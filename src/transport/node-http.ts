@@ -161,9 +161,9 @@ function writeReply(res: ServerResponse, reply: HttpReply): void {
     // Copied with Object.assign: on V8 11 a spread followed by a new key (`{ ...h, k }`) costs about a microsecond.
     const headers: Record<string, string | number> = Object.assign({}, reply.headers);
     headers['content-length'] = Buffer.byteLength(body);
+    // An over-limit or late body was not read to the end: node closes the connection once the reply is out.
+    if (reply.status === 413 || reply.status === 408) headers.connection = 'close';
     res.writeHead(reply.status, headers).end(body);
-    // An over-limit body was not read to the end: do not reuse the connection.
-    if (reply.status === 413) res.once('finish', () => res.socket?.destroy());
     return;
   }
   res.writeHead(reply.status, reply.headers);

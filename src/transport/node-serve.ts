@@ -1,12 +1,14 @@
 // Serving over HTTP from node:http: an McpServer (`serve`), or another server reached through a transport
 // (`serveRelay`). Re-exported by `mcpkit/node`.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Transport } from '../protocol/transport.js';
 import type { McpServer } from '../server/server.js';
 import { isLoopbackHost } from './loopback.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, limitConnectionsPerAddress } from './node-connections.js';
 import { createNodeListener, type NodeListener, type NodeRoutes } from './node-http.js';
 import { createSseLegacyHandler, type SseLegacyHandler } from './sse-legacy-server.js';
+import { DEFAULT_BODY_TIMEOUT_MS, timeLimit } from './streamable-http/body-deadline.js';
 import {
   createStreamableHttpHandler,
   type StreamableHttpHandler,
@@ -33,27 +35,71 @@ export interface ServeOptions extends StreamableHttpOptions {
    */
   maxConnections?: number;
   /**
+   * Most TCP connections open at once from one client address (an IPv6 address by its /64 network); one more is
+   * answered 429 Too Many Requests as soon as it is accepted and closed, so one client cannot hold all of
+   * `maxConnections` (idle, trickling bodies or streaming). Counts SSE streams too. Default 256, or no limit when
+   * `clientAddress` is set: the connections then come from the proxies in front, whatever client they carry. 0
+   * means no limit.
+   */
+  maxConnectionsPerAddress?: number;
+  /**
    * How long (ms) an idle keep-alive connection is kept open. Default 65 000: longer than the 60 s a proxy in front
    * keeps an idle upstream connection (nginx's `keepalive_timeout`, cloud load balancers), so the server never closes
    * a connection the proxy is about to reuse (a POST lost that way is a 502 from the proxy, or a failed request of a
    * client whose event loop ran late); clients are told it in the `Keep-Alive` header. 0 keeps idle connections open.
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * How long (ms) a request's headers may take to arrive (node's `headersTimeout`); later, node answers 408 and closes
+   * the connection. Node's `requestTimeout`, for the whole request, is set past this and `bodyTimeoutMs` (the
+   * endpoint answers a late body 408 itself): a backstop, off when `bodyTimeoutMs` is 0. Default 10 000; 0 for no
+   * limit.
+   */
+  headersTimeoutMs?: number;
 }
 
 /** The default of `ServeOptions.maxConnections`. */
 const DEFAULT_MAX_CONNECTIONS = 16_384;
 /** The default of `keepAliveTimeoutMs`: past the 60 s idle timeout of the proxies commonly in front. */
 const DEFAULT_KEEP_ALIVE_MS = 65_000;
+/** The default of `headersTimeoutMs`: a request's head is one packet or a few. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** How often node checks its connections against those time limits (its own default, 30 s, would let them run long). */
+const CHECK_INTERVAL_MS = 1000;
 
-/** A node:http server keeping idle connections `keepAliveTimeoutMs`. */
-function httpServerWith(keepAliveTimeoutMs: number | undefined): Server {
-  const keepAlive = keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS;
-  if (!Number.isFinite(keepAlive) || keepAlive < 0)
-    throw new RangeError(`keepAliveTimeoutMs must be a number ≥ 0, got ${keepAlive}`);
-  const httpServer = createServer();
-  httpServer.keepAliveTimeout = keepAlive;
-  return httpServer;
+/** The settings of the node:http server both `serve()` and `serveRelay()` make. */
+interface NodeServerSettings {
+  keepAliveTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  maxConnectionsPerAddress?: number;
+}
+
+/**
+ * A node:http server keeping idle connections `keepAliveTimeoutMs`, with time limits on each request's head and
+ * whole (`headersTimeoutMs`, `bodyTimeoutMs`) and the bound of connections per address; the function tells whether
+ * that bound refused a socket.
+ */
+function httpServerWith(
+  settings: NodeServerSettings,
+  perAddressDefault: number,
+): { httpServer: Server; refused: (socket: Socket) => boolean } {
+  const keepAlive = timeLimit(settings.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS, 'keepAliveTimeoutMs');
+  const headers = timeLimit(settings.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, 'headersTimeoutMs');
+  const body = timeLimit(settings.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs');
+  const perAddress = settings.maxConnectionsPerAddress ?? perAddressDefault;
+  if (!Number.isInteger(perAddress) || perAddress < 0)
+    throw new RangeError(`maxConnectionsPerAddress must be an integer ≥ 0, got ${perAddress}`);
+  const httpServer = createServer({
+    connectionsCheckingInterval: CHECK_INTERVAL_MS,
+    headersTimeout: headers,
+    // Past the endpoint's own 408 for a late body, which it answers with a JSON-RPC error; 0 (none) with no body limit.
+    requestTimeout: body === 0 ? 0 : headers + body + CHECK_INTERVAL_MS * 5,
+    keepAliveTimeout: keepAlive,
+  });
+  const refused =
+    perAddress > 0 ? limitConnectionsPerAddress(httpServer, perAddress) : (_socket: Socket) => false;
+  return { httpServer, refused };
 }
 
 /** A running HTTP server. */
@@ -85,7 +131,10 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   if (!Number.isInteger(maxConnections) || maxConnections < 0)
     throw new RangeError(`maxConnections must be an integer ≥ 0, got ${maxConnections}`);
-  const httpServer = httpServerWith(options.keepAliveTimeoutMs);
+  const { httpServer, refused } = httpServerWith(
+    options,
+    options.clientAddress === undefined ? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS : 0,
+  );
   if (maxConnections > 0) httpServer.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -109,7 +158,7 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
     routes[messagesPath] = legacy;
   }
   const listener: NodeListener = createNodeListener(routes);
-  httpServer.on('request', listener);
+  httpServer.on('request', servedUnlessRefused(listener, refused));
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url: `${origin}${path}`,
@@ -140,6 +189,10 @@ export interface ServeRelayOptions extends StreamableHttpRelayOptions {
    * client whose event loop ran late); clients are told it in the `Keep-Alive` header. 0 keeps idle connections open.
    */
   keepAliveTimeoutMs?: number;
+  /** How long (ms) a request's headers may take to arrive, as for `serve()`. Default 10 000; 0 for no limit. */
+  headersTimeoutMs?: number;
+  /** Most connections open at once from one client address, as for `serve()`. Default 256; 0 means no limit. */
+  maxConnectionsPerAddress?: number;
 }
 
 /** A running relay endpoint. */
@@ -165,7 +218,7 @@ export async function serveRelay(
 ): Promise<RunningRelay> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const httpServer = httpServerWith(options.keepAliveTimeoutMs);
+  const { httpServer, refused } = httpServerWith(options, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, host, () => resolve());
@@ -175,7 +228,7 @@ export async function serveRelay(
     ...options,
     allowedHosts: options.allowedHosts ?? (isLoopbackHost(host) ? loopbackHosts(port) : undefined),
   });
-  httpServer.on('request', createNodeListener({ [path]: relay }));
+  httpServer.on('request', servedUnlessRefused(createNodeListener({ [path]: relay }), refused));
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
     httpServer,
@@ -185,5 +238,16 @@ export async function serveRelay(
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
+  };
+}
+
+/** `listener`, except for the requests of a connection the bound per address refused (it is closing). */
+function servedUnlessRefused(
+  listener: NodeListener,
+  refused: (socket: Socket) => boolean,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    if (refused(req.socket)) res.destroy();
+    else listener(req, res);
   };
 }

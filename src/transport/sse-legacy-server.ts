@@ -8,8 +8,10 @@ import { AuthGate, type ResourceAuthOptions } from './auth-gate.js';
 import type { ClusterOptions } from './cluster/node.js';
 import { ClusteredLegacySessions } from './sse-legacy-cluster.js';
 import { LegacySseTransport } from './sse-legacy-transport.js';
+import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from './streamable-http/body-deadline.js';
 import { httpError, SESSION_NOT_FOUND, unavailable } from './streamable-http/errors.js';
 import { type HttpReply, type HttpRequestLike, SSE_HEADERS } from './streamable-http/exchange.js';
+import { refuseNonJson } from './streamable-http/post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from './streamable-http/security.js';
 import { newSessionId } from './streamable-http/stateful-post.js';
 
@@ -23,6 +25,8 @@ export interface SseLegacyOptions extends SecurityOptions {
   maxSessions?: number;
   /** Largest accepted POST body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Longest time (ms) a POST body may take to arrive; later gets 408. Default 30 000; 0 for no limit. */
+  bodyTimeoutMs?: number;
   /** Interval (ms) of keep-alive comments; 0 disables. Default 15 000. */
   keepAliveMs?: number;
   /**
@@ -52,6 +56,7 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
   const messagesPath = options.messagesPath ?? '/messages';
   const maxSessions = options.maxSessions ?? 1000;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const bodies = new BodyReader(maxBody, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
   const sessions = new Map<string, LegacySseTransport>();
   const cluster =
     options.cluster === undefined
@@ -63,7 +68,8 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
   const accepted: HttpReply =
     cluster === undefined ? ACCEPTED : { ...ACCEPTED, headers: { ...ACCEPTED.headers, ...instanceHeader } };
 
-  const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
+  const gate =
+    options.auth === undefined ? undefined : new AuthGate(options.auth, (e) => server.error(e, undefined));
 
   async function open(req: HttpRequestLike): Promise<HttpReply> {
     if (sessions.size >= maxSessions) return httpError(503, 'Service Unavailable: too many SSE connections');
@@ -99,8 +105,8 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
 
   /** The one message of a POST body, or the reply refusing it. */
   async function readMessage(req: HttpRequestLike): Promise<JsonRpcMessage | HttpReply> {
-    const text = await req.text(maxBody);
-    if (text === undefined) return httpError(413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
+    const text = await bodies.read(req);
+    if (typeof text !== 'string') return text;
     const parsed = parseMessage(text);
     if (parsed.kind !== 'message') {
       const error =
@@ -117,6 +123,8 @@ export function createSseLegacyHandler(server: McpServer, options: SseLegacyOpti
   }
 
   async function post(req: HttpRequestLike): Promise<HttpReply> {
+    const notJson = refuseNonJson(req);
+    if (notJson) return notJson;
     const id = req.query.get('sessionId');
     if (id === null) return notFound();
     const transport = sessions.get(id);

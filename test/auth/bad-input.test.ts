@@ -29,10 +29,21 @@ function rawStatus(url: string, authorization: string): Promise<number> {
   });
 }
 
+/** Asserts that `reported` holds one failure to check a token, with a cause the reply `body` does not show. */
+function assertReported(reported: Error[], body: unknown): Error {
+  assert.equal(reported.length, 1, reported.map((e) => e.message).join('; '));
+  const error = reported[0] as Error & { code?: string };
+  assert.equal(error.code, 'AUTH_VERIFIER_FAILED');
+  assert.ok(error.cause instanceof Error, 'the cause is reported');
+  assert.ok(!JSON.stringify(body).includes(error.cause.message), 'the cause is not sent to the client');
+  return error.cause;
+}
+
 describe('a protected server refuses bad tokens clearly', { timeout: 60_000 }, () => {
   let keys: KeyServer;
   let running: RunningServer;
   let resource: string;
+  const reported: Error[] = [];
 
   before(async () => {
     const port = await freePort();
@@ -44,7 +55,10 @@ describe('a protected server refuses bad tokens clearly', { timeout: 60_000 }, (
       timeoutMs: 500,
       jwksCooldownMs: 0,
     });
-    running = await serve(protectedServer(), { port, auth: authOptions(resource, keys.issuer, verifier) });
+    running = await serve(protectedServer({ onerror: (e) => reported.push(e) }), {
+      port,
+      auth: authOptions(resource, keys.issuer, verifier),
+    });
   });
   after(async () => {
     await running.close();
@@ -108,8 +122,10 @@ describe('a protected server refuses bad tokens clearly', { timeout: 60_000 }, (
       await keys.rotate();
       const token = await keys.sign();
       keys.mode = mode;
+      reported.length = 0;
       const x = await call(token);
       assert.equal(x.status, 503, JSON.stringify(x.body));
+      assertReported(reported, x.body);
       keys.mode = 'ok';
       assert.equal((await call(token)).status, 200);
     });
@@ -126,13 +142,16 @@ describe('a custom verifier that throws or answers nothing', { timeout: 30_000 }
         return { subject: 'alice', scopes: ['mcp:read'], expiresAt: Date.now() / 1000 + 60 };
       return undefined;
     });
-    const running = await serve(protectedServer(), {
+    const reported: Error[] = [];
+    const running = await serve(protectedServer({ onerror: (e) => reported.push(e) }), {
       port,
       auth: authOptions(resource, 'https://as.example.com', verifier),
     });
     try {
       const { message, headers } = modern('tools/call', { name: 'whoami', arguments: {} });
-      assert.equal((await post(running.url, 'boom', message, headers)).status, 503);
+      const boom = await post(running.url, 'boom', message, headers);
+      assert.equal(boom.status, 503);
+      assert.equal(assertReported(reported, boom.body).message, 'database down');
       assert.equal((await post(running.url, 'nope', message, headers)).status, 401);
       const ok = await post(running.url, 'good', message, headers);
       assert.equal(ok.status, 200);

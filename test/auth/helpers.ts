@@ -2,7 +2,7 @@
 // starts), a protected test server, and raw HTTP exchanges in both eras with a bearer token.
 import { createServer } from 'node:net';
 import { z } from 'zod';
-import { McpServer } from '../../src/server/server.js';
+import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { META } from '../../src/spec/modern.js';
 import type { ResourceAuthOptions } from '../../src/transport/auth-gate.js';
 
@@ -20,8 +20,8 @@ export async function freePort(): Promise<number> {
  * (resource), `vault://{id}` (template) and `briefing` (prompt) need `mcp:admin`; `ask` asks the client for input
  * (for requestState); everything else is open to any valid token.
  */
-export function protectedServer(): McpServer {
-  const server = new McpServer({ name: 'protected', version: '1.0.0' });
+export function protectedServer(options: ServerOptions = {}): McpServer {
+  const server = new McpServer({ name: 'protected', version: '1.0.0' }, options);
   server.tool('whoami', {}, (_args, ctx) => ({
     content: [{ type: 'text', text: 'me' }],
     structuredContent: {

@@ -140,7 +140,8 @@ describe('an introspection endpoint that is down or slow', { timeout: 30_000 }, 
       clientId: 'rs',
       clientSecret: 's',
     });
-    const running = await serve(protectedServer(), {
+    const reported: Error[] = [];
+    const running = await serve(protectedServer({ onerror: (e) => reported.push(e) }), {
       port,
       auth: authOptions(resource, `http://127.0.0.1:${dead}`, verifier),
     });
@@ -149,6 +150,12 @@ describe('an introspection endpoint that is down or slow', { timeout: 30_000 }, 
       const x = await post(running.url, 'some-opaque-token', message, headers);
       assert.equal(x.status, 503);
       assert.equal(x.headers.get('retry-after'), '5');
+      // Why, to the server's onerror (the refused connection), never to the client.
+      assert.equal(reported.length, 1);
+      const error = reported[0] as Error & { code?: string };
+      assert.equal(error.code, 'AUTH_VERIFIER_FAILED');
+      assert.ok(error.cause instanceof Error);
+      assert.ok(!JSON.stringify(x.body).includes(error.cause.message));
     } finally {
       await running.close();
     }

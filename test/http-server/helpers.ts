@@ -691,3 +691,27 @@ export function isResponse(id: RequestId): (m: JsonRpcMessage) => boolean {
 export function isServerRequest(method: string): (m: JsonRpcMessage) => boolean {
   return (m) => 'method' in m && 'id' in m && m.method === method;
 }
+
+/** Opens a legacy HTTP+SSE session at `sseUrl`: its messages path, and the request holding its stream open. */
+export async function legacySession(sseUrl: string): Promise<{ path: string; stream: ClientRequest }> {
+  const stream = request(sseUrl, { headers: { accept: 'text/event-stream' }, agent: false });
+  stream.on('error', () => undefined);
+  stream.end();
+  const res = await within(
+    new Promise<IncomingMessage>((resolve) => stream.once('response', resolve)),
+    'the legacy SSE stream',
+  );
+  res.setEncoding('utf8');
+  let text = '';
+  const path = await within(
+    new Promise<string>((resolve) =>
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        const found = /event: endpoint\ndata: (\S+)/.exec(text);
+        if (found) resolve(found[1] as string);
+      }),
+    ),
+    'the endpoint event',
+  );
+  return { path, stream };
+}

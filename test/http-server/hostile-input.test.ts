@@ -10,6 +10,7 @@ import {
   errorBody,
   initSession,
   LATEST,
+  legacySession,
   makeServer,
   openGet,
   openPost,
@@ -218,6 +219,36 @@ describe('Accept and Content-Type', () => {
     });
     assert.equal(charset.status, 200, 'parameters after the media type are fine');
   });
+
+  test(
+    'a legacy POST /messages whose body is not application/json is 415 (and the message not taken)',
+    T,
+    async () => {
+      served = await servers.start();
+      const { path, stream } = await legacySession(served.running.sseUrl ?? '');
+      const url = new URL(path, served.url).href;
+      const ping = rpcBody(1, 'ping');
+      try {
+        for (const type of [
+          undefined,
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/jsonx',
+        ]) {
+          const res = await raw(url, { method: 'POST', headers: { 'content-type': type }, body: ping });
+          assertJsonRpcError(res, 415);
+        }
+        const json = await raw(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: ping,
+        });
+        assert.equal(json.status, 202);
+      } finally {
+        stream.destroy();
+      }
+    },
+  );
 });
 
 describe('malformed bodies', () => {

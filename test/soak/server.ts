@@ -104,6 +104,8 @@ const running = await serve(server, {
   port: 0,
   sessions: values.stateless !== true,
   maxSessions: 200_000,
+  // The load generator is one address standing for thousands of clients: no bound per address.
+  maxConnectionsPerAddress: 0,
   overload: values['no-overload']
     ? false
     : {

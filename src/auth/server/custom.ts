@@ -15,15 +15,15 @@ export interface CustomVerifierOptions {
 
 /**
  * A verifier from the author's own function. An exception it throws becomes an `unavailable` failure (503, fail
- * closed), never a crash; `undefined` means an invalid token (401).
+ * closed; the exception goes to the server's `onerror`), never a crash; `undefined` means an invalid token (401).
  */
 export function customVerifier(check: VerifyFunction, options: CustomVerifierOptions = {}): TokenVerifier {
   const cache = new TokenCache(options.cacheSize ?? 10_000);
   const run = async (token: string): Promise<AuthInfo | AuthFailure> => {
     try {
       return (await check(token)) ?? invalidToken('The access token is not valid');
-    } catch {
-      return unavailable('The access token could not be checked');
+    } catch (e) {
+      return unavailable('The access token could not be checked', e);
     }
   };
   return cachingVerifier(cache, run);

@@ -5,9 +5,14 @@ export function invalidToken(description: string): AuthFailure {
   return { error: 'invalid_token', description };
 }
 
-/** A 503 failure: the authorization server could not be reached or answered nonsense (fail closed). */
-export function unavailable(description: string): AuthFailure {
-  return { error: 'unavailable', description };
+/**
+ * A 503 failure: the authorization server could not be reached or answered nonsense (fail closed). `cause`, the error
+ * behind it, goes to the server's `onerror`; the client sees `description` only.
+ */
+export function unavailable(description: string, cause?: unknown): AuthFailure {
+  return cause === undefined
+    ? { error: 'unavailable', description }
+    : { error: 'unavailable', description, cause };
 }
 
 /** Longest token accepted; longer ones are refused before any parsing. */

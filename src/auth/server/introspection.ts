@@ -39,7 +39,8 @@ export interface IntrospectionVerifierOptions extends ReachOptions {
 /**
  * Verifies opaque access tokens through RFC 7662 token introspection, authenticating as this resource server's
  * client. Active answers are cached within their lifetime (bounded by `cacheTtlMs`); an endpoint that is down,
- * slow or answers with an error gives an `unavailable` failure (503), never an exception.
+ * slow or answers with an error gives an `unavailable` failure (503; why, to the server's `onerror`), never an
+ * exception.
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
   if (options.issuer === undefined && options.endpoint === undefined)
@@ -87,8 +88,8 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
         [allowInsecureRequests]: insecureAllowed(endpoint, options),
       });
       answer = { ...(await processIntrospectionResponse(as, client, response)) };
-    } catch {
-      return unavailable('The token introspection endpoint could not be reached or refused this server');
+    } catch (e) {
+      return unavailable('The token introspection endpoint could not be reached or refused this server', e);
     }
     if (answer.active !== true) return invalidToken('The access token is not active');
     if (options.issuer !== undefined && answer.iss !== undefined && answer.iss !== options.issuer)

@@ -47,7 +47,7 @@ export interface JwtVerifierOptions extends ReachOptions {
  * Verifies JWT access tokens (RFC 9068) with the issuer's published keys: signature with an allowed asymmetric
  * algorithm, `iss`, `aud` (this server), `exp` and `nbf` with a small leeway. Keys are fetched once and again
  * only for an unknown `kid`; verified tokens are cached until they expire. An unreachable or slow authorization
- * server gives an `unavailable` failure (503), never an exception.
+ * server gives an `unavailable` failure (503; why, to the server's `onerror`), never an exception.
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const issuer = new URL(options.issuer);
@@ -99,8 +99,8 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     let getKey: JWTVerifyGetKey;
     try {
       getKey = await getKeys();
-    } catch {
-      return unavailable('The authorization server metadata could not be fetched');
+    } catch (e) {
+      return unavailable('The authorization server metadata could not be fetched', e);
     }
     try {
       const { payload } = await jwtVerify(token, getKey, verifyOptions);
@@ -156,8 +156,8 @@ function classify(e: unknown): AuthFailure {
   if (e instanceof errors.JWKSNoMatchingKey)
     return invalidToken('No key of the issuer matches the access token');
   if (e instanceof errors.JWKSTimeout)
-    return unavailable('The authorization server keys could not be fetched in time');
-  if (e instanceof errors.JWKSInvalid) return unavailable('The authorization server keys are unusable');
+    return unavailable('The authorization server keys could not be fetched in time', e);
+  if (e instanceof errors.JWKSInvalid) return unavailable('The authorization server keys are unusable', e);
   if (
     e instanceof errors.JWSInvalid ||
     e instanceof errors.JWTInvalid ||
@@ -165,5 +165,5 @@ function classify(e: unknown): AuthFailure {
   )
     return invalidToken('The access token is malformed');
   // Anything else happened while fetching the keys (network error, non-200 answer): fail closed.
-  return unavailable('The authorization server keys could not be fetched');
+  return unavailable('The authorization server keys could not be fetched', e);
 }

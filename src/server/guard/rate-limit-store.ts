@@ -51,7 +51,7 @@ interface Bucket {
  *
  * @example
  * const store = new MemoryRateLimitStore({ maxBuckets: 10_000 });
- * new McpServer(info, { rateLimit: { store, tools: { '*': { limit: '5/s', key: 'client' } } } });
+ * new McpServer(info, { rateLimit: { store, tools: { '*': '5/s' } } });
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #buckets = new Map<string, Bucket>();

@@ -1,6 +1,6 @@
 /**
- * Rate limits: token buckets per method and per tool, keyed by principal, session, client or any function of the
- * request, on a {@link RateLimitStore} (memory by default). Over the limit a request is refused with
+ * Rate limits: token buckets per method and per tool, keyed by principal (the client's address without a token), and
+ * opt-in by session, client or any function of the request, on a {@link RateLimitStore} (memory by default). Over the limit a request is refused with
  * `ErrorCode.RateLimited` and `data.retryAfterMs` (a stateless HTTP request gets 429 and `Retry-After`). The
  * requests a handler makes of its client (sampling, elicitation) are limited per session.
  */
@@ -17,7 +17,10 @@ import { type KeyFn, keyFn, type RequestKey } from './subject.js';
 export interface RateRule {
   /** "5/s", "100/min", "10/30s", or a bucket shape `{ capacity, refillPerSecond }`. */
   readonly limit: Rate;
-  /** What requests share a bucket: "principal", "session", "client", "global" or a function of the request. */
+  /**
+   * What requests share a bucket: "principal" (without a token, the client's address), "session" and "client" (each
+   * chosen by the client, so escapable: opt-in), "global" or a function of the request. See {@link RequestKey}.
+   */
   readonly key?: RequestKey;
 }
 
@@ -27,7 +30,7 @@ export interface RateRule {
  * @example
  * new McpServer(info, {
  *   rateLimit: {
- *     methods: { 'tools/call': { limit: '5/s', key: 'client' }, '*': '100/s' },
+ *     methods: { 'tools/call': '5/s', '*': { limit: '100/s', key: 'global' } },
  *     tools: { search: { limit: '10/min', key: 'principal' } },
  *     clientRequests: { sampling: '1/s' },
  *   },
@@ -43,7 +46,10 @@ export interface RateLimitOptions {
     readonly sampling?: Rate | RateRule;
     readonly elicitation?: Rate | RateRule;
   };
-  /** The default key of every limit. Default "principal" (the client, for a request without a token). */
+  /**
+   * The default key of every limit. Default "principal": the verified token's principal, else the client's network
+   * address; never something the client chooses (a session, a client id, a client name) unless a limit asks for it.
+   */
   readonly key?: RequestKey;
   /** Where buckets live. Default: a {@link MemoryRateLimitStore} of this server. */
   readonly store?: RateLimitStore;

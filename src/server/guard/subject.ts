@@ -35,11 +35,26 @@ export function principalKey(ctx: RequestContext): string | undefined {
 }
 
 /**
- * The client of a request: the OAuth client of its token; else its session; else (a stateless request without a
- * token) its network address, `addr:<address>` (an IPv6 address by its /64 network, which one host may hold
- * whole; see `ctx.remoteAddress`); else the name and version it announced; else "anonymous". The announced name
- * is not a key one client cannot change, nor one that two users of one client do not share: the address comes
- * first wherever the transport knows it (HTTP).
+ * Who a request comes from, by what the client cannot choose: the principal of its verified token; else its network
+ * address, `addr:<address>` (an IPv6 address by its /64 network, which one host may hold whole; see
+ * `ctx.remoteAddress`); else, where the transport knows no address, its connection when a connection is one client
+ * (stdio, in memory); else "anonymous", one key for all (an HTTP request whose address the host did not hand in).
+ * Never a session id, a client id or a client name: a client gets a new one of those whenever it likes.
+ */
+export function requesterKey(ctx: RequestContext): string {
+  const principal = principalKey(ctx);
+  if (principal !== undefined) return principal;
+  const address = ctx.remoteAddress;
+  if (address !== undefined) return addressKey(address);
+  // A session with an id of its own is one the client opened over HTTP, and can open again.
+  return ctx.session.id === undefined ? (sessionKey(ctx) ?? 'anonymous') : 'anonymous';
+}
+
+/**
+ * The client of a request as it names itself: the OAuth client of its token; else its session; else (a stateless
+ * request without a token) its network address (as in {@link requesterKey}); else the name and version it
+ * announced; else "anonymous". Each of these but the address is the client's choice (a new session, a client
+ * registered anew, another name): a key for accounting, not for limits a client must not escape.
  */
 export function clientKey(ctx: RequestContext): string {
   const auth = ctx.authInfo;
@@ -104,7 +119,17 @@ export function targetOf(method: string, params: JsonObject): string | undefined
   }
 }
 
-/** How a limit groups requests: by one of the built-in keys, or by any function of the request. */
+/**
+ * How a limit groups requests: by one of the built-in keys, or by any function of the request.
+ * - `principal` (the default): the verified token's principal; without a token, the client's network address
+ *   (`ctx.remoteAddress`; where none is known, the connection of stdio or in memory, else one key for all). Nothing
+ *   a client can change between calls.
+ * - `session`: the session (a stateless request: as `client`). Opt-in: a client opens a new session whenever it
+ *   likes, so a limit by session is a courtesy between well-behaved clients, not a limit an abusive one meets.
+ * - `client`: the OAuth client of the token, else the session, else the address, else the client's announced name.
+ *   Opt-in, for the same reason: a client registers anew, opens a new session or announces another name at will.
+ * - `global`: one key for every request.
+ */
 export type RequestKey =
   | 'principal'
   | 'session'
@@ -117,13 +142,16 @@ export type KeyFn = (request: MiddlewareRequest) => string | undefined;
 
 const GLOBAL: KeyFn = () => '';
 
-/** Compiles a {@link RequestKey} once. `principal` falls back to the client for unauthenticated requests. */
-export function keyFn(key: RequestKey | undefined, fallback: RequestKey = 'client'): KeyFn {
+/**
+ * Compiles a {@link RequestKey} once. `principal` is {@link requesterKey}: the principal, else the client's address
+ * (what a client cannot choose); `session` and `client` are chosen by the client (see {@link RequestKey}).
+ */
+export function keyFn(key: RequestKey | undefined, fallback: RequestKey = 'principal'): KeyFn {
   const k = key ?? fallback;
   if (typeof k === 'function') return k;
   switch (k) {
     case 'principal':
-      return (r) => principalKey(r.ctx) ?? clientKey(r.ctx);
+      return (r) => requesterKey(r.ctx);
     case 'session':
       return (r) => sessionKey(r.ctx) ?? clientKey(r.ctx);
     case 'client':

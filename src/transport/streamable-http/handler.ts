@@ -6,6 +6,7 @@ import { isModernRevision } from '../../spec/modern.js';
 import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
 import { AuthGate, type ResourceAuthOptions } from '../auth-gate.js';
 import type { ClusterOptions } from '../cluster/node.js';
+import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from './body-deadline.js';
 import { addressReader, type ClientAddressOptions } from './client-address.js';
 import { ClusteredSessions } from './clustered-sessions.js';
 import { contextOf } from './connect.js';
@@ -21,7 +22,7 @@ import type { HttpReply, HttpRequestLike } from './exchange.js';
 import { statusOfError } from './modern-headers.js';
 import { type ModernSettings, postModern } from './modern-post.js';
 import { LoadShedder, type OverloadOptions } from './overload.js';
-import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
+import { isReply, parseBody, refusePostHeaders } from './post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from './security.js';
 import { SessionTable } from './session-table.js';
 import type { HttpSessionTransport } from './session-transport.js';
@@ -42,6 +43,13 @@ export interface StreamableHttpOptions extends SecurityOptions {
   responseMode?: ResponseMode;
   /** Largest accepted POST body in bytes; larger gets 413. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Longest time (ms) a POST body may take to arrive once its reading began; later gets 408 Request Timeout (and,
+   * on node:http, its connection closed). A POST counts against `overload.maxInFlight` only once its body has
+   * arrived, so clients trickling bodies hold their own connections, not the server's capacity. Default 30 000; 0
+   * for no limit.
+   */
+  bodyTimeoutMs?: number;
   /** Most sessions at once. Default 10 000. */
   maxSessions?: number;
   /** Idle time (ms) after which a session expires and its id gets 404. Default 30 minutes. */
@@ -57,7 +65,7 @@ export interface StreamableHttpOptions extends SecurityOptions {
   /** Whether a client may end its session with DELETE (else 405). Default true. */
   allowDelete?: boolean;
   /**
-   * Load shedding: POSTs beyond `maxInFlight` at once, or arriving while the event loop is more than
+   * Load shedding: POSTs (their bodies read) beyond `maxInFlight` at once, or arriving while the event loop is more than
    * `maxEventLoopDelayMs` behind, get 503 with `Retry-After` instead of queueing without bound. `false` turns it off.
    * Default: 1024 in flight, 1000 ms of loop delay.
    */
@@ -142,17 +150,27 @@ export function createStreamableHttpHandler(
     .join(', ');
   const notAllowed = (what: string) =>
     httpError(405, `Method Not Allowed: ${what}`, ErrorCode.InvalidRequest, null, { allow });
-  const gate = options.auth === undefined ? undefined : new AuthGate(options.auth);
+  const gate =
+    options.auth === undefined ? undefined : new AuthGate(options.auth, (e) => server.error(e, undefined));
   const scopesNeeded = (message: JsonRpcMessage) => server.scopesNeeded(message);
   const shedder = options.overload === false ? undefined : new LoadShedder(options.overload);
   const addressOf = addressReader(options.clientAddress);
+  const bodies = new BodyReader(maxBody, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
 
-  /** A POST, step by step: content negotiation, body limit, parsing, era routing, version checks, sessions. */
+  /**
+   * A POST: content negotiation, its body read within the size and time limits, then (admitted by the load shedder
+   * only now: a body still arriving costs the server nothing but its connection) the rest.
+   */
   async function post(req: HttpRequestLike): Promise<HttpReply> {
     const refused = refusePostHeaders(req, maxBody);
     if (refused) return refused;
-    const text = await req.text(maxBody);
-    if (text === undefined) return payloadTooLarge(maxBody);
+    const text = await bodies.read(req);
+    if (typeof text !== 'string') return text;
+    return shedder ? shedder.admit(() => dispatch(req, text)) : dispatch(req, text);
+  }
+
+  /** A POST's body, step by step: parsing, scopes, era routing, version checks, sessions. */
+  async function dispatch(req: HttpRequestLike, text: string): Promise<HttpReply> {
     const body = parseBody(text);
     if (isReply(body)) return body;
     if (gate) {
@@ -242,7 +260,7 @@ export function createStreamableHttpHandler(
       }
       switch (req.method) {
         case 'POST':
-          return shedder ? shedder.admit(() => post(req)) : post(req);
+          return post(req);
         case 'GET':
           return get(req);
         case 'DELETE':

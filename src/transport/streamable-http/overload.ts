@@ -4,7 +4,11 @@ import type { HttpReply } from './exchange.js';
 
 /** When the endpoint refuses new work instead of queueing it (`StreamableHttpOptions.overload`). */
 export interface OverloadOptions {
-  /** Most POSTs being worked on at once (read, dispatched, not yet answered); more get 503. Default 1024. */
+  /**
+   * Most POSTs being worked on at once (dispatched, not yet answered); more get 503. A POST counts from when its body
+   * has arrived: one still arriving holds its connection only (its time limit is the endpoint's `bodyTimeoutMs`).
+   * Default 1024.
+   */
   maxInFlight?: number;
   /**
    * Most delay (ms) of the event loop before new POSTs get 503: the loop is that far behind, so whatever is

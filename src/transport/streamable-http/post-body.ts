@@ -29,12 +29,17 @@ export function refusePostHeaders(req: HttpRequestLike, maxBody: number): HttpRe
       'Not Acceptable: the client must accept both application/json and text/event-stream',
     );
   }
-  if (!JSON_TYPE.test(req.header('content-type') ?? '')) {
-    return httpError(415, 'Unsupported Media Type: the body must be application/json');
-  }
+  const notJson = refuseNonJson(req);
+  if (notJson) return notJson;
   const length = Number(req.header('content-length') ?? '0');
   if (length > maxBody) return payloadTooLarge(maxBody);
   return undefined;
+}
+
+/** 415 unless the request says its body is JSON (`Content-Type: application/json`, parameters allowed). */
+export function refuseNonJson(req: HttpRequestLike): HttpReply | undefined {
+  if (JSON_TYPE.test(req.header('content-type') ?? '')) return undefined;
+  return httpError(415, 'Unsupported Media Type: the body must be application/json');
 }
 
 /** 413: the body passes `maxBody` bytes. */

@@ -4,6 +4,7 @@ import type { Transport } from '../../protocol/transport.js';
 import { principalOf } from '../../server/auth.js';
 import { isModernRevision } from '../../spec/modern.js';
 import { type SharedTransport, shareTransport } from '../share.js';
+import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from './body-deadline.js';
 import { contextOf } from './connect.js';
 import {
   modernRequest,
@@ -16,7 +17,7 @@ import { MemoryEventStore } from './event-store.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import type { StreamableHttpHandler, StreamableHttpOptions } from './handler.js';
 import { statusOfError } from './modern-headers.js';
-import { isReply, parseBody, payloadTooLarge, refusePostHeaders } from './post-body.js';
+import { isReply, parseBody, refusePostHeaders } from './post-body.js';
 import { RelayLink } from './relay-link.js';
 import { checkRequestOrigin } from './security.js';
 import { SessionTable } from './session-table.js';
@@ -31,6 +32,7 @@ export interface StreamableHttpRelayOptions
     | 'allowedOrigins'
     | 'allowedHosts'
     | 'maxBodyBytes'
+    | 'bodyTimeoutMs'
     | 'maxSessions'
     | 'sessionIdleTimeoutMs'
     | 'eventStore'
@@ -84,6 +86,7 @@ export function createStreamableHttpRelay(
     idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
   });
   const inFlight = new Set<HttpSessionTransport>();
+  const bodies = new BodyReader(maxBody, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
   let shared: SharedTransport | undefined;
   const openStateless =
     options.openStateless ??
@@ -95,8 +98,8 @@ export function createStreamableHttpRelay(
   async function post(req: HttpRequestLike): Promise<HttpReply> {
     const refused = refusePostHeaders(req, maxBody);
     if (refused) return refused;
-    const text = await req.text(maxBody);
-    if (text === undefined) return payloadTooLarge(maxBody);
+    const text = await bodies.read(req);
+    if (typeof text !== 'string') return text;
     const body = parseBody(text);
     if (isReply(body)) return body;
     const modern = modernRequest(body);
