@@ -11,6 +11,7 @@ import { CliError, ExitCode } from './exit.js';
 import type { GatewayFlags } from './gateway.js';
 import { listen } from './gateway-http.js';
 import { note } from './output.js';
+import { toolPinStore } from './pins.js';
 import { configFiles } from './target.js';
 
 export async function runGateway(flags: GatewayFlags): Promise<number> {
@@ -28,6 +29,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   const cwd = process.cwd();
   const host = new Host(await loadConfig(files, { workspaceFolder: cwd }), {
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
+    toolPins: toolPinStore(),
   });
   host.on('state', (s) => {
     if (s.state !== 'starting') note(`${s.name}: ${s.state}${s.reason ? ` — ${cut(s.reason, 300)}` : ''}`);
