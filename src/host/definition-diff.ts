@@ -63,10 +63,36 @@ export function lineDiff(a: readonly string[], b: readonly string[]): string {
     endA--;
     endB--;
   }
-  const ops: [' ' | '-' | '+', string][] = a.slice(0, start).map((l) => [' ', l]);
+  const ops: Op[] = a.slice(0, start).map((l): Op => [' ', l]);
   ops.push(...middle(a.slice(start, endA), b.slice(start, endB)));
   for (let i = endA; i < a.length; i++) ops.push([' ', a[i] as string]);
+  slideDown(ops);
   return render(ops);
+}
+
+type Op = [' ' | '-' | '+', string];
+
+/**
+ * Moves each run of added (or removed) lines down while the line after it repeats its first line: the same diff, read
+ * as a whole block (`+ "to": {…}` after `"text": {…}` rather than inside it).
+ */
+function slideDown(ops: Op[]): void {
+  for (let k = 0; k < ops.length; k++) {
+    const op = (ops[k] as Op)[0];
+    if (op === ' ') continue;
+    let start = k;
+    let end = k;
+    while (end + 1 < ops.length && (ops[end + 1] as Op)[0] === op) end++;
+    for (;;) {
+      const next = ops[end + 1];
+      if (next?.[0] !== ' ' || next[1] !== (ops[start] as Op)[1]) break;
+      ops[start] = [' ', next[1]];
+      ops[end + 1] = [op, next[1]];
+      start++;
+      end++;
+    }
+    k = end;
+  }
 }
 
 function middle(a: readonly string[], b: readonly string[]): [' ' | '-' | '+', string][] {

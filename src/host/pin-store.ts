@@ -48,14 +48,17 @@ interface PinFile {
   servers: Record<string, Record<string, PinnedTool>>;
 }
 
+/** The writes in progress per file, so the stores of one file in this process write one after another. */
+const writing = new Map<string, Promise<void>>();
+
 /**
  * Pins in one JSON file (the CLI's is `tool-pins.json` in the user's config folder): created 0600 in a 0700 folder,
- * replaced atomically. Every write reads the file afresh and changes one tool, so two hosts sharing the file keep
- * each other's pins; writes of one store are serialized.
+ * replaced atomically. Every write reads the file afresh and changes one tool, so hosts sharing the file keep each
+ * other's pins; the writes to one file from this process are serialized (between processes, the last write of the
+ * same moment wins).
  */
 export class FilePinStore implements ToolPinStore {
   readonly #path: string;
-  #writing: Promise<void> = Promise.resolve();
 
   constructor(path: string) {
     this.#path = path;
@@ -67,7 +70,8 @@ export class FilePinStore implements ToolPinStore {
   }
 
   save(server: string, tool: string, pin: PinnedTool | undefined): Promise<void> {
-    const next = this.#writing.then(async () => {
+    const path = this.#path;
+    const next = (writing.get(path) ?? Promise.resolve()).then(async () => {
       const data = await this.#read();
       const tools = Object.hasOwn(data.servers, server)
         ? (data.servers[server] as Record<string, PinnedTool>)
@@ -87,7 +91,11 @@ export class FilePinStore implements ToolPinStore {
       }
     });
     // The chain goes on after a failed write; the caller of that write gets its error.
-    this.#writing = next.catch(() => undefined);
+    const settled = next.catch(() => undefined);
+    writing.set(path, settled);
+    void settled.then(() => {
+      if (writing.get(path) === settled) writing.delete(path);
+    });
     return next;
   }
 

@@ -3,13 +3,13 @@
 // are reviewed inline, a form is filled in inline, /tools and /log work, /quit ends it; with stdin not a terminal it
 // is scriptable (answers on stdout, approvals by the policy only, exit code of a model failure).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type StandIn, startModelServer } from '../host/fixtures/model-server.js';
-import { EXAMPLE, MCPKIT, mcpkit, ROOT } from './helpers.js';
+import { EXAMPLE, MCPKIT, mcpkit, ROOT, tempHome } from './helpers.js';
+import { Tmux } from './tmux.js';
 
 const ODD = join(ROOT, 'dist/test/host/fixtures/odd-server.js');
 let standIn: StandIn;
@@ -34,43 +34,13 @@ after(async () => {
   await standIn.close();
 });
 
-/** A tmux server of this test's own (its own socket), so nothing else's sessions are touched. */
-class Tmux {
-  readonly socket = `mcpkit-chat-${process.pid}`;
-  run(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
-  }
-  screen(): string {
-    return this.run('capture-pane', '-p', '-J', '-S', '-200', '-t', 'chat');
-  }
-  type(text: string): void {
-    this.run('send-keys', '-t', 'chat', '-l', text);
-    this.run('send-keys', '-t', 'chat', 'Enter');
-  }
-  async waitFor(pattern: RegExp, what: string, ms = 30_000): Promise<string> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const screen = this.screen();
-      if (pattern.test(screen)) return screen;
-      if (Date.now() > end) assert.fail(`timed out waiting for ${what}; the screen:\n${screen}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  kill(): void {
-    try {
-      this.run('kill-server');
-    } catch {
-      // Already gone: the chat ended and the session with it.
-    }
-  }
-}
-
 test('in a terminal: status, a tool call approved inline, sampling and a form answered inline, /tools, /log, /quit', {
   timeout: 120_000,
 }, async () => {
   const tmux = new Tmux();
   const command = [
     'env',
+    `XDG_CONFIG_HOME=${tempHome()}`,
     `OPENAI_BASE_URL=${standIn.openaiBase}`,
     'OPENAI_API_KEY=',
     process.execPath,
