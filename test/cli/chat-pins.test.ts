@@ -7,8 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type StandIn, startModelServer } from '../host/fixtures/model-server.js';
-import { MCPKIT, ROOT, tempHome } from './helpers.js';
-import { Tmux } from './tmux.js';
+import { ROOT, tempHome } from './helpers.js';
+import { chatCommand, Tmux } from './tmux.js';
 
 const CHANGING = join(ROOT, 'dist/test/host/fixtures/changing-server.js');
 let standIn: StandIn;
@@ -20,25 +20,6 @@ before(async () => {
 after(async () => {
   await standIn.close();
 });
-
-/** The shell command line of `mcpkit chat` with `config`, its config folder `home`, the stand-in as the model. */
-function chatCommand(config: string, home: string): string {
-  return [
-    'env',
-    `XDG_CONFIG_HOME=${home}`,
-    `OPENAI_BASE_URL=${standIn.openaiBase}`,
-    'OPENAI_API_KEY=',
-    process.execPath,
-    MCPKIT,
-    'chat',
-    '--config',
-    config,
-    '--model',
-    'openai:gpt-4o',
-  ]
-    .map((w) => `'${w}'`)
-    .join(' ');
-}
 
 /** How often `pattern` occurs on the screen. */
 function count(screen: string, pattern: RegExp): number {
@@ -63,7 +44,7 @@ test('a tool changed after approval is asked about again with the diff, also aft
     }),
   );
   const tmux = new Tmux();
-  tmux.start(chatCommand(config, home));
+  tmux.start(chatCommand(config, standIn.openaiBase, home));
   try {
     await tmux.waitFor(/model: openai:gpt-4o/, 'the chat to start');
     tmux.type('call changing__echo {"text":"a"}');
@@ -111,7 +92,7 @@ test('a tool changed after approval is asked about again with the diff, also aft
 
   // Restarted: the server starts with its original echo, the pin is the changed one approved above.
   const again = new Tmux();
-  again.start(chatCommand(config, home));
+  again.start(chatCommand(config, standIn.openaiBase, home));
   try {
     await again.waitFor(/model: openai:gpt-4o/, 'the chat to start again');
     again.type('call changing__echo {"text":"c"}');

@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client, type ElicitParams, HttpClientTransport } from '../../src/index.js';
-import { MCPKIT, ROOT, tempHome } from './helpers.js';
+import { fromStderr, MCPKIT, ROOT, tempHome } from './helpers.js';
 
 const ODD = join(ROOT, 'dist/test/host/fixtures/odd-server.js');
 const CHANGING = join(ROOT, 'dist/test/host/fixtures/changing-server.js');
@@ -46,16 +46,7 @@ async function startGateway(config: string, home: string): Promise<{ child: Chil
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   running.add(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const m = /Gateway: (\S+)/.exec(text);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}: ${text}`)));
-  });
-  return { child, url };
+  return { child, url: await fromStderr(child, /Gateway: (\S+)/) };
 }
 
 async function stopGateway(child: ChildProcess): Promise<void> {

@@ -12,7 +12,7 @@ import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextpr
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client, HttpClientTransport } from '../../src/index.js';
 import { StdioClientTransport } from '../../src/stdio.js';
-import { MCPKIT, mcpkit, ROOT, tempHome } from './helpers.js';
+import { fromStderr, MCPKIT, mcpkit, ROOT, tempHome } from './helpers.js';
 
 const ODD = join(ROOT, 'dist/test/host/fixtures/odd-server.js');
 /** The gateway's config folder (its tool pins), never the user's. */
@@ -105,15 +105,7 @@ test('over HTTP: the URL on stderr, our client in both eras and the official cli
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const child = http;
-  url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const m = /Gateway: (\S+)/.exec(text);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}: ${text}`)));
-  });
+  url = await fromStderr(child, /Gateway: (\S+)/);
   for (const era of ['stateful', 'stateless'] as const) {
     const client = elicitingClient(era);
     await client.connect(new HttpClientTransport(url));

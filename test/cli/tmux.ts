@@ -2,6 +2,29 @@
 // driven by keystrokes and read back from the screen, bounded waits, and stopped by the test.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { MCPKIT, tempHome } from './helpers.js';
+
+/**
+ * The shell command line of `mcpkit chat --config CONFIG --model openai:gpt-4o` against the stand-in model at
+ * `openaiBase`, with `home` as its config folder (its tool pins).
+ */
+export function chatCommand(config: string, openaiBase: string, home = tempHome()): string {
+  return [
+    'env',
+    `XDG_CONFIG_HOME=${home}`,
+    `OPENAI_BASE_URL=${openaiBase}`,
+    'OPENAI_API_KEY=',
+    process.execPath,
+    MCPKIT,
+    'chat',
+    '--config',
+    config,
+    '--model',
+    'openai:gpt-4o',
+  ]
+    .map((w) => `'${w}'`)
+    .join(' ');
+}
 
 /** A tmux server of this test's own (its own socket), so nothing else's sessions are touched. */
 export class Tmux {
