@@ -1,5 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Mirror } from '../compose/mirror.js';
 import { errorMessage } from '../jsonrpc/errors.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { IncomingRequest } from '../protocol/peer.js';
 import { principalOf } from '../server/auth.js';
 import type { RequestContext, SessionInfo } from '../server/context.js';
 import { McpServer } from '../server/server.js';
@@ -34,9 +37,20 @@ const MAX_PRINCIPALS = 1000;
 /** A scope that remembers nothing: a client the gateway cannot tell apart from others. */
 const FORGETFUL = new SessionApprovals({ remembers: false });
 
-/** The gateway's server: told when a session ends, so what was allowed in it ends too. */
+/**
+ * The gateway's server: it knows the connection each request came on (a stateless client on a connection of its
+ * own, stdio or in memory, is one client for as long as it lasts), and is told when a session ends, so what was
+ * allowed in it ends too.
+ */
 class GatewayServer extends McpServer {
   onended: ((session: SessionInfo) => void) | undefined;
+  readonly connection = new AsyncLocalStorage<ServerSession>();
+
+  /** @internal */
+  override dispatch(session: ServerSession, incoming: IncomingRequest): Promise<JsonObject> | JsonObject {
+    if (session.transient) return super.dispatch(session, incoming);
+    return this.connection.run(session, () => super.dispatch(session, incoming));
+  }
 
   /** @internal */
   override sessionEnded(session: SessionInfo): void {
@@ -46,9 +60,10 @@ class GatewayServer extends McpServer {
 }
 
 /**
- * Where each connecting client's "allow for this session" is kept: a stateful session's own scope (forgotten when
- * the session ends); for the stateless revision, or a session made for one request, the verified principal's and
- * client's, with an expiry; a client without a verified principal gets none (allow for this session counts as once).
+ * Where each connecting client's "allow for this session" is kept: its connection's own scope (a stateful session, or
+ * a stateless client's stdio or in-memory connection), forgotten when it ends; for a stateless request on no
+ * connection of its own (a Streamable HTTP POST), or a session made for one request, the verified principal's and
+ * client's, with an expiry; such a request without a verified principal gets none (for this session counts as once).
  */
 class ClientScopes {
   readonly #sessions = new Map<SessionInfo, SessionApprovals>();
@@ -59,9 +74,9 @@ class ClientScopes {
     this.#ttlMs = ttlMs;
   }
 
-  of(ctx: RequestContext): SessionApprovals {
-    const session = ctx.session;
-    if (session instanceof ServerSession && !session.transient) {
+  of(ctx: RequestContext, connection: ServerSession | undefined): SessionApprovals {
+    const session = ctx.session instanceof ServerSession && !ctx.session.transient ? ctx.session : connection;
+    if (session !== undefined) {
       let scope = this.#sessions.get(session);
       if (!scope) {
         scope = new SessionApprovals();
@@ -71,7 +86,7 @@ class ClientScopes {
     }
     const principal = principalOf(ctx.authInfo);
     if (principal === undefined) return FORGETFUL;
-    const key = `${principal}\u0000${session.clientInfo?.name ?? ''}`;
+    const key = `${principal}\u0000${ctx.session.clientInfo?.name ?? ''}`;
     const known = this.#principals.get(key);
     const now = Date.now();
     if (known && !known.expired(now)) return known;
@@ -128,7 +143,7 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
         name: t.name,
         definition: t.definition,
         call: (args: unknown, ctx: RequestContext) => {
-          const approvals = scopes.of(ctx);
+          const approvals = scopes.of(ctx, server.connection.getStore());
           return host.callTool(t.name, args as Record<string, unknown>, {
             signal: ctx.signal,
             approve: askThroughClient(ctx, approvals.remembers),

@@ -119,6 +119,24 @@ test("allow for this session holds in that client's session only, and ends with 
   }
 });
 
+test('a stateless client on a connection of its own (in memory, as the inspector): for that connection only', async () => {
+  const a = person('Allow for this session');
+  const { client } = await connectInMemory(gateway, { era: 'stateless', elicitation: a.elicitation });
+  assert.equal(client.era, 'stateless');
+  assert.equal(text(await client.callTool('up__delete_thing', {})), 'deleted');
+  assert.equal(text(await client.callTool('up__delete_thing', {})), 'deleted');
+  assert.equal(a.asked.length, 1);
+  const b = person('Allow once');
+  const { client: other } = await connectInMemory(gateway, { era: 'stateless', elicitation: b.elicitation });
+  try {
+    assert.equal(text(await other.callTool('up__delete_thing', {})), 'deleted');
+    assert.equal(b.asked.length, 1, 'another connection is asked');
+  } finally {
+    await other.close();
+  }
+  await client.close();
+});
+
 async function modern(url: string, elicitation: ReturnType<typeof person>, token?: string, name = 'modern') {
   const client = new Client(
     { name, version: '1.0.0' },
