@@ -66,6 +66,7 @@ async function call(tool: string, args: Record<string, string>): Promise<void> {
 async function approve(pattern: RegExp, decision: string): Promise<string> {
   const dialog = page.locator('[data-ask="elicitation"]').filter({ hasText: pattern });
   await dialog.waitFor();
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (line breaks kept by the page's CSS) is the point
   const message = (await dialog.locator('.ask-message').innerText()) ?? '';
   await page.selectOption('[name="elicit.decision"]', decision);
   return message;
@@ -103,6 +104,7 @@ test('a tool changed after approval: the dialog shows the diff, the activity pan
     .first();
   await row.waitFor();
   await row.locator('summary').click();
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as shown is the point
   const diff = (await row.locator('[data-diff]').innerText()) ?? '';
   assert.match(diff, /\+ {7}"note": \{/);
   await page.screenshot({ path: join(out, '02-activity-tool-change.png') });
