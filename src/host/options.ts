@@ -23,7 +23,8 @@ export interface HostOptions {
   /**
    * Where the pins of the servers' tool definitions are kept (a tool changed since it was pinned is asked about
    * again, showing the change): a {@link FilePinStore} keeps them across runs. Default: in memory, for as long as the
-   * host runs. `false` turns pinning off (a changed tool then keeps its approval).
+   * host runs. `false` turns pinning off: no change is found or shown, and an `allow` tool runs whatever its
+   * definition (an approval for the session still holds only for the definition approved).
    */
   toolPins?: ToolPinStore | false;
   /** The activity log, or its options. */

@@ -10,7 +10,8 @@ import {
   type SessionApprovals,
 } from './approval.js';
 import type { ServerConnection } from './connection.js';
-import type { Registry } from './registry.js';
+import type { ToolChange } from './definition-diff.js';
+import type { HostTool, Registry } from './registry.js';
 import type { ToolPins } from './tool-pins.js';
 
 /** Options of one {@link Host.callTool}: a request's options, and who approves this call when it must be asked. */
@@ -67,57 +68,13 @@ export class Router {
     }
     const { server } = entry;
     const connection = this.#connections.get(server);
-    let approval = 'policy';
-    const pins = this.#pins;
     // A tool that changed since it was pinned is asked about again (or refused): its old approval does not hold.
-    const change = pins?.changeOf(entry);
+    const change = this.#pins?.changeOf(entry);
+    let approval = 'policy';
     if (entry.mode !== 'allow' || change !== undefined) {
-      const refused =
-        change !== undefined && entry.mode !== 'deny' && connection?.config.toolChanges === 'refuse';
-      const mode = change === undefined || entry.mode === 'deny' ? entry.mode : 'ask';
-      const outcome: ApprovalOutcome = refused
-        ? { allowed: false, by: 'tool-changed' }
-        : await this.#gate.decide(
-            mode,
-            {
-              server,
-              tool: entry.tool.name,
-              qualifiedName: name,
-              annotations: entry.tool.annotations,
-              arguments: args,
-              trusted: connection?.config.trusted ?? false,
-              ...(change === undefined ? {} : { change }),
-            },
-            entry.digest,
-            options?.approve,
-            options?.approvals,
-          );
-      log.record({
-        kind: 'approval',
-        server,
-        name,
-        arguments: args,
-        outcome: outcome.allowed ? 'allowed' : 'denied',
-        approval: outcome.by,
-        ...(outcome.allowed || outcome.reason === undefined ? {} : { summary: shorten(outcome.reason) }),
-      });
-      if (!outcome.allowed) {
-        log.record({ kind: 'tool', server, name, arguments: args, outcome: 'denied', approval: outcome.by });
-        return deniedResult(name, outcome, change !== undefined);
-      }
-      approval = outcome.by;
-      // What the person approved is pinned (a changed definition replaces the old pin).
-      if (pins && outcome.by !== 'policy') {
-        pins.pin(entry);
-        if (change !== undefined)
-          log.record({
-            kind: 'tool-change',
-            server,
-            name,
-            outcome: 'approved',
-            summary: `the new definition is pinned (${change.fields.join(', ')} changed)`,
-          });
-      }
+      const decided = await this.#approve(entry, name, args, connection, change, options);
+      if (typeof decided !== 'string') return decided;
+      approval = decided;
     }
     const client = connection?.client;
     if (!client) {
@@ -153,6 +110,68 @@ export class Router {
       summary: summarizeResult(result),
     });
     return result;
+  }
+
+  /**
+   * The approval of a call that needs one: how it was allowed (`once`, `session`, …), or the denial the model gets.
+   * What the person approves is pinned (a changed definition replaces the old pin).
+   */
+  async #approve(
+    entry: HostTool,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    connection: ServerConnection | undefined,
+    change: ToolChange | undefined,
+    options: HostCallOptions | undefined,
+  ): Promise<string | CallToolResult> {
+    const { server } = entry;
+    const log = this.#log;
+    const refused =
+      change !== undefined && entry.mode !== 'deny' && connection?.config.toolChanges === 'refuse';
+    const mode = change === undefined || entry.mode === 'deny' ? entry.mode : 'ask';
+    const outcome: ApprovalOutcome = refused
+      ? { allowed: false, by: 'tool-changed' }
+      : await this.#gate.decide(
+          mode,
+          {
+            server,
+            tool: entry.tool.name,
+            qualifiedName: name,
+            annotations: entry.tool.annotations,
+            arguments: args,
+            trusted: connection?.config.trusted ?? false,
+            ...(change === undefined ? {} : { change }),
+          },
+          entry.digest,
+          options?.approve,
+          options?.approvals,
+        );
+    log.record({
+      kind: 'approval',
+      server,
+      name,
+      arguments: args,
+      outcome: outcome.allowed ? 'allowed' : 'denied',
+      approval: outcome.by,
+      ...(outcome.allowed || outcome.reason === undefined ? {} : { summary: shorten(outcome.reason) }),
+    });
+    if (!outcome.allowed) {
+      log.record({ kind: 'tool', server, name, arguments: args, outcome: 'denied', approval: outcome.by });
+      return deniedResult(name, outcome, change !== undefined);
+    }
+    const pins = this.#pins;
+    if (pins && outcome.by !== 'policy') {
+      pins.pin(entry);
+      if (change !== undefined)
+        log.record({
+          kind: 'tool-change',
+          server,
+          name,
+          outcome: 'approved',
+          summary: `the new definition is pinned (${change.fields.join(', ')} changed)`,
+        });
+    }
+    return outcome.by;
   }
 
   /** See {@link Host.readResource}. */
