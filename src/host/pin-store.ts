@@ -128,21 +128,27 @@ function parsePins(text: string, path: string): PinFile {
     if (!isRecord(tools)) continue;
     const kept: Record<string, PinnedTool> = Object.create(null);
     for (const [tool, pin] of Object.entries(tools)) {
-      if (
-        isRecord(pin) &&
-        typeof pin.digest === 'string' &&
-        typeof pin.pinnedAt === 'string' &&
-        isRecord(pin.definition) &&
-        pin.definition.name === tool
-      )
-        kept[tool] = {
-          digest: pin.digest,
-          definition: pin.definition as unknown as PinnedDefinition,
-          pinnedAt: pin.pinnedAt,
-        };
+      const definition = isRecord(pin) ? definitionOf(pin.definition, tool) : undefined;
+      if (definition && isRecord(pin) && typeof pin.digest === 'string' && typeof pin.pinnedAt === 'string')
+        kept[tool] = { digest: pin.digest, definition, pinnedAt: pin.pinnedAt };
     }
     out.servers[server] = kept;
   }
+  return out;
+}
+
+/** A stored definition of the tool `name`, its text fields strings; undefined when it is not one. */
+function definitionOf(raw: unknown, name: string): PinnedDefinition | undefined {
+  if (!isRecord(raw) || raw.name !== name) return undefined;
+  const out: PinnedDefinition = { name };
+  for (const field of ['title', 'description'] as const) {
+    const value = raw[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return undefined;
+    out[field] = value;
+  }
+  for (const field of ['inputSchema', 'outputSchema', 'annotations'] as const)
+    if (raw[field] !== undefined) out[field] = raw[field];
   return out;
 }
 
