@@ -15,6 +15,7 @@ export {
   type ApprovalOutcome,
   type ApprovalRequest,
   approvalMode,
+  SessionApprovals,
 } from './host/approval.js';
 export {
   Chat,
@@ -71,9 +72,11 @@ export type {
   LoadedConfig,
   ServerConfig,
   ServerTransportConfig,
+  ToolChangePolicy,
 } from './host/config/types.js';
 export { type AtomicWriteOptions, writeFileAtomic } from './host/config/write.js';
 export type { ListKind, RestartOptions, ServerState, ServerStatus } from './host/connection.js';
+export { type ToolChange, toolChange } from './host/definition-diff.js';
 export { DENIED_ENV_VARS, serverEnvironment } from './host/environment.js';
 export { type GatewayOptions, hostGateway } from './host/gateway.js';
 export {
@@ -103,6 +106,7 @@ export type {
 } from './host/model/types.js';
 export { MODEL_NAME_PATTERN, qualifyNames } from './host/names.js';
 export { type HostOAuthOptions, oauthAuthorizers } from './host/oauth.js';
+export { FilePinStore, MemoryPinStore, type PinnedTool, type ToolPinStore } from './host/pin-store.js';
 export { redact } from './host/redact.js';
 export type {
   HostPrompt,
@@ -119,3 +123,11 @@ export type {
   SamplingVerdict,
   ServerRequestContext,
 } from './host/server-requests.js';
+export {
+  canonicalJson,
+  definitionDigest,
+  type PinnedDefinition,
+  pinnedDefinition,
+  serverPinKey,
+  toolDigest,
+} from './host/tool-digest.js';

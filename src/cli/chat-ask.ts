@@ -12,6 +12,13 @@ import type { Lines } from './terminal.js';
 export async function askApproval(lines: Lines, request: ApprovalRequest): Promise<ApprovalDecision> {
   const args = JSON.stringify(request.arguments ?? {});
   const hints = request.annotations?.destructiveHint === true ? ' (destructive)' : '';
+  const change = request.change;
+  if (change !== undefined) {
+    note(
+      `! ${request.qualifiedName} on ${request.server} changed since it was approved (${change.fields.join(', ')}):`,
+    );
+    note(change.diff.replace(/^/gm, '    '));
+  }
   note(`? ${request.qualifiedName}${hints} on ${request.server} wants to run with ${cut(args, 300)}`);
   const answer = (await lines.ask('  allow [o]nce, for the [s]ession, or [d]eny? ')).toLowerCase();
   if (answer === 'o' || answer === 'once' || answer === 'y' || answer === 'yes') return 'allow-once';

@@ -10,6 +10,7 @@ import { askApproval, askElicitation, cut, renderer, reviewSampling } from './ch
 import { CliError, ExitCode, exitCodeOf } from './exit.js';
 import { configSources, loadHostConfig } from './host-config.js';
 import { note, out, parseFormat, printError, table } from './output.js';
+import { toolPinStore } from './pins.js';
 import { Lines } from './terminal.js';
 
 const HELP = `/tools  /prompts  /resources  /servers  /log [n]  /attach <uri>  /clear  /help  /quit
@@ -43,6 +44,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   const host = new Host(config, {
     model,
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
+    toolPins: toolPinStore(),
     // Not a terminal: nobody to ask. Approvals follow the policy only (ask = deny); sampling and forms are declined.
     ...(interactive
       ? {
@@ -58,6 +60,11 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   let started = false;
   host.on('state', (s) => {
     if (started && s.state !== 'starting') note(`(${s.name}: ${s.state}${s.reason ? ` — ${s.reason}` : ''})`);
+  });
+  // A tool that changed since it was approved: said when found (the diff is shown when it is asked about).
+  host.on('activity', (e) => {
+    if (e.kind === 'tool-change' && e.outcome !== 'approved')
+      note(`! ${e.name} on ${e.server}: ${e.summary}`);
   });
   try {
     for (const s of await host.start()) {
@@ -109,7 +116,13 @@ async function command(input: string, host: Host, chat: Chat): Promise<void> {
       note(
         table(
           ['tool', 'approval', 'description'],
-          host.registry.tools().map((t) => [t.name, t.mode, t.tool.description ?? '']),
+          host.registry
+            .tools()
+            .map((t) => [
+              t.name,
+              host.toolChange(t.name) === undefined ? t.mode : `${t.mode} (changed)`,
+              t.tool.description ?? '',
+            ]),
         ),
       );
       return;

@@ -11,6 +11,7 @@ import type { GatewayFlags } from './gateway.js';
 import { listen } from './gateway-http.js';
 import { configSources, loadHostConfig } from './host-config.js';
 import { note } from './output.js';
+import { toolPinStore } from './pins.js';
 
 export async function runGateway(flags: GatewayFlags): Promise<number> {
   if (configSources(flags.config).length === 0)
@@ -26,6 +27,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   const cwd = process.cwd();
   const host = new Host(await loadHostConfig(flags), {
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
+    toolPins: toolPinStore(),
   });
   host.on('state', (s) => {
     if (s.state !== 'starting') note(`${s.name}: ${s.state}${s.reason ? ` — ${cut(s.reason, 300)}` : ''}`);

@@ -20,6 +20,7 @@ import { CliError, ExitCode } from './exit.js';
 import { configSources, loadHostConfig, printNotices } from './host-config.js';
 import type { InspectFlags } from './inspect.js';
 import { note } from './output.js';
+import { toolPinStore } from './pins.js';
 import { serverCommand } from './run.js';
 import { isUrl, resolveTarget, urlLabel } from './target.js';
 
@@ -48,7 +49,7 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     ...(target === undefined ? {} : { target }),
     ...(configured === undefined ? {} : { configured }),
-    ...(config === undefined ? {} : { host: { config } }),
+    ...(config === undefined ? {} : { host: { config, options: { toolPins: toolPinStore() } } }),
   });
   note(`Inspector: ${inspector.url}`);
   // After the Inspector line, which scripts read as the first.

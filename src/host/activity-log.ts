@@ -2,7 +2,7 @@ import { appendFile, rename, stat } from 'node:fs/promises';
 import type { CallToolResult, ContentBlock } from '../spec/types.js';
 import { redact, redactText } from './redact.js';
 
-/** What an activity log entry is about. */
+/** What an activity log entry is about (`tool-change`: a tool's definition is no longer the one pinned). */
 export type ActivityKind =
   | 'tool'
   | 'approval'
@@ -11,7 +11,8 @@ export type ActivityKind =
   | 'resource'
   | 'prompt'
   | 'model'
-  | 'server';
+  | 'server'
+  | 'tool-change';
 
 /** One line of the activity log. */
 export interface ActivityEntry {
@@ -25,13 +26,18 @@ export interface ActivityEntry {
   name?: string;
   /** The arguments, with secret-looking values redacted. */
   arguments?: unknown;
-  /** `ok`, `error`, `denied`, `allowed`, a server state, … */
+  /**
+   * `ok`, `error`, `denied`, `allowed`, a server state, …; for `tool-change`: `changed` (the person will be asked),
+   * `refused`, `accepted` (pinned again by the config) or `approved` (the person approved the new definition).
+   */
   outcome: string;
   /** How the call was approved (`policy`, `session`, `once`, `for-session`) or refused. */
   approval?: string;
   durationMs?: number;
   /** A short summary of the result or the reason. */
   summary?: string;
+  /** `tool-change` entries: a line diff of the pinned definition and the new one (several lines). */
+  diff?: string;
 }
 
 /** What a caller records (id and time are added). */
@@ -85,6 +91,7 @@ export class ActivityLog {
     const entry: ActivityEntry = { id: ++this.#id, time: new Date().toISOString(), ...record };
     if (record.arguments !== undefined) entry.arguments = redact(record.arguments);
     if (record.summary !== undefined) entry.summary = redactText(record.summary);
+    if (record.diff !== undefined) entry.diff = redactText(record.diff);
     this.#ring[this.#next] = entry;
     this.#next = (this.#next + 1) % this.#capacity;
     if (this.#count < this.#capacity) this.#count++;

@@ -1,6 +1,7 @@
 import { InputRequiredSignal } from '../server/modern/mrtr.js';
 import type { CallToolResult, ToolAnnotations } from '../spec/types.js';
 import type { ApprovalMode, ServerConfig } from './config/types.js';
+import type { ToolChange } from './definition-diff.js';
 
 /** What the person decided about one tool call. */
 export type ApprovalDecision = 'allow-once' | 'allow-session' | 'deny';
@@ -17,6 +18,11 @@ export interface ApprovalRequest {
   arguments: Record<string, unknown> | undefined;
   /** Whether the config marks the server trusted. */
   trusted: boolean;
+  /**
+   * Set when the tool's definition changed since it was pinned (approved, or first listed with `allow`): what changed,
+   * to be shown to the person. Approving the call approves the new definition (it is pinned).
+   */
+  change?: ToolChange;
 }
 
 /** Asks the person; may answer with a reason for a denial. */
@@ -30,7 +36,11 @@ export type ApprovalCallback = (
 /** How a call was let through or stopped, for the activity log. */
 export type ApprovalOutcome =
   | { allowed: true; by: 'policy' | 'session' | 'once' | 'for-session' }
-  | { allowed: false; by: 'policy' | 'person' | 'no-callback' | 'callback-failed'; reason?: string };
+  | {
+      allowed: false;
+      by: 'policy' | 'person' | 'no-callback' | 'callback-failed' | 'tool-changed';
+      reason?: string;
+    };
 
 /**
  * The static mode of a tool: its override in the server's policy, then the server's default, then (only for a
@@ -52,25 +62,79 @@ export function approvalMode(
   return hostDefault;
 }
 
-/** Remembers what was allowed for the session and asks the callback for the rest. */
+/**
+ * The approvals given "for this session" in one scope: the host's own session (its app's person), or one connecting
+ * client of its gateway. Each is bound to the definition approved (its digest): a tool that changes is not allowed by
+ * it. A scope that expires forgets everything then; one that does not remember (a client the gateway cannot tell
+ * apart from others) keeps nothing, so "for this session" counts as once there.
+ */
+export class SessionApprovals {
+  readonly #allowed = new Map<string, string>();
+  /** Whether it keeps what it is given. */
+  readonly remembers: boolean;
+  /** When it ends (ms since the epoch), if it does. */
+  readonly expiresAt: number | undefined;
+
+  constructor(options: { remembers?: boolean; expiresAt?: number } = {}) {
+    this.remembers = options.remembers ?? true;
+    this.expiresAt = options.expiresAt;
+  }
+
+  /** Whether `server`'s `tool`, with the definition of `digest`, was allowed in this scope. */
+  allows(server: string, tool: string, digest: string): boolean {
+    if (this.#allowed.size === 0) return false;
+    if (this.expired()) {
+      this.#allowed.clear();
+      return false;
+    }
+    return this.#allowed.get(`${server}\u0000${tool}`) === digest;
+  }
+
+  /** Allows `server`'s `tool` with the definition of `digest` for the rest of the scope (when it remembers). */
+  add(server: string, tool: string, digest: string): void {
+    if (this.remembers) this.#allowed.set(`${server}\u0000${tool}`, digest);
+  }
+
+  /** Whether its time is over. */
+  expired(now = Date.now()): boolean {
+    return this.expiresAt !== undefined && now >= this.expiresAt;
+  }
+
+  /** How many tools it allows. */
+  get size(): number {
+    return this.#allowed.size;
+  }
+
+  /** Forgets everything it allows. */
+  clear(): void {
+    this.#allowed.clear();
+  }
+}
+
+/** Asks the callback about the calls no session approval covers, and remembers "for this session" in its scope. */
 export class ApprovalGate {
   readonly #callback: ApprovalCallback | undefined;
-  readonly #session = new Set<string>();
+  /** The host's own session: the scope of calls that name none. */
+  readonly own = new SessionApprovals();
 
   constructor(callback: ApprovalCallback | undefined) {
     this.#callback = callback;
   }
 
-  /** Decides a call whose mode is not `allow` (that one needs no gate). */
+  /**
+   * Decides a call whose mode is not `allow` (that one needs no gate), or whose tool changed. `digest` is the
+   * definition the person is asked about; `approvals` the scope of "for this session" (default: the host's own).
+   */
   async decide(
     mode: ApprovalMode,
-    override: ApprovalCallback | undefined,
     request: ApprovalRequest,
+    digest: string,
+    override: ApprovalCallback | undefined,
+    approvals: SessionApprovals = this.own,
   ): Promise<ApprovalOutcome> {
     if (mode === 'allow') return { allowed: true, by: 'policy' };
     if (mode === 'deny') return { allowed: false, by: 'policy' };
-    const key = `${request.server}\u0000${request.tool}`;
-    if (this.#session.has(key)) return { allowed: true, by: 'session' };
+    if (approvals.allows(request.server, request.tool, digest)) return { allowed: true, by: 'session' };
     const callback = override ?? this.#callback;
     if (!callback) return { allowed: false, by: 'no-callback' };
     let answer: Awaited<ReturnType<ApprovalCallback>>;
@@ -82,18 +146,13 @@ export class ApprovalGate {
       return { allowed: false, by: 'callback-failed', reason: e instanceof Error ? e.message : String(e) };
     }
     const decision = typeof answer === 'string' ? answer : answer.decision;
-    if (decision === 'allow-session') {
-      this.#session.add(key);
+    if (decision === 'allow-session' && approvals.remembers) {
+      approvals.add(request.server, request.tool, digest);
       return { allowed: true, by: 'for-session' };
     }
-    if (decision === 'allow-once') return { allowed: true, by: 'once' };
+    if (decision === 'allow-once' || decision === 'allow-session') return { allowed: true, by: 'once' };
     const reason = typeof answer === 'object' ? answer.reason : undefined;
     return reason === undefined ? { allowed: false, by: 'person' } : { allowed: false, by: 'person', reason };
-  }
-
-  /** Forgets the approvals given for the session. */
-  reset(): void {
-    this.#session.clear();
   }
 }
 
@@ -101,15 +160,9 @@ export class ApprovalGate {
 export function deniedResult(
   qualifiedName: string,
   outcome: ApprovalOutcome & { allowed: false },
+  changed = false,
 ): CallToolResult {
-  const why =
-    outcome.by === 'policy'
-      ? 'the approval policy denies this tool'
-      : outcome.by === 'no-callback'
-        ? 'it needs approval and no one is there to approve it'
-        : outcome.by === 'callback-failed'
-          ? 'asking for approval failed'
-          : 'the user denied it';
+  const why = changed ? changedWhy(outcome.by) : WHY[outcome.by];
   const reason = outcome.reason === undefined ? '' : ` (${outcome.reason})`;
   return {
     content: [
@@ -120,4 +173,19 @@ export function deniedResult(
     ],
     isError: true,
   };
+}
+
+const WHY: Record<(ApprovalOutcome & { allowed: false })['by'], string> = {
+  policy: 'the approval policy denies this tool',
+  'no-callback': 'it needs approval and no one is there to approve it',
+  'callback-failed': 'asking for approval failed',
+  person: 'the user denied it',
+  'tool-changed': 'its definition changed since it was approved, and the config refuses changed tools',
+};
+
+function changedWhy(by: (ApprovalOutcome & { allowed: false })['by']): string {
+  const changed = 'its definition changed since it was approved';
+  if (by === 'no-callback') return `${changed}, and no one is there to approve the new one`;
+  if (by === 'person') return `${changed}, and the user did not approve the new one`;
+  return by === 'callback-failed' ? `${changed}, and asking for approval failed` : WHY[by];
 }

@@ -1,10 +1,15 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Mirror } from '../compose/mirror.js';
 import { errorMessage } from '../jsonrpc/errors.js';
-import type { RequestContext } from '../server/context.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { IncomingRequest } from '../protocol/peer.js';
+import { principalOf } from '../server/auth.js';
+import type { RequestContext, SessionInfo } from '../server/context.js';
 import { McpServer } from '../server/server.js';
+import { ServerSession } from '../server/session.js';
 import type { Implementation } from '../spec/types.js';
 import { shorten } from './activity-log.js';
-import type { ApprovalCallback, ApprovalDecision } from './approval.js';
+import { type ApprovalCallback, type ApprovalDecision, SessionApprovals } from './approval.js';
 import type { Host } from './host.js';
 
 /** Options of {@link hostGateway}. */
@@ -13,6 +18,11 @@ export interface GatewayOptions {
   info?: Implementation;
   /** Instructions for the connecting client's model. */
   instructions?: string;
+  /**
+   * How long "allow for this session" lasts for a client of the stateless revision (which has no session), in ms:
+   * kept per verified principal and client, never beyond the principal's token. Default 3 600 000 (an hour).
+   */
+  statelessApprovalTtlMs?: number;
 }
 
 const DECISIONS: Record<string, ApprovalDecision> = {
@@ -20,6 +30,82 @@ const DECISIONS: Record<string, ApprovalDecision> = {
   'Allow for this session': 'allow-session',
   Deny: 'deny',
 };
+
+/** The most principals whose stateless approvals are kept at once (the oldest go first). */
+const MAX_PRINCIPALS = 1000;
+
+/** A scope that remembers nothing: a client the gateway cannot tell apart from others. */
+const FORGETFUL = new SessionApprovals({ remembers: false });
+
+/**
+ * The gateway's server: it knows the connection each request came on (a stateless client on a connection of its
+ * own, stdio or in memory, is one client for as long as it lasts), and is told when a session ends, so what was
+ * allowed in it ends too.
+ */
+class GatewayServer extends McpServer {
+  onended: ((session: SessionInfo) => void) | undefined;
+  readonly connection = new AsyncLocalStorage<ServerSession>();
+
+  /** @internal */
+  override dispatch(session: ServerSession, incoming: IncomingRequest): Promise<JsonObject> | JsonObject {
+    if (session.transient) return super.dispatch(session, incoming);
+    return this.connection.run(session, () => super.dispatch(session, incoming));
+  }
+
+  /** @internal */
+  override sessionEnded(session: SessionInfo): void {
+    super.sessionEnded(session);
+    this.onended?.(session);
+  }
+}
+
+/**
+ * Where each connecting client's "allow for this session" is kept: its connection's own scope (a stateful session, or
+ * a stateless client's stdio or in-memory connection), forgotten when it ends; for a stateless request on no
+ * connection of its own (a Streamable HTTP POST), or a session made for one request, the verified principal's and
+ * client's, with an expiry; such a request without a verified principal gets none (for this session counts as once).
+ */
+class ClientScopes {
+  readonly #sessions = new Map<SessionInfo, SessionApprovals>();
+  readonly #principals = new Map<string, SessionApprovals>();
+  readonly #ttlMs: number;
+
+  constructor(ttlMs: number) {
+    this.#ttlMs = ttlMs;
+  }
+
+  of(ctx: RequestContext, connection: ServerSession | undefined): SessionApprovals {
+    const session = ctx.session instanceof ServerSession && !ctx.session.transient ? ctx.session : connection;
+    if (session !== undefined) {
+      let scope = this.#sessions.get(session);
+      if (!scope) {
+        scope = new SessionApprovals();
+        this.#sessions.set(session, scope);
+      }
+      return scope;
+    }
+    const principal = principalOf(ctx.authInfo);
+    if (principal === undefined) return FORGETFUL;
+    const key = `${principal}\u0000${ctx.session.clientInfo?.name ?? ''}`;
+    const known = this.#principals.get(key);
+    const now = Date.now();
+    if (known && !known.expired(now)) return known;
+    this.#principals.delete(key);
+    const tokenEnds = ctx.authInfo?.expiresAt === undefined ? Infinity : ctx.authInfo.expiresAt * 1000;
+    const scope = new SessionApprovals({ expiresAt: Math.min(now + this.#ttlMs, tokenEnds) });
+    this.#principals.set(key, scope);
+    if (this.#principals.size > MAX_PRINCIPALS) {
+      const oldest = this.#principals.keys().next().value as string;
+      this.#principals.delete(oldest);
+    }
+    return scope;
+  }
+
+  ended(session: SessionInfo): void {
+    this.#sessions.get(session)?.clear();
+    this.#sessions.delete(session);
+  }
+}
 
 /**
  * The host's registry served as one MCP server: the qualified tools and prompts, the resources and resource
@@ -33,7 +119,7 @@ const DECISIONS: Record<string, ApprovalDecision> = {
  * await serve(gateway, { port: 3000 }); // one endpoint, every server of the host
  */
 export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer {
-  const server = new McpServer(options.info ?? { name: 'mcpkit-host-gateway', version: '0.1.0' }, {
+  const server = new GatewayServer(options.info ?? { name: 'mcpkit-host-gateway', version: '0.1.0' }, {
     // Declared up front: a session's capabilities are fixed at initialize, and the registry fills in later.
     capabilities: {
       tools: { listChanged: true },
@@ -42,6 +128,8 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
     },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
+  const scopes = new ClientScopes(options.statelessApprovalTtlMs ?? 3_600_000);
+  server.onended = (session) => scopes.ended(session);
   const mirror = new Mirror(server, (what, e) =>
     host.log.record({
       kind: 'server',
@@ -54,11 +142,14 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
       host.registry.tools().map((t) => ({
         name: t.name,
         definition: t.definition,
-        call: (args: unknown, ctx: RequestContext) =>
-          host.callTool(t.name, args as Record<string, unknown>, {
+        call: (args: unknown, ctx: RequestContext) => {
+          const approvals = scopes.of(ctx, server.connection.getStore());
+          return host.callTool(t.name, args as Record<string, unknown>, {
             signal: ctx.signal,
-            approve: askThroughClient(ctx),
-          }) as never,
+            approve: askThroughClient(ctx, approvals.remembers),
+            approvals,
+          }) as never;
+        },
       })),
     );
     mirror.prompts(
@@ -84,21 +175,40 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
   return server;
 }
 
-/** The approval of a gateway call: an elicitation to the connecting client, or a denial when it cannot ask. */
-function askThroughClient(ctx: RequestContext): ApprovalCallback {
+/**
+ * The approval of a gateway call: an elicitation to the connecting client (with what changed, for a tool whose
+ * definition is no longer the one approved), or a denial when it cannot ask. "Allow for this session" is offered
+ * only where it is remembered.
+ */
+function askThroughClient(ctx: RequestContext, remembers: boolean): ApprovalCallback {
   return async (request) => {
+    const changed = request.change;
     if (ctx.session.clientCapabilities.elicitation === undefined)
-      return { decision: 'deny', reason: 'the connecting client cannot ask its user (no elicitation)' };
+      return {
+        decision: 'deny',
+        reason:
+          changed === undefined
+            ? 'the connecting client cannot ask its user (no elicitation)'
+            : `${changed.fields.join(', ')} changed since it was approved, and the connecting client cannot ask its user to approve the new definition (no elicitation)`,
+      };
+    const run = `to run with ${shorten(JSON.stringify(request.arguments ?? {}))}`;
+    const message =
+      changed === undefined
+        ? `Allow the tool ${request.qualifiedName} (server ${request.server}) ${run}?`
+        : `The tool ${request.qualifiedName} (server ${request.server}) changed since it was approved (${changed.fields.join(', ')}):\n${changed.diff}\nAllow its new definition, and the call ${run}?`;
+    const choices = Object.keys(DECISIONS).filter((d) => remembers || DECISIONS[d] !== 'allow-session');
     const result = await ctx.elicit({
-      message: `Allow the tool ${request.qualifiedName} (server ${request.server}) to run with ${shorten(JSON.stringify(request.arguments ?? {}))}?`,
+      message,
       requestedSchema: {
         type: 'object',
-        properties: { decision: { type: 'string', title: 'Decision', enum: Object.keys(DECISIONS) } },
+        properties: { decision: { type: 'string', title: 'Decision', enum: choices } },
         required: ['decision'],
       },
     });
     const choice = result.action === 'accept' ? result.content?.decision : undefined;
-    const decision = typeof choice === 'string' ? DECISIONS[choice] : undefined;
+    // "For this session" where it is not remembered counts as once (the gate sees to it).
+    const decision =
+      typeof choice === 'string' && Object.hasOwn(DECISIONS, choice) ? DECISIONS[choice] : undefined;
     return decision === undefined
       ? { decision: 'deny', reason: `the user answered ${result.action}` }
       : { decision };

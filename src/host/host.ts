@@ -17,16 +17,19 @@ import { Chat, type ChatOptions } from './chat/chat.js';
 import { type ConfigSource, type LoadConfigOptions, loadConfig } from './config/load.js';
 import type { LoadedConfig, ServerConfig } from './config/types.js';
 import { type ListKind, ServerConnection, type ServerStatus } from './connection.js';
+import type { ToolChange } from './definition-diff.js';
 import { type GatewayOptions, hostGateway } from './gateway.js';
 import { modelSampling } from './model/sampling.js';
 import { createModel } from './model/spec.js';
 import type { ModelAdapter } from './model/types.js';
 import { oauthAuthorizers } from './oauth.js';
 import type { HostEvents, HostOptions } from './options.js';
+import { MemoryPinStore } from './pin-store.js';
 import { listServer, RefreshScheduler } from './refresh.js';
 import { Registry } from './registry.js';
 import { type HostCallOptions, Router } from './routing.js';
 import { type ServerRequestOptions, serverRequestHandlers } from './server-requests.js';
+import { ToolPins } from './tool-pins.js';
 
 export type { HostEvents, HostOptions, RegistryChange } from './options.js';
 export type { HostCallOptions } from './routing.js';
@@ -50,6 +53,7 @@ export class Host {
   readonly #connections = new Map<string, ServerConnection>();
   readonly #registry: Registry;
   readonly #router: Router;
+  readonly #pins: ToolPins | undefined;
   readonly #model: ModelAdapter | undefined;
   readonly #listeners: { [K in keyof HostEvents]: Set<HostEvents[K]> } = {
     state: new Set(),
@@ -99,10 +103,17 @@ export class Host {
       (server, message) =>
         this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
     );
+    this.#pins =
+      options.toolPins === false
+        ? undefined
+        : new ToolPins(options.toolPins ?? new MemoryPinStore(), (server, message) =>
+            this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
+          );
     this.#router = new Router(
       this.#registry,
       this.#connections,
       new ApprovalGate(options.approve),
+      this.#pins,
       this.log,
       options.requestTimeoutMs ?? 60_000,
     );
@@ -124,10 +135,11 @@ export class Host {
     return this.servers;
   }
 
-  /** Stops every server (stdio process trees included) and writes out the log. */
+  /** Stops every server (stdio process trees included) and writes out the log and the tool pins. */
   async close(): Promise<void> {
     this.#refresh.cancel();
     await Promise.all([...this.#connections.values()].map((c) => c.stop()));
+    await this.#pins?.flush();
     await this.log.flush();
   }
 
@@ -159,6 +171,15 @@ export class Host {
   /** The tools as the model sees them (qualified names). */
   tools(): Tool[] {
     return this.#registry.tools().map((t) => t.definition);
+  }
+
+  /**
+   * How a tool (qualified name) differs from the definition pinned for it (first listed with `allow`, or last
+   * approved): the person is asked again before it runs, shown this. Undefined when it is unchanged or not pinned.
+   */
+  toolChange(name: string): ToolChange | undefined {
+    const tool = this.#registry.tool(name);
+    return tool === undefined ? undefined : this.#pins?.changeOf(tool);
   }
 
   /** The prompts under their qualified names. */
@@ -317,9 +338,12 @@ export class Host {
           summary: shorten(`listing ${what} failed: ${errorMessage(e)}`),
         }),
     );
+    const pins = this.#pins;
+    if (pins && lists.tools) await pins.load(config);
     // The server may have gone while listing: a stale list must not come back into the registry.
     if (!this.#connections.get(config.name)?.owns(client)) return;
     this.#registry.set(config, lists);
+    if (pins && lists.tools) this.#reviewPins(pins, config);
     const count = (items: unknown[] | undefined) => (items === undefined ? '-' : String(items.length));
     this.log.record({
       kind: 'server',
@@ -329,6 +353,27 @@ export class Host {
       summary: `${count(lists.tools)} tools, ${count(lists.prompts)} prompts, ${count(lists.resources)} resources`,
     });
     this.#emit('registry', { server: config.name, kinds: change });
+  }
+
+  /** Pins what a server's new list shows for the first time, and logs the tools that changed since pinned. */
+  #reviewPins(pins: ToolPins, config: ServerConfig): void {
+    const tools = this.#registry.tools().filter((t) => t.server === config.name);
+    for (const { tool, change, outcome } of pins.review(config, tools)) {
+      const fields = change.fields.join(', ');
+      this.log.record({
+        kind: 'tool-change',
+        server: config.name,
+        name: tool.name,
+        outcome,
+        summary:
+          outcome === 'accepted'
+            ? `${fields} changed; pinned again (toolChanges: accept)`
+            : outcome === 'refused'
+              ? `${fields} changed since approved; refused (toolChanges: refuse)`
+              : `${fields} changed since approved; the person is asked again before it runs`,
+        diff: change.diff,
+      });
+    }
   }
 
   #emit<K extends keyof HostEvents>(event: K, ...args: Parameters<HostEvents[K]>): void {

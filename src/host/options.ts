@@ -7,6 +7,7 @@ import type { ApprovalMode, ServerConfig } from './config/types.js';
 import type { ListKind, RestartOptions, ServerStatus } from './connection.js';
 import type { ModelAdapter } from './model/types.js';
 import type { HostOAuthOptions } from './oauth.js';
+import type { ToolPinStore } from './pin-store.js';
 import type { HostElicitation, HostSampling, SamplingReview } from './server-requests.js';
 
 /** Options of a {@link Host}. */
@@ -19,6 +20,13 @@ export interface HostOptions {
   defaultApproval?: ApprovalMode;
   /** Asks the person about a tool call whose mode is `ask`; without it such calls are denied. */
   approve?: ApprovalCallback;
+  /**
+   * Where the pins of the servers' tool definitions are kept (a tool changed since it was pinned is asked about
+   * again, showing the change): a {@link FilePinStore} keeps them across runs. Default: in memory, for as long as the
+   * host runs. `false` turns pinning off: no change is found or shown, and an `allow` tool runs whatever its
+   * definition (an approval for the session still holds only for the definition approved).
+   */
+  toolPins?: ToolPinStore | false;
   /** The activity log, or its options. */
   log?: ActivityLog | ActivityLogOptions;
   /** How long each server may take to become ready, in ms (a server's config may say otherwise). Default 30 000. */

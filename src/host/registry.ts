@@ -3,6 +3,7 @@ import { UriTemplate } from '../server/uri-template.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../spec/types.js';
 import type { ApprovalMode, ServerConfig } from './config/types.js';
 import { nameKey, qualifyNames } from './names.js';
+import { toolDigest } from './tool-digest.js';
 
 /** A tool of the registry: the model's name for it, its server, and its definition as the model sees it. */
 export interface HostTool {
@@ -15,6 +16,8 @@ export interface HostTool {
   definition: Tool;
   /** Its approval mode, from the policy (decided once per registry change). */
   mode: ApprovalMode;
+  /** The digest of its definition (see `toolDigest`; computed when its server's list changes). */
+  digest: string;
 }
 
 /** A prompt of the registry under its qualified name. */
@@ -49,6 +52,8 @@ export interface ServerLists {
 interface Entry {
   config: ServerConfig;
   lists: Required<ServerLists>;
+  /** The digest of each tool of `lists.tools`. */
+  digests: Map<Tool, string>;
 }
 
 /**
@@ -83,12 +88,16 @@ export class Registry {
 
   /** Replaces what `config`'s server offers (lists not given are kept), filtering its tools by the config. */
   set(config: ServerConfig, lists: ServerLists): void {
-    const known = this.#servers.get(config.name)?.lists;
-    const tools = lists.tools ?? known?.tools ?? [];
+    const entry = this.#servers.get(config.name);
+    const known = entry?.lists;
+    const tools = lists.tools ? lists.tools.filter((t) => offered(config, t.name)) : (known?.tools ?? []);
+    // Digests only for a list just read: an unchanged one keeps its own.
+    const digests = lists.tools || !entry ? new Map(tools.map((t) => [t, toolDigest(t)])) : entry.digests;
     this.#servers.set(config.name, {
       config,
+      digests,
       lists: {
-        tools: tools.filter((t) => offered(config, t.name)),
+        tools,
         prompts: lists.prompts ?? known?.prompts ?? [],
         resources: lists.resources ?? known?.resources ?? [],
         templates: lists.templates ?? known?.templates ?? [],
@@ -170,13 +179,14 @@ export class Registry {
     const templates: HostTemplate[] = [];
     const shared = new Map<string, string[]>();
     const clashes = new Set<string>();
-    for (const { config, lists } of entries) {
+    for (const { config, lists, digests } of entries) {
       const server = config.name;
       for (const tool of lists.tools) {
         const name = toolNames.get(nameKey(server, tool.name)) as string;
         const definition: Tool = { ...tool, name };
         if (tool.title === undefined) definition.title = tool.name;
-        tools.set(name, { name, server, tool, definition, mode: this.#modeFor(config, tool) });
+        const digest = digests.get(tool) as string;
+        tools.set(name, { name, server, tool, definition, mode: this.#modeFor(config, tool), digest });
       }
       for (const prompt of lists.prompts) {
         const name = promptNames.get(nameKey(server, prompt.name)) as string;

@@ -2,14 +2,27 @@ import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../spec/types.js';
 import { type ActivityLog, shorten, summarizeResult } from './activity-log.js';
-import { type ApprovalCallback, type ApprovalGate, deniedResult } from './approval.js';
+import {
+  type ApprovalCallback,
+  type ApprovalGate,
+  type ApprovalOutcome,
+  deniedResult,
+  type SessionApprovals,
+} from './approval.js';
 import type { ServerConnection } from './connection.js';
-import type { Registry } from './registry.js';
+import type { ToolChange } from './definition-diff.js';
+import type { HostTool, Registry } from './registry.js';
+import type { ToolPins } from './tool-pins.js';
 
 /** Options of one {@link Host.callTool}: a request's options, and who approves this call when it must be asked. */
 export interface HostCallOptions extends RequestOptions {
   /** Asks about this call instead of the host's `approve` callback (the gateway asks its connecting client). */
   approve?: ApprovalCallback;
+  /**
+   * Where "allow for this session" is remembered for this call (the gateway gives each connecting client its own);
+   * default: the host's own session.
+   */
+  approvals?: SessionApprovals;
 }
 
 /**
@@ -20,6 +33,7 @@ export class Router {
   readonly #registry: Registry;
   readonly #connections: ReadonlyMap<string, ServerConnection>;
   readonly #gate: ApprovalGate;
+  readonly #pins: ToolPins | undefined;
   readonly #log: ActivityLog;
   readonly #requestTimeoutMs: number;
 
@@ -27,12 +41,14 @@ export class Router {
     registry: Registry,
     connections: ReadonlyMap<string, ServerConnection>,
     gate: ApprovalGate,
+    pins: ToolPins | undefined,
     log: ActivityLog,
     requestTimeoutMs: number,
   ) {
     this.#registry = registry;
     this.#connections = connections;
     this.#gate = gate;
+    this.#pins = pins;
     this.#log = log;
     this.#requestTimeoutMs = requestTimeoutMs;
   }
@@ -52,30 +68,13 @@ export class Router {
     }
     const { server } = entry;
     const connection = this.#connections.get(server);
+    // A tool that changed since it was pinned is asked about again (or refused): its old approval does not hold.
+    const change = this.#pins?.changeOf(entry);
     let approval = 'policy';
-    if (entry.mode !== 'allow') {
-      const outcome = await this.#gate.decide(entry.mode, options?.approve, {
-        server,
-        tool: entry.tool.name,
-        qualifiedName: name,
-        annotations: entry.tool.annotations,
-        arguments: args,
-        trusted: connection?.config.trusted ?? false,
-      });
-      log.record({
-        kind: 'approval',
-        server,
-        name,
-        arguments: args,
-        outcome: outcome.allowed ? 'allowed' : 'denied',
-        approval: outcome.by,
-        ...(outcome.allowed || outcome.reason === undefined ? {} : { summary: shorten(outcome.reason) }),
-      });
-      if (!outcome.allowed) {
-        log.record({ kind: 'tool', server, name, arguments: args, outcome: 'denied', approval: outcome.by });
-        return deniedResult(name, outcome);
-      }
-      approval = outcome.by;
+    if (entry.mode !== 'allow' || change !== undefined) {
+      const decided = await this.#approve(entry, name, args, connection, change, options);
+      if (typeof decided !== 'string') return decided;
+      approval = decided;
     }
     const client = connection?.client;
     if (!client) {
@@ -93,7 +92,7 @@ export class Router {
     let result: CallToolResult;
     let outcome = 'ok';
     try {
-      const { approve: _approve, ...request } = options ?? {};
+      const { approve: _approve, approvals: _approvals, ...request } = options ?? {};
       result = await client.callTool(entry.tool.name, args, this.requestOptions(server, request));
       if (result.isError === true) outcome = 'error';
     } catch (e) {
@@ -111,6 +110,68 @@ export class Router {
       summary: summarizeResult(result),
     });
     return result;
+  }
+
+  /**
+   * The approval of a call that needs one: how it was allowed (`once`, `session`, …), or the denial the model gets.
+   * What the person approves is pinned (a changed definition replaces the old pin).
+   */
+  async #approve(
+    entry: HostTool,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    connection: ServerConnection | undefined,
+    change: ToolChange | undefined,
+    options: HostCallOptions | undefined,
+  ): Promise<string | CallToolResult> {
+    const { server } = entry;
+    const log = this.#log;
+    const refused =
+      change !== undefined && entry.mode !== 'deny' && connection?.config.toolChanges === 'refuse';
+    const mode = change === undefined || entry.mode === 'deny' ? entry.mode : 'ask';
+    const outcome: ApprovalOutcome = refused
+      ? { allowed: false, by: 'tool-changed' }
+      : await this.#gate.decide(
+          mode,
+          {
+            server,
+            tool: entry.tool.name,
+            qualifiedName: name,
+            annotations: entry.tool.annotations,
+            arguments: args,
+            trusted: connection?.config.trusted ?? false,
+            ...(change === undefined ? {} : { change }),
+          },
+          entry.digest,
+          options?.approve,
+          options?.approvals,
+        );
+    log.record({
+      kind: 'approval',
+      server,
+      name,
+      arguments: args,
+      outcome: outcome.allowed ? 'allowed' : 'denied',
+      approval: outcome.by,
+      ...(outcome.allowed || outcome.reason === undefined ? {} : { summary: shorten(outcome.reason) }),
+    });
+    if (!outcome.allowed) {
+      log.record({ kind: 'tool', server, name, arguments: args, outcome: 'denied', approval: outcome.by });
+      return deniedResult(name, outcome, change !== undefined);
+    }
+    const pins = this.#pins;
+    if (pins && outcome.by !== 'policy') {
+      pins.pin(entry);
+      if (change !== undefined)
+        log.record({
+          kind: 'tool-change',
+          server,
+          name,
+          outcome: 'approved',
+          summary: `the new definition is pinned (${change.fields.join(', ')} changed)`,
+        });
+    }
+    return outcome.by;
   }
 
   /** See {@link Host.readResource}. */

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type StandIn, startModelServer } from '../host/fixtures/model-server.js';
-import { EXAMPLE, MCPKIT, mcpkit, ROOT } from './helpers.js';
-import { Tmux } from './tmux.js';
+import { EXAMPLE, mcpkit, ROOT } from './helpers.js';
+import { chatCommand, Tmux } from './tmux.js';
 
 const ODD = join(ROOT, 'dist/test/host/fixtures/odd-server.js');
 let standIn: StandIn;
@@ -38,31 +38,7 @@ test('in a terminal: status, a tool call approved inline, sampling and a form an
   timeout: 120_000,
 }, async () => {
   const tmux = new Tmux();
-  const command = [
-    'env',
-    `OPENAI_BASE_URL=${standIn.openaiBase}`,
-    'OPENAI_API_KEY=',
-    process.execPath,
-    MCPKIT,
-    'chat',
-    '--config',
-    config,
-    '--model',
-    'openai:gpt-4o',
-  ]
-    .map((w) => `'${w}'`)
-    .join(' ');
-  tmux.run(
-    'new-session',
-    '-d',
-    '-s',
-    'chat',
-    '-x',
-    '200',
-    '-y',
-    '60',
-    `${command}; echo "exited $?"; sleep 30`,
-  );
+  tmux.start(chatCommand(config, standIn.openaiBase));
   try {
     await tmux.waitFor(/model: openai:gpt-4o/, 'the chat to start');
     const start = tmux.screen();

@@ -12,9 +12,11 @@ import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextpr
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client, HttpClientTransport } from '../../src/index.js';
 import { StdioClientTransport } from '../../src/stdio.js';
-import { MCPKIT, mcpkit, ROOT } from './helpers.js';
+import { fromStderr, MCPKIT, mcpkit, ROOT, tempHome } from './helpers.js';
 
 const ODD = join(ROOT, 'dist/test/host/fixtures/odd-server.js');
+/** The gateway's config folder (its tool pins), never the user's. */
+const home = { XDG_CONFIG_HOME: tempHome() };
 let config: string;
 
 before(() => {
@@ -54,7 +56,9 @@ function firstText(result: unknown): string {
 for (const era of ['stateful', 'stateless'] as const) {
   test(`stdio, our client (${era}): qualified tools, calls, and ask elicited from the client`, async () => {
     const client = elicitingClient(era);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: gatewayArgs() }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: gatewayArgs(), env: home }),
+    );
     try {
       assert.equal(client.era, era);
       const names = (await client.listTools()).map((t) => t.name);
@@ -71,7 +75,12 @@ for (const era of ['stateful', 'stateless'] as const) {
 test('stdio, the official SDK client: tools listed and called; ask without elicitation is a denial', async () => {
   const client = new SdkClient({ name: 'official', version: '1.0.0' });
   await client.connect(
-    new SdkStdioClientTransport({ command: process.execPath, args: gatewayArgs(), stderr: 'pipe' }),
+    new SdkStdioClientTransport({
+      command: process.execPath,
+      args: gatewayArgs(),
+      env: home,
+      stderr: 'pipe',
+    }),
   );
   try {
     const { tools } = await client.listTools();
@@ -91,17 +100,12 @@ after(() => {
 });
 
 test('over HTTP: the URL on stderr, our client in both eras and the official client, SIGTERM ends it with 0', async () => {
-  http = spawn(process.execPath, gatewayArgs('--http', '0'), { stdio: ['ignore', 'ignore', 'pipe'] });
-  const child = http;
-  url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const m = /Gateway: (\S+)/.exec(text);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}: ${text}`)));
+  http = spawn(process.execPath, gatewayArgs('--http', '0'), {
+    env: { ...process.env, ...home },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const child = http;
+  url = await fromStderr(child, /Gateway: (\S+)/);
   for (const era of ['stateful', 'stateless'] as const) {
     const client = elicitingClient(era);
     await client.connect(new HttpClientTransport(url));
@@ -136,6 +140,7 @@ test('a non-loopback --host is refused with exit 1 unless --allow-remote is give
 
 test('--allow-remote: a warning on stderr, served, a foreign Origin still refused, SIGTERM ends it', async () => {
   const child = spawn(process.execPath, gatewayArgs('--http', '0', '--host', '0.0.0.0', '--allow-remote'), {
+    env: { ...process.env, ...home },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   try {

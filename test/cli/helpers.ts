@@ -101,6 +101,21 @@ export function startExampleHttp(
   });
 }
 
+/** Resolves with the first capture of `pattern` once `child`'s stderr shows it (rejects if it exits first). */
+export function fromStderr(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const m = pattern.exec(text);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`${child.spawnargs.join(' ')} exited with ${code}: ${text}`)),
+    );
+  });
+}
+
 /** Parses the one JSON document a `--format json` run printed. */
 export function json<T>(run: Run): T {
   try {

@@ -10,6 +10,8 @@ import type { CallToolResult } from '../../src/index.js';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const BIN = join(ROOT, 'node_modules', '.bin');
 export const ODD_SERVER = join(ROOT, 'dist', 'test', 'host', 'fixtures', 'odd-server.js');
+/** A server whose `echo` tool changes (after `mutate`, or from the start with CHANGED=1). */
+export const CHANGING_SERVER = join(ROOT, 'dist', 'test', 'host', 'fixtures', 'changing-server.js');
 export const OFFICIAL_SERVER = join(ROOT, 'dist', 'test', 'fixtures', 'official-stdio-server.js');
 export const EXAMPLE_SERVER = join(ROOT, 'dist', 'examples', 'everything', 'server.js');
 

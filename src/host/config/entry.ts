@@ -5,7 +5,7 @@ import { ConfigError } from './config-error.js';
 import { parseEnvFile } from './env-file.js';
 import { expandString, type VariableResolver } from './expand.js';
 import { FieldReader, kind } from './fields.js';
-import type { ApprovalMode, ApprovalPolicy, ConfigFormat, ServerConfig } from './types.js';
+import type { ApprovalMode, ApprovalPolicy, ConfigFormat, ServerConfig, ToolChangePolicy } from './types.js';
 
 /** What differs between the formats when one server entry is read. */
 export interface EntryRules {
@@ -99,10 +99,12 @@ export async function readEntry(name: string, raw: unknown, rules: EntryRules): 
   return config;
 }
 
-/** The mcpkit fields: approval, tool filters, timeouts (absent from the other formats' field lists). */
+/** The mcpkit fields: approval, tool changes, tool filters, timeouts (absent from the other formats' field lists). */
 function readGovernance(r: FieldReader, config: ServerConfig): void {
   const approval = readApproval(r);
   if (approval) config.approval = approval;
+  const toolChanges = r.oneOf<ToolChangePolicy>('toolChanges', ['ask', 'refuse', 'accept']);
+  if (toolChanges) config.toolChanges = toolChanges;
   const allowed = r.stringArray('allowedTools');
   if (allowed) config.allowedTools = allowed;
   const disabled = r.stringArray('disabledTools');

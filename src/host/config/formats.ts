@@ -48,6 +48,7 @@ const MCPKIT_FIELDS = [
   'disabled',
   'trusted',
   'approval',
+  'toolChanges',
   'allowedTools',
   'disabledTools',
   'connectTimeoutMs',

@@ -4,6 +4,13 @@ export type ConfigFormat = 'claude-desktop' | 'claude-code' | 'vscode' | 'cursor
 /** What the host does before a tool runs: run it, refuse it, or ask the person. */
 export type ApprovalMode = 'allow' | 'deny' | 'ask';
 
+/**
+ * What happens to a tool whose definition changed since it was pinned (first listed with `allow`, or approved):
+ * `ask` the person again, showing the change (the default); `refuse` to run it; `accept` it and pin it again (for a
+ * server under the person's own development).
+ */
+export type ToolChangePolicy = 'ask' | 'refuse' | 'accept';
+
 /** How to reach a server: spawn it (stdio), or its URL (Streamable HTTP with legacy fallback, or legacy SSE). */
 export type ServerTransportConfig =
   | {
@@ -34,6 +41,8 @@ export interface ServerConfig {
   /** Whether the server's tool annotations (`readOnlyHint`, …) may decide approvals. */
   trusted: boolean;
   approval?: ApprovalPolicy;
+  /** What happens to a tool whose definition changed since it was pinned. Default `ask`. */
+  toolChanges?: ToolChangePolicy;
   /** Only these tools (the server's own names) are offered, when given. */
   allowedTools?: string[];
   /** These tools are never offered. */

@@ -107,7 +107,7 @@ function Elicitation(props: { params: ElicitParams; answer: (value: unknown) => 
     const safe = /^https?:\/\//i.test(p.url);
     return (
       <div>
-        <p>{p.message}</p>
+        <p class="ask-message">{p.message}</p>
         <p>
           The server asks you to open <code data-url>{p.url}</code>
           {safe ? '' : ' (not an http(s) URL: not opened)'}
@@ -139,7 +139,7 @@ function Elicitation(props: { params: ElicitParams; answer: (value: unknown) => 
         props.answer({ action: 'accept', content: content ?? {} });
       }}
     >
-      <p>{p.message}</p>
+      <p class="ask-message">{p.message}</p>
       <SchemaForm schema={schema} value={content} onChange={setContent} id="elicit" />
       <details>
         <summary class="muted">requested schema</summary>

@@ -208,7 +208,7 @@ function Activity(props: { model: Model }) {
     <div data-pane="activity" data-activity-source={props.model.activitySource}>
       <p class="muted pane-note">
         {host
-          ? 'The host’s activity log: connections, tool calls, approvals, sampling and forms across the configured servers.'
+          ? 'The host’s activity log: connections, tool calls, approvals, tool definitions changed since approved, sampling and forms across the configured servers.'
           : 'The inspector’s own calls.'}
       </p>
       <table class="grid">
@@ -232,7 +232,17 @@ function Activity(props: { model: Model }) {
               <td>{a.name ?? ''}</td>
               <td>{a.outcome}</td>
               <td>{a.durationMs === undefined ? '' : Math.round(a.durationMs)}</td>
-              <td class="muted">{a.summary ?? ''}</td>
+              <td class="muted">
+                {a.summary ?? ''}
+                {a.diff === undefined ? null : (
+                  <details>
+                    <summary>what changed</summary>
+                    <pre class="json" data-diff>
+                      {a.diff}
+                    </pre>
+                  </details>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
