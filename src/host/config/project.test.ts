@@ -177,6 +177,8 @@ test('a trusted project file cannot loosen approvals: trusted and every allow dr
         tight: { command: 't', approval: 'deny' },
         asks: { command: 'a', approval: { tools: { rm: 'ask' } } },
         all: { command: 'x', approval: 'allow' },
+        changes: { command: 'c', toolChanges: 'accept' },
+        refuses: { command: 'r', toolChanges: 'refuse' },
       },
     },
   });
@@ -187,12 +189,14 @@ test('a trusted project file cannot loosen approvals: trusted and every allow dr
   assert.deepEqual(by.get('tight')?.approval, { default: 'deny' });
   assert.deepEqual(by.get('asks')?.approval, { tools: { rm: 'ask' } });
   assert.equal(by.get('all')?.approval, undefined);
+  assert.equal(by.get('changes')?.toolChanges, undefined);
+  assert.equal(by.get('refuses')?.toolChanges, 'refuse');
   const ignored = (config.notices ?? [])
     .filter((x) => x.kind === 'ignored')
     .map((x) => [x.server, x.message]);
   assert.deepEqual(
     ignored.map(([server]) => server),
-    ['loose', 'all'],
+    ['loose', 'all', 'changes'],
   );
   assert.match(
     ignored[0]?.[1] ?? '',

@@ -99,11 +99,18 @@ export async function readProjectFile(
   return { file, shown: servers, servers: kept };
 }
 
-/** A project server without what would loosen the person's approvals: `trusted`, and every `allow`. */
+/**
+ * A project server without what would loosen the person's approvals: `trusted`, every `allow`, and
+ * `toolChanges: "accept"` (a changed tool taken without asking); `ask` and `refuse` are kept.
+ */
 function withoutLoosening(server: ServerConfig, notices: ConfigNotice[]): ServerConfig {
   const ignored: string[] = [];
   const out: ServerConfig = { ...server, trusted: false };
   if (server.trusted) ignored.push('trusted');
+  if (server.toolChanges === 'accept') {
+    ignored.push('toolChanges "accept"');
+    delete out.toolChanges;
+  }
   const approval = server.approval;
   if (approval) {
     const kept: NonNullable<ServerConfig['approval']> = {};
