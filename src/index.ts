@@ -53,12 +53,6 @@ export type { GuardOptions } from './server/guard/guards.js';
 export type { SizeLimits } from './server/guard/limits.js';
 export { parseRate, type Rate } from './server/guard/rate.js';
 export type { RateLimitOptions, RateRule } from './server/guard/rate-limit.js';
-export {
-  type BucketShape,
-  MemoryRateLimitStore,
-  type MemoryRateLimitStoreOptions,
-  type RateLimitStore,
-} from './server/guard/rate-limit-store.js';
 export type { ResultCacheOptions, ToolCacheConfig } from './server/guard/result-cache.js';
 export type { RequestKey } from './server/guard/subject.js';
 export {
@@ -70,6 +64,12 @@ export {
   type Tracer,
   traceContextOf,
 } from './server/guard/trace-context.js';
+export {
+  MAX_TASK_RERUNS,
+  type ToolTaskConfig,
+  type ToolTaskMode,
+  type ToolTaskOptions,
+} from './server/handler/tool-options.js';
 export type { Middleware, MiddlewareRequest } from './server/middleware.js';
 export { type InputRequiredReturn, inputRequired, type MrtrState } from './server/modern/mrtr.js';
 export type { Mounted, MountOptions } from './server/mount.js';
@@ -86,23 +86,6 @@ export { McpServer, type ServerOptions } from './server/server.js';
 export type { ServerSession } from './server/session.js';
 export { currentTask, type TaskControl } from './server/tasks/current.js';
 export type { TasksOptions } from './server/tasks/manager.js';
-export {
-  MemoryTaskStore,
-  type MemoryTaskStoreOptions,
-  type TaskAdopter,
-  type TaskStore,
-} from './server/tasks/store.js';
-export {
-  canTransition,
-  isTerminal,
-  MAX_TASK_RERUNS,
-  rerunChanges,
-  type TaskRecord,
-  type TaskRequest,
-  type ToolTaskConfig,
-  type ToolTaskMode,
-  type ToolTaskOptions,
-} from './server/tasks/types.js';
 export type { ToolTransform, ToolTransforms } from './server/tool-transforms.js';
 export type { ToolConfig, ToolHandler, ToolReturn } from './server/tools.js';
 export { UriTemplate } from './server/uri-template.js';
@@ -131,19 +114,44 @@ export {
   STATEFUL_REVISIONS,
   type StatefulRevision,
 } from './spec/versions.js';
-export { PRM_PREFIX, type ResourceAuthOptions } from './transport/auth-gate.js';
-export { MemoryBus, type MessageBus } from './transport/cluster/bus.js';
-export type { ClusterOptions } from './transport/cluster/node.js';
+export { MemoryBus, type MessageBus } from './store/bus.js';
+export type { ClusterOptions } from './store/cluster.js';
+export {
+  type EventStore,
+  MemoryEventStore,
+  type MemoryEventStoreOptions,
+  type StoredEvent,
+} from './store/event-store.js';
+export {
+  type BucketShape,
+  MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+  type RateLimitStore,
+} from './store/rate-limit-store.js';
 export {
   MemorySessionStore,
   type SessionRecord,
   type SessionStore,
-} from './transport/cluster/session-store.js';
+} from './store/session-store.js';
 export {
   MemorySharedEventStore,
   type SharedEventStore,
   type StreamInfo,
-} from './transport/cluster/shared-event-store.js';
+} from './store/shared-event-store.js';
+export {
+  canTransition,
+  isTerminal,
+  rerunChanges,
+  type TaskRecord,
+  type TaskRequest,
+} from './store/task-record.js';
+export {
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  type TaskAdopter,
+  type TaskStore,
+} from './store/task-store.js';
+export { PRM_PREFIX, type ResourceAuthOptions } from './transport/auth-gate.js';
 export type { AuthChallenge, HttpAuthorizer } from './transport/http-client/auth-hook.js';
 export type { FetchLike, HeadersOption, ReconnectOptions } from './transport/http-client/shared.js';
 export { HttpStatusError } from './transport/http-client/shared.js';
@@ -169,12 +177,6 @@ export {
   type SseLegacyOptions,
 } from './transport/sse-legacy-server.js';
 export type { ClientAddressOptions } from './transport/streamable-http/client-address.js';
-export {
-  type EventStore,
-  MemoryEventStore,
-  type MemoryEventStoreOptions,
-  type StoredEvent,
-} from './transport/streamable-http/event-store.js';
 export type { HttpReply, HttpRequestLike, SseSink } from './transport/streamable-http/exchange.js';
 export {
   createStreamableHttpHandler,

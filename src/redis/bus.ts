@@ -1,4 +1,4 @@
-import type { MessageBus } from '../transport/cluster/bus.js';
+import type { MessageBus } from '../store/bus.js';
 import type { RedisConnection } from './connection.js';
 
 /** The cluster's message bus on Redis pub/sub; presence as keys that expire. */

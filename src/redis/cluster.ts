@@ -1,5 +1,5 @@
 import { randomBase64url } from '../framing/base64url.js';
-import type { ClusterOptions } from '../transport/cluster/node.js';
+import type { ClusterOptions } from '../store/cluster.js';
 import { RedisBus } from './bus.js';
 import { RedisConnection, type RedisConnectionOptions } from './connection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';

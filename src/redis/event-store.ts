@@ -1,6 +1,6 @@
 import type { JsonRpcMessage, RequestId } from '../jsonrpc/types.js';
-import type { SharedEventStore, StreamInfo } from '../transport/cluster/shared-event-store.js';
-import { eventId, type StoredEvent, streamOfEventId } from '../transport/streamable-http/event-store.js';
+import { eventId, type StoredEvent, streamOfEventId } from '../store/event-store.js';
+import type { SharedEventStore, StreamInfo } from '../store/shared-event-store.js';
 import type { RedisConnection } from './connection.js';
 import { script } from './script.js';
 

@@ -1,4 +1,4 @@
-import type { BucketShape, RateLimitStore } from '../server/guard/rate-limit-store.js';
+import type { BucketShape, RateLimitStore } from '../store/rate-limit-store.js';
 import type { RedisConnection } from './connection.js';
 import { script } from './script.js';
 

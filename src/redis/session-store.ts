@@ -1,4 +1,4 @@
-import type { SessionRecord, SessionStore } from '../transport/cluster/session-store.js';
+import type { SessionRecord, SessionStore } from '../store/session-store.js';
 import type { RedisConnection } from './connection.js';
 
 /** Sessions in Redis: one JSON string per session whose time to live is the session's idle timeout. */

@@ -1,7 +1,7 @@
 import { randomBase64url } from '../framing/base64url.js';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';
-import type { TaskAdopter, TaskStore } from '../server/tasks/store.js';
-import { advance, isTerminal, rerunChanges, type TaskRecord } from '../server/tasks/types.js';
+import { advance, isTerminal, rerunChanges, type TaskRecord } from '../store/task-record.js';
+import type { TaskAdopter, TaskStore } from '../store/task-store.js';
 import { aliveKey } from './bus.js';
 import type { RedisConnection } from './connection.js';
 import { script } from './script.js';

@@ -12,9 +12,9 @@ import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } 
 import type { RequestContext } from './context.js';
 import { withFailure } from './guard/failure.js';
 import { checkToolCache, type ToolCacheConfig } from './guard/result-cache.js';
+import { checkToolTaskConfig, type ToolTaskConfig } from './handler/tool-options.js';
 import type { Around } from './middleware.js';
 import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from './modern/mrtr.js';
-import { checkToolTaskConfig, type ToolTaskConfig } from './tasks/types.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 

@@ -4,10 +4,11 @@ import type { MessageContext } from '../protocol/transport.js';
 import { principalOf } from '../server/auth.js';
 import type { McpServer } from '../server/server.js';
 import type { ServerSession } from '../server/session.js';
+import type { ClusterOptions } from '../store/cluster.js';
+import type { SessionRecord } from '../store/session-store.js';
 import type { HandOff } from './cluster/inbox.js';
-import { type ClusterNode, type ClusterOptions, joinCluster } from './cluster/node.js';
+import { type ClusterNode, joinCluster } from './cluster/node.js';
 import { recordOf } from './cluster/session-record.js';
-import type { SessionRecord } from './cluster/session-store.js';
 import type { LegacySseTransport } from './sse-legacy-transport.js';
 
 /** How long the shared store keeps a legacy session's record unrefreshed (its holder refreshes it at a quarter). */

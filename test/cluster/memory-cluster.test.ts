@@ -7,9 +7,9 @@ import { after, test } from 'node:test';
 import { Client } from '../../src/client/client.js';
 import type { JsonRpcNotification } from '../../src/jsonrpc/types.js';
 import { type RunningServer, serve } from '../../src/node.js';
-import { MemoryBus } from '../../src/transport/cluster/bus.js';
-import { MemorySessionStore } from '../../src/transport/cluster/session-store.js';
-import { MemorySharedEventStore } from '../../src/transport/cluster/shared-event-store.js';
+import { MemoryBus } from '../../src/store/bus.js';
+import { MemorySessionStore } from '../../src/store/session-store.js';
+import { MemorySharedEventStore } from '../../src/store/shared-event-store.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
 import { clusterServer, eventually, spreadingFetch } from './helpers.js';
 

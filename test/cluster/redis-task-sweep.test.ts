@@ -8,7 +8,7 @@ import { after, afterEach, before, test } from 'node:test';
 import type { JsonObject } from '../../src/jsonrpc/types.js';
 import { RedisConnection } from '../../src/redis/connection.js';
 import { RedisTaskStore } from '../../src/redis/task-store.js';
-import type { TaskRecord } from '../../src/server/tasks/types.js';
+import type { TaskRecord } from '../../src/store/task-record.js';
 import { TestRedis } from '../fixtures/redis.js';
 import { connect, WITH_TASKS } from '../tasks/fixture.js';
 import { eventually } from './helpers.js';

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
-import type { TaskStore } from '../../src/server/tasks/store.js';
-import type { TaskRecord } from '../../src/server/tasks/types.js';
-import type { MessageBus } from '../../src/transport/cluster/bus.js';
-import type { SessionRecord, SessionStore } from '../../src/transport/cluster/session-store.js';
-import type { SharedEventStore } from '../../src/transport/cluster/shared-event-store.js';
-import type { StoredEvent } from '../../src/transport/streamable-http/event-store.js';
+import type { MessageBus } from '../../src/store/bus.js';
+import type { StoredEvent } from '../../src/store/event-store.js';
+import type { SessionRecord, SessionStore } from '../../src/store/session-store.js';
+import type { SharedEventStore } from '../../src/store/shared-event-store.js';
+import type { TaskRecord } from '../../src/store/task-record.js';
+import type { TaskStore } from '../../src/store/task-store.js';
 import { eventually, sleep } from './helpers.js';
 
 export interface Pair<T> {

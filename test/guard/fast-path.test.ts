@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import type { JsonObject, JsonRpcRequest } from '../../src/jsonrpc/types.js';
 import type { IncomingRequest } from '../../src/protocol/peer.js';
 import { jsonLength } from '../../src/server/guard/json-size.js';
-import { MemoryRateLimitStore } from '../../src/server/guard/rate-limit-store.js';
 import type { Notifier } from '../../src/server/request-context.js';
 import { McpServer, type ServerOptions } from '../../src/server/server.js';
+import { MemoryRateLimitStore } from '../../src/store/rate-limit-store.js';
 import { collect } from './helpers.js';
 
 const META = {

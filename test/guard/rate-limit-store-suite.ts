@@ -2,7 +2,7 @@
 // runs it. Not a test file itself: a store's test file calls `rateLimitStoreSuite(name, make)`.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import type { BucketShape, RateLimitStore } from '../../src/server/guard/rate-limit-store.js';
+import type { BucketShape, RateLimitStore } from '../../src/store/rate-limit-store.js';
 
 const TWO_PER_SECOND: BucketShape = { capacity: 2, refillPerSecond: 2 };
 const ONE_PER_MINUTE: BucketShape = { capacity: 1, refillPerSecond: 1 / 60 };

@@ -1,7 +1,7 @@
 // The in-memory rate-limit store: the shared conformance suite, plus its bound (least recently used dropped).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MemoryRateLimitStore } from '../../src/server/guard/rate-limit-store.js';
+import { MemoryRateLimitStore } from '../../src/store/rate-limit-store.js';
 import { rateLimitStoreSuite } from './rate-limit-store-suite.js';
 
 rateLimitStoreSuite('memory', () => new MemoryRateLimitStore());

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { parseRate } from '../../src/server/guard/rate.js';
-import { MemoryRateLimitStore } from '../../src/server/guard/rate-limit-store.js';
 import { McpServer, type ServerOptions } from '../../src/server/server.js';
+import { MemoryRateLimitStore } from '../../src/store/rate-limit-store.js';
 import { handlers } from '../tasks/fixture.js';
 import { authOf, codeOf, collect, ERAS, httpClient, memoryClient, principal, serveHttp } from './helpers.js';
 

@@ -5,11 +5,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { SseEvent } from '../../src/framing/sse.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
-import {
-  type EventStore,
-  MemoryEventStore,
-  type StoredEvent,
-} from '../../src/transport/streamable-http/event-store.js';
+import { type EventStore, MemoryEventStore, type StoredEvent } from '../../src/store/event-store.js';
 import {
   callTool,
   initSession,

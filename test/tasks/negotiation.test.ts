@@ -6,8 +6,8 @@ import { afterEach, describe, test } from 'node:test';
 import { ErrorCode, JsonRpcError, McpkitError } from '../../src/jsonrpc/errors.js';
 import type { JsonObject } from '../../src/jsonrpc/types.js';
 import { McpServer } from '../../src/server/server.js';
-import { MemoryTaskStore } from '../../src/server/tasks/store.js';
 import { META, TASKS_EXTENSION } from '../../src/spec/modern.js';
+import { MemoryTaskStore } from '../../src/store/task-store.js';
 import { connectInMemory } from '../../src/testing.js';
 import {
   connect,

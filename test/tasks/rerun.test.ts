@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { McpkitError } from '../../src/jsonrpc/errors.js';
 import { McpServer } from '../../src/server/server.js';
-import { MemoryTaskStore } from '../../src/server/tasks/store.js';
+import { MemoryTaskStore } from '../../src/store/task-store.js';
 import { connect, WITH_TASKS } from './fixture.js';
 
 const servers: McpServer[] = [];

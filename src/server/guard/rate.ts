@@ -1,6 +1,6 @@
 /** Rates as written in options ("5/s", "100/min", "10/30s") and checks of numbers given as options. */
 import { McpkitError } from '../../jsonrpc/errors.js';
-import type { BucketShape } from './rate-limit-store.js';
+import type { BucketShape } from '../../store/rate-limit-store.js';
 
 const UNITS: Readonly<Record<string, number>> = {
   ms: 0.001,

@@ -2,7 +2,17 @@ import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../../jsonrp
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { InputRequest } from '../../spec/modern.js';
 import type { DetailedTask } from '../../spec/tasks.js';
+import {
+  advance,
+  isTerminal,
+  mayRerun,
+  type TaskChanges,
+  type TaskRecord,
+  toDetailedTask,
+} from '../../store/task-record.js';
+import { MemoryTaskStore, type TaskStore } from '../../store/task-store.js';
 import type { RequestContext } from '../context.js';
+import { checkTaskTimings, type ToolTaskConfig, type ToolTaskOptions } from '../handler/tool-options.js';
 import type { CapabilityGate, MethodHandler } from '../methods.js';
 import { requireScopes } from '../methods.js';
 import type { MrtrState } from '../modern/mrtr.js';
@@ -12,18 +22,6 @@ import { callTool, type ToolDef } from '../tools.js';
 import { acceptTaskIds, declaresTasks, missingTasksCapability, principalOf, taskMethods } from './methods.js';
 import { keepRequest, originOf, originOfKept, type TaskOrigin, taskContext } from './origin.js';
 import { runToolInTask, type StopReason, TaskRun } from './run.js';
-import { MemoryTaskStore, type TaskStore } from './store.js';
-import {
-  advance,
-  checkTaskTimings,
-  isTerminal,
-  mayRerun,
-  type TaskChanges,
-  type TaskRecord,
-  type ToolTaskConfig,
-  type ToolTaskOptions,
-  toDetailedTask,
-} from './types.js';
 
 /** Server-wide settings of the tasks extension (`ServerOptions.tasks`). */
 export interface TasksOptions {

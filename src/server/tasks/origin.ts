@@ -3,13 +3,13 @@ import { isJsonObject, type JsonObject, type JsonRpcRequest, type RequestId } fr
 import type { IncomingRequest } from '../../protocol/peer.js';
 import { LATEST_MODERN_REVISION } from '../../spec/modern.js';
 import { POLICIES, policyFor } from '../../spec/revision.js';
+import type { TaskRequest } from '../../store/task-record.js';
 import type { RequestContext, SessionInfo } from '../context.js';
 import type { MrtrState } from '../modern/mrtr.js';
 import { createRequestContext, InputAsker, RequestSetup } from '../request-context.js';
 import type { ServerSession } from '../session.js';
 import { bindTask } from './current.js';
 import { TaskInputCollector, type TaskRun } from './run.js';
-import type { TaskRequest } from './types.js';
 
 /**
  * What a task's handler runs for, and so what its context is made of: the `tools/call` that created the task, or

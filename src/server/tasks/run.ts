@@ -1,10 +1,10 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { InputRequest } from '../../spec/modern.js';
+import type { TaskRecord } from '../../store/task-record.js';
 import type { RequestContext } from '../context.js';
 import { InputCollector, isInputRequired, type MrtrState } from '../modern/mrtr.js';
 import { callTool, type ToolDef } from '../tools.js';
-import type { TaskRecord } from './types.js';
 
 /** Why a running task was stopped before its handler finished. */
 export type StopReason = 'cancelled' | 'expired' | 'shutdown' | 'superseded';

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
-import type { MessageBus } from './bus.js';
+import type { MessageBus } from '../../store/bus.js';
 
 /**
  * What became of a message handed to the instance holding a legacy session's stream: `accepted`; `refused` (that

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
-import type { SharedEventStore } from './shared-event-store.js';
+import type { SharedEventStore } from '../../store/shared-event-store.js';
 
 /** Length of an instance id: stream ids embed it at a fixed place, after the session's tag. */
 export const INSTANCE_ID_LENGTH = 8;

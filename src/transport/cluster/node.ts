@@ -4,26 +4,12 @@ import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import type { ServerChange } from '../../server/broadcast.js';
 import type { McpServer } from '../../server/server.js';
 import type { ServerSession } from '../../server/session.js';
-import type { MessageBus } from './bus.js';
+import type { MessageBus } from '../../store/bus.js';
+import type { ClusterOptions } from '../../store/cluster.js';
+import type { SessionRecord, SessionStore } from '../../store/session-store.js';
+import type { SharedEventStore } from '../../store/shared-event-store.js';
 import { type HandOff, Inbox, type InboxMember } from './inbox.js';
 import { type ClusterLink, INSTANCE_ID_LENGTH } from './link.js';
-import type { SessionRecord, SessionStore } from './session-store.js';
-import type { SharedEventStore } from './shared-event-store.js';
-
-/**
- * The stores that make a Streamable HTTP endpoint one instance of a cluster: any instance then answers any request
- * of any session, behind a load balancer without affinity. In memory for endpoints of one process; `mcpkit/redis`
- * gives the distributed ones (`redisCluster(url)`).
- */
-export interface ClusterOptions {
-  sessions: SessionStore;
-  events: SharedEventStore;
-  bus: MessageBus;
-  /** This instance's id ({@link INSTANCE_ID_LENGTH} base64url characters). Default: random. */
-  instanceId?: string;
-  /** Heartbeat interval in ms (an instance silent for three is taken for dead). Default 1000. */
-  heartbeatMs?: number;
-}
 
 /**
  * What an endpoint joined to a node does with messages from other instances (the Streamable HTTP endpoint and the

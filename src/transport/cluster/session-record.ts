@@ -1,7 +1,7 @@
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import { LOG_LEVELS, type ServerSession } from '../../server/session.js';
 import { statefulPolicy } from '../../spec/revision.js';
-import type { SessionRecord } from './session-store.js';
+import type { SessionRecord } from '../../store/session-store.js';
 
 /** Methods whose effect is part of a session's record (it is stored again after them). */
 const RECORDED = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);

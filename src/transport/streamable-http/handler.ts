@@ -4,8 +4,9 @@ import { principalOf } from '../../server/auth.js';
 import type { McpServer } from '../../server/server.js';
 import { isModernRevision } from '../../spec/modern.js';
 import { DEFAULT_HTTP_REVISION } from '../../spec/versions.js';
+import type { ClusterOptions } from '../../store/cluster.js';
+import { type EventStore, MemoryEventStore } from '../../store/event-store.js';
 import { AuthGate, type ResourceAuthOptions } from '../auth-gate.js';
-import type { ClusterOptions } from '../cluster/node.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from './body-deadline.js';
 import { addressReader, type ClientAddressOptions } from './client-address.js';
 import { ClusteredSessions } from './clustered-sessions.js';
@@ -17,7 +18,6 @@ import {
   refuseUnknownVersion,
 } from './era-routing.js';
 import { httpError, missingSessionId, sessionNotFound, unavailable } from './errors.js';
-import { type EventStore, MemoryEventStore } from './event-store.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import { statusOfError } from './modern-headers.js';
 import { type ModernSettings, postModern } from './modern-post.js';

@@ -3,6 +3,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/types.js';
 import type { Transport } from '../../protocol/transport.js';
 import { principalOf } from '../../server/auth.js';
 import { isModernRevision } from '../../spec/modern.js';
+import { MemoryEventStore } from '../../store/event-store.js';
 import { type SharedTransport, shareTransport } from '../share.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from './body-deadline.js';
 import { contextOf } from './connect.js';
@@ -13,7 +14,6 @@ import {
   refuseUnknownVersion,
 } from './era-routing.js';
 import { httpError, missingSessionId, sessionNotFound } from './errors.js';
-import { MemoryEventStore } from './event-store.js';
 import type { HttpReply, HttpRequestLike } from './exchange.js';
 import type { StreamableHttpHandler, StreamableHttpOptions } from './handler.js';
 import { statusOfError } from './modern-headers.js';

@@ -1,7 +1,7 @@
 import { formatSseEvent } from '../../framing/sse.js';
 import { encodeMessage } from '../../jsonrpc/parse.js';
+import type { StoredEvent } from '../../store/event-store.js';
 import { httpError } from './errors.js';
-import type { StoredEvent } from './event-store.js';
 import type { HttpReply } from './exchange.js';
 import { type QueuedEvent, seqOf } from './out-stream.js';
 import type { SessionStreams } from './session-streams.js';

@@ -1,6 +1,6 @@
 import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { EventStore } from '../../store/event-store.js';
 import type { ClusterLink } from '../cluster/link.js';
-import type { EventStore } from './event-store.js';
 
 /** How a POST carrying requests is answered: JSON, SSE, or JSON unless something must stream first. */
 export type ResponseMode = 'json' | 'sse' | 'auto';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import { MemoryEventStore } from './event-store.js';
 
 const note = (n: number): JsonRpcMessage => ({

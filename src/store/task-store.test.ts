@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { McpkitError } from '../../jsonrpc/errors.js';
-import type { TaskStatus } from '../../spec/tasks.js';
-import { MemoryTaskStore } from './store.js';
+import { McpkitError } from '../jsonrpc/errors.js';
+import type { TaskStatus } from '../spec/tasks.js';
 import {
   advance,
   canTransition,
-  checkToolTaskConfig,
   isTerminal,
-  MAX_TASK_RERUNS,
   mayRerun,
   rerunChanges,
   type TaskRecord,
   toDetailedTask,
-} from './types.js';
+} from './task-record.js';
+import { MemoryTaskStore } from './task-store.js';
 
 const T0 = Date.parse('2026-08-01T00:00:00.000Z');
 
@@ -97,30 +95,6 @@ describe('status transitions', () => {
           'rerunsLeft' in task ||
           'run' in task,
         false,
-      );
-    }
-  });
-
-  test('tool task options are checked at registration', () => {
-    checkToolTaskConfig('t', 'optional');
-    checkToolTaskConfig('t', { mode: 'required', ttlMs: null, pollIntervalMs: 5 });
-    checkToolTaskConfig('t', { reruns: 0 });
-    checkToolTaskConfig('t', { reruns: MAX_TASK_RERUNS });
-    for (const bad of [
-      { reruns: MAX_TASK_RERUNS + 1 },
-      { reruns: -1 },
-      { reruns: 1.5 },
-      { reruns: '1' },
-      'always',
-      { mode: 'sometimes' },
-      { ttlMs: -1 },
-      { ttlMs: 1.5 },
-      { pollIntervalMs: 0 },
-    ]) {
-      assert.throws(
-        () => checkToolTaskConfig('t', bad as never),
-        (e: unknown) => e instanceof McpkitError && e.code === 'INVALID_DEFINITION',
-        JSON.stringify(bad),
       );
     }
   });

@@ -1,5 +1,5 @@
-import { McpkitError } from '../../jsonrpc/errors.js';
-import { canTransition, isTerminal, type TaskRecord } from './types.js';
+import { McpkitError } from '../jsonrpc/errors.js';
+import { canTransition, isTerminal, type TaskRecord } from './task-record.js';
 
 /**
  * Where tasks live. Every method is async so a shared store (Redis, a database) can implement it; the

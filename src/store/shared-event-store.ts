@@ -1,10 +1,10 @@
-import type { JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
+import type { JsonRpcMessage, RequestId } from '../jsonrpc/types.js';
 import {
   type EventStore,
   MemoryEventStore,
   type MemoryEventStoreOptions,
   type StoredEvent,
-} from '../streamable-http/event-store.js';
+} from './event-store.js';
 
 /** What a shared store knows of one stream beside its events. */
 export interface StreamInfo {

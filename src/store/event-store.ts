@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { JsonRpcMessage } from '../jsonrpc/types.js';
 
 /**
  * Stores the events sent on SSE streams so a client that reconnects with `Last-Event-ID` gets exactly

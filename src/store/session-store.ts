@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../jsonrpc/types.js';
-import type { Implementation, LoggingLevel, ServerCapabilities } from '../../spec/types.js';
+import type { JsonObject } from '../jsonrpc/types.js';
+import type { Implementation, LoggingLevel, ServerCapabilities } from '../spec/types.js';
 
 /**
  * What a stateful session is, so that any instance can answer any of its requests: the negotiated revision, what the
