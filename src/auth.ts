@@ -32,4 +32,4 @@ export {
 } from './auth/server/introspection.js';
 export { DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions, jwtVerifier } from './auth/server/jwt.js';
 export type { AuthFailure, AuthInfo, TokenVerifier } from './server/auth.js';
-export type { ResourceAuthOptions } from './transport/auth-gate.js';
+export type { ResourceAuthOptions } from './server/http/core/auth-gate.js';

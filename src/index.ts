@@ -70,6 +70,32 @@ export {
   type ToolTaskMode,
   type ToolTaskOptions,
 } from './server/handler/tool-options.js';
+export {
+  type ExchangeHandler,
+  fromRequest,
+  toFetchHandler,
+  toResponse,
+} from './server/http/adapters/web.js';
+export { PRM_PREFIX, type ResourceAuthOptions } from './server/http/core/auth-gate.js';
+export type { ClientAddressOptions } from './server/http/core/client-address.js';
+export type { HttpReply, HttpRequestLike, SseSink } from './server/http/core/http.js';
+export type { OverloadOptions } from './server/http/core/overload.js';
+export type { SecurityOptions } from './server/http/core/security.js';
+export {
+  createSseLegacyHandler,
+  type SseLegacyHandler,
+  type SseLegacyOptions,
+} from './server/http/legacy-sse/handler.js';
+export {
+  createStreamableHttpHandler,
+  type StreamableHttpHandler,
+  type StreamableHttpOptions,
+} from './server/http/streamable/handler.js';
+export {
+  createStreamableHttpRelay,
+  type StreamableHttpRelayOptions,
+} from './server/http/streamable/relay.js';
+export type { ResponseMode } from './server/http/streamable/stream-settings.js';
 export type { Middleware, MiddlewareRequest } from './server/middleware.js';
 export { type InputRequiredReturn, inputRequired, type MrtrState } from './server/modern/mrtr.js';
 export type { Mounted, MountOptions } from './server/mount.js';
@@ -151,7 +177,6 @@ export {
   type TaskAdopter,
   type TaskStore,
 } from './store/task-store.js';
-export { PRM_PREFIX, type ResourceAuthOptions } from './transport/auth-gate.js';
 export type { AuthChallenge, HttpAuthorizer } from './transport/http-client/auth-hook.js';
 export type { FetchLike, HeadersOption, ReconnectOptions } from './transport/http-client/shared.js';
 export { HttpStatusError } from './transport/http-client/shared.js';
@@ -171,31 +196,6 @@ export {
   SseLegacyClientTransport,
   type SseLegacyClientTransportOptions,
 } from './transport/sse-legacy-client.js';
-export {
-  createSseLegacyHandler,
-  type SseLegacyHandler,
-  type SseLegacyOptions,
-} from './transport/sse-legacy-server.js';
-export type { ClientAddressOptions } from './transport/streamable-http/client-address.js';
-export type { HttpReply, HttpRequestLike, SseSink } from './transport/streamable-http/exchange.js';
-export {
-  createStreamableHttpHandler,
-  type StreamableHttpHandler,
-  type StreamableHttpOptions,
-} from './transport/streamable-http/handler.js';
-export type { OverloadOptions } from './transport/streamable-http/overload.js';
-export {
-  createStreamableHttpRelay,
-  type StreamableHttpRelayOptions,
-} from './transport/streamable-http/relay.js';
-export type { SecurityOptions } from './transport/streamable-http/security.js';
-export type { ResponseMode } from './transport/streamable-http/stream-settings.js';
-export {
-  type ExchangeHandler,
-  fromRequest,
-  toFetchHandler,
-  toResponse,
-} from './transport/streamable-http/web.js';
 export {
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,

@@ -18,7 +18,7 @@ export {
   type NodeListener,
   type NodeListenerOptions,
   type NodeRoutes,
-} from './transport/node-http.js';
+} from './server/http/adapters/node-http.js';
 export {
   type RunningRelay,
   type RunningServer,
@@ -26,4 +26,4 @@ export {
   type ServeRelayOptions,
   serve,
   serveRelay,
-} from './transport/node-serve.js';
+} from './server/http/adapters/node-serve.js';

@@ -5,8 +5,8 @@
 import { errorMessage } from '../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
 import type { Transport } from '../protocol/transport.js';
+import { serveRelay } from '../server/http/adapters/node-serve.js';
 import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
-import { serveRelay } from '../transport/node-serve.js';
 import { type SharedTransport, shareTransport } from '../transport/share.js';
 import { StdioClientTransport } from '../transport/stdio-client.js';
 import { CliError, ExitCode } from './exit.js';

@@ -1,8 +1,9 @@
 // The gateway's HTTP endpoint on node:http: Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse and
 // /messages, Host headers checked on a loopback address: `serve()` of `mcpkit/node` (its time limits and bounds
 // included), reached through its own file (an entry point, which a folder may not import).
+
+import { serve } from '../server/http/adapters/node-serve.js';
 import type { McpServer } from '../server/server.js';
-import { serve } from '../transport/node-serve.js';
 
 /** A listening endpoint. */
 export interface Listening {

@@ -1,7 +1,7 @@
 // `mcpkit serve` without --watch: the module's server over stdio (until stdin ends) or Streamable HTTP (both eras
 // on one endpoint, the legacy HTTP+SSE transport beside it; until SIGINT or SIGTERM).
 import type { Transport, TransportReceiver } from '../protocol/transport.js';
-import { serve } from '../transport/node-serve.js';
+import { serve } from '../server/http/adapters/node-serve.js';
 import { StdioServerTransport } from '../transport/stdio-server.js';
 import { CliError, ExitCode } from './exit.js';
 import { note } from './output.js';

@@ -2,9 +2,9 @@
 // starts), a protected test server, and raw HTTP exchanges in both eras with a bearer token.
 import { createServer } from 'node:net';
 import { z } from 'zod';
+import type { ResourceAuthOptions } from '../../src/server/http/core/auth-gate.js';
 import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { META } from '../../src/spec/modern.js';
-import type { ResourceAuthOptions } from '../../src/transport/auth-gate.js';
 
 /** A port that was free a moment ago (the OS does not hand it out again at once). */
 export async function freePort(): Promise<number> {

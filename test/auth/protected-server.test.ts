@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { jwtVerifier } from '../../src/auth.js';
 import { type RunningServer, serve } from '../../src/node.js';
-import { createStreamableHttpHandler } from '../../src/transport/streamable-http/handler.js';
-import { toFetchHandler } from '../../src/transport/streamable-http/web.js';
+import { toFetchHandler } from '../../src/server/http/adapters/web.js';
+import { createStreamableHttpHandler } from '../../src/server/http/streamable/handler.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc.js';
 import {
   authOptions,

@@ -7,8 +7,8 @@ import { RedisBus } from '../../src/redis/bus.js';
 import { RedisConnection } from '../../src/redis/connection.js';
 import { RedisEventStore } from '../../src/redis/event-store.js';
 import { RedisSessionStore } from '../../src/redis/session-store.js';
+import { joinCluster } from '../../src/server/http/cluster/node.js';
 import { McpServer } from '../../src/server/server.js';
-import { joinCluster } from '../../src/transport/cluster/node.js';
 import { TestRedis } from '../fixtures/redis.js';
 import { eventually } from './helpers.js';
 

@@ -3,9 +3,9 @@
 // and the client gets 503 with a JSON-RPC error (or that error as the stream's last event when it had turned SSE).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { toFetchHandler } from '../../src/server/http/adapters/web.js';
+import { createStreamableHttpHandler } from '../../src/server/http/streamable/handler.js';
 import { McpServer } from '../../src/server/server.js';
-import { createStreamableHttpHandler } from '../../src/transport/streamable-http/handler.js';
-import { toFetchHandler } from '../../src/transport/streamable-http/web.js';
 import { envelope, SUITE_TIMEOUT, within } from './helpers.js';
 
 /** A tools/call of `tool`; with `progressToken` the client asks for progress, so a report turns the reply SSE. */

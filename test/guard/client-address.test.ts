@@ -7,11 +7,11 @@ import { describe, test } from 'node:test';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { serve } from '../../src/node.js';
 import { addressKey } from '../../src/server/guard/subject.js';
+import { addressReader } from '../../src/server/http/core/client-address.js';
+import type { HttpRequestLike } from '../../src/server/http/core/http.js';
+import { createStreamableHttpHandler } from '../../src/server/http/streamable/handler.js';
 import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit-store.js';
-import { addressReader } from '../../src/transport/streamable-http/client-address.js';
-import type { HttpRequestLike } from '../../src/transport/streamable-http/exchange.js';
-import { createStreamableHttpHandler } from '../../src/transport/streamable-http/handler.js';
 import { collect } from './helpers.js';
 
 const MODERN_META = {

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '../../src/client/client.js';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { serve } from '../../src/node.js';
+import type { ResponseMode } from '../../src/server/http/streamable/stream-settings.js';
 import { McpServer } from '../../src/server/server.js';
 import { StdioClientTransport } from '../../src/transport/stdio-client.js';
-import type { ResponseMode } from '../../src/transport/streamable-http/stream-settings.js';
 import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
 import { ERAS } from './helpers.js';
 

@@ -1,0 +1,151 @@
+import { randomBase64url } from '../../../framing/base64url.js';
+import type { MessageContext } from '../../../protocol/transport.js';
+import { POLICIES, statefulPolicy } from '../../../spec/revision.js';
+import { DEFAULT_HTTP_REVISION } from '../../../spec/versions.js';
+import { principalOf } from '../../auth.js';
+import type { McpServer } from '../../server.js';
+import { httpError, missingSessionId, sessionNotFound, unavailable } from '../core/errors.js';
+import type { HttpReply, HttpRequestLike } from '../core/http.js';
+import type { PostBody } from '../core/post-body.js';
+import type { ClusteredSessions } from './clustered-sessions.js';
+import { connectTransport } from './connect.js';
+import type { SessionTable } from './session-table.js';
+import type { HttpSessionTransport } from './session-transport.js';
+import type { StreamSettings } from './stream-settings.js';
+
+/**
+ * A stateful-era POST with sessions on: `initialize` opens a session (its id goes out in the reply);
+ * anything else goes to the session its `Mcp-Session-Id` names, looked up once.
+ */
+export async function postToSession(
+  server: McpServer,
+  settings: StreamSettings,
+  table: SessionTable,
+  req: HttpRequestLike,
+  body: PostBody,
+  context: MessageContext,
+  cluster?: ClusteredSessions,
+): Promise<HttpReply> {
+  const sessionId = req.header('mcp-session-id');
+  // The request's one lookup (it marks the session used, or closes it when expired).
+  let transport = sessionId === undefined ? undefined : table.get(sessionId);
+  if (body.init) {
+    if (transport) return httpError(400, 'Bad Request: this session is already initialized');
+    return openSession(server, settings, table, body, context, cluster);
+  }
+  if (sessionId === undefined) return missingSessionId();
+  if (cluster !== undefined) {
+    // A session first seen here is read from the cluster's store once; later requests find it in the table.
+    if (transport === undefined) {
+      try {
+        transport = await cluster.load(sessionId);
+      } catch (e) {
+        return unavailable(e);
+      }
+    } else cluster.used(sessionId);
+  }
+  // Another principal's session answers exactly like an unknown one (no session hijack with one's own token).
+  if (!transport || transport.owner !== principalOf(context.authInfo)) return sessionNotFound();
+  if (body.batch && transport.negotiated?.policy?.batching !== true) {
+    return httpError(
+      400,
+      'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
+    );
+  }
+  context.sessionId = sessionId;
+  if (cluster?.changes(body.messages)) return postRecorded(cluster, sessionId, transport, body, context);
+  return transport.post(body.messages, body.batch, context);
+}
+
+/** A POST that changes what is stored of the session: the record is stored again before the reply goes out. */
+async function postRecorded(
+  cluster: ClusteredSessions,
+  sessionId: string,
+  transport: HttpSessionTransport,
+  body: PostBody,
+  context: MessageContext,
+): Promise<HttpReply> {
+  const reply = await transport.post(body.messages, body.batch, context);
+  try {
+    await cluster.save(sessionId, transport);
+  } catch (e) {
+    return unavailable(e);
+  }
+  return reply;
+}
+
+/** Answers `initialize` in a new session; when the handshake fails the session is closed and no id handed out. */
+async function openSession(
+  server: McpServer,
+  settings: StreamSettings,
+  table: SessionTable,
+  body: PostBody,
+  context: MessageContext,
+  cluster: ClusteredSessions | undefined,
+): Promise<HttpReply> {
+  const id = newSessionId();
+  const { transport, session } = await connectTransport(server, id, settings);
+  if (!table.add(id, transport)) {
+    await transport.close();
+    return httpError(503, 'Service Unavailable: too many active sessions');
+  }
+  transport.onclosed = () => table.delete(id);
+  transport.owner = principalOf(context.authInfo);
+  context.sessionId = id;
+  const reply = await transport.post(body.messages, false, context);
+  if (!session.initialized) {
+    // The handshake failed: no session was created, so no id is handed out.
+    await transport.close();
+    const { 'mcp-session-id': _dropped, ...headers } = reply.headers;
+    return { ...reply, headers };
+  }
+  if (cluster !== undefined) {
+    try {
+      await cluster.created(id, transport, session);
+    } catch (e) {
+      // A session the other instances cannot find would fail on the next request: none is handed out.
+      await transport.close();
+      return unavailable(e);
+    }
+  }
+  return reply;
+}
+
+/**
+ * A stateful-era POST with sessions off: every request stands alone, answered by a transport that ends
+ * itself once its only stream has its answer (`version`: the header's revision, or the HTTP default).
+ */
+export async function postStateless(
+  server: McpServer,
+  settings: StreamSettings,
+  body: PostBody,
+  version: string,
+  context: MessageContext,
+): Promise<HttpReply> {
+  // The version was checked by the era routing; an unknown one cannot reach here.
+  const policy = statefulPolicy(version) ?? POLICIES[DEFAULT_HTTP_REVISION];
+  if (body.batch && !policy.batching) {
+    return httpError(
+      400,
+      'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
+    );
+  }
+  const { transport, session } = await connectTransport(server, undefined, settings);
+  session.transient = true;
+  if (!body.init) {
+    // Without sessions every request stands alone: treat it as coming from an initialized client.
+    session.initialized = true;
+    session.ready = true;
+    session.policy = policy;
+    session.serverCapabilities = server.capabilities;
+  }
+  transport.onidle = () => void transport.close();
+  const reply = await transport.post(body.messages, body.batch, context);
+  if (reply.status !== 200) await transport.close();
+  return reply;
+}
+
+/** A cryptographically random session id of visible ASCII (base64url, 128 bits). */
+export function newSessionId(): string {
+  return randomBase64url(16);
+}

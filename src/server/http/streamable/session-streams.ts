@@ -1,0 +1,227 @@
+import { randomBase64url } from '../../../framing/base64url.js';
+import { formatSseEvent, SSE_KEEPALIVE } from '../../../framing/sse.js';
+import { toError } from '../../../jsonrpc/errors.js';
+import { encodeMessage } from '../../../jsonrpc/parse.js';
+import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
+import type { TransportReceiver } from '../../../protocol/transport.js';
+import type { RevisionPolicy } from '../../../spec/revision.js';
+import { isRateLimited, retryHeaders } from '../core/errors.js';
+import { type HttpReply, SSE_HEADERS, type SseSink } from '../core/http.js';
+import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
+import { failLost, watchProducer } from './remote-stream.js';
+import type { StreamSettings } from './stream-settings.js';
+
+/** A short random tag per session: stream ids of other sessions never match it. */
+function streamTag(): string {
+  return randomBase64url(6);
+}
+
+/**
+ * The streams of one HTTP session (or one stateless request) and how a message goes out on one: collected for a JSON
+ * reply, or written as an SSE event (recorded in the event store first, in order behind an asynchronous one), with
+ * the connections attached to them (priming, replay, keep-alive) and their ends. The session's transport decides
+ * which stream a message belongs to; this writes it there.
+ */
+export class SessionStreams {
+  /** The event store's key of the session. */
+  readonly key: string;
+  readonly sessionId: string | undefined;
+  readonly settings: StreamSettings;
+  /** The headers of every reply (the session id, the instance of a cluster). */
+  readonly headers: Record<string, string>;
+  /** The prefix of the session's stream ids. */
+  readonly tag: string;
+  /** The POST streams still waiting for responses, by stream id. */
+  readonly streams = new Map<string, OutStream>();
+  readonly byRequest = new Map<RequestId, OutStream>();
+  /** The standalone (GET) stream; made when first needed (most sessions never open or use it). */
+  standalone: OutStream | undefined;
+  receiver: TransportReceiver | undefined;
+  nextStream = 0;
+  closed = false;
+  /** The session's negotiated revision, once known. */
+  negotiated: { readonly policy: RevisionPolicy | undefined } | undefined;
+  /** Called when the last POST stream has its answer. */
+  onidle: (() => void) | undefined;
+
+  constructor(key: string, sessionId: string | undefined, settings: StreamSettings, tag?: string) {
+    this.key = key;
+    this.sessionId = sessionId;
+    this.settings = settings;
+    this.headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
+    if (settings.cluster !== undefined && sessionId !== undefined)
+      this.headers['mcpkit-instance'] = settings.cluster.instance;
+    // Only resumable streams need ids that other sessions cannot guess.
+    this.tag = tag ?? (settings.resumable ? streamTag() : 's');
+  }
+
+  standaloneStream(): OutStream {
+    if (this.standalone === undefined) {
+      this.standalone = new OutStream(`${this.tag}_`, false);
+      this.standalone.sse = true;
+    }
+    return this.standalone;
+  }
+
+  /** Reports a problem that ends nothing (a store that failed to record or forget). */
+  error(e: unknown): void {
+    this.receiver?.onerror(toError(e));
+  }
+
+  /** A cancelled request gets no response: its stream stops waiting for one. */
+  cancelled(requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const stream = this.byRequest.get(requestId);
+    if (!stream) return;
+    this.byRequest.delete(requestId);
+    stream.pending.delete(requestId);
+    if (stream.pending.size > 0) return;
+    if (!stream.sse && stream.json.length > 0) this.replyJson(stream);
+    else {
+      if (!stream.sse) this.startSse(stream);
+      this.finish(stream);
+    }
+  }
+
+  emit(stream: OutStream, message: JsonRpcMessage, isResponse: boolean): void {
+    if (!stream.sse) {
+      if (isResponse) {
+        stream.json.push(message);
+        if (stream.pending.size === 0) this.replyJson(stream);
+        return;
+      }
+      this.startSse(stream);
+    }
+    const store = this.settings.eventStore;
+    const data = encodeMessage(message);
+    const id = store
+      ? store.append(this.key, stream.id, message, data.length)
+      : this.settings.resumable
+        ? `${stream.id}.${++stream.seq}`
+        : undefined;
+    const last = isResponse && stream.pending.size === 0;
+    if (typeof id !== 'object' && stream.tail === undefined) {
+      stream.write({
+        seq: seqOf(id),
+        text: formatSseEvent(id === undefined ? { data } : { id, data }),
+      });
+      if (last) this.finish(stream);
+      return;
+    }
+    // An asynchronous store: events go out in order once recorded, and the stream ends after the last. An event the
+    // store could not record still goes out, without an id (it cannot be resumed from, but it is not lost).
+    const recorded = Promise.resolve(id).then(
+      (eid) => eid,
+      (e: unknown) => {
+        this.error(e);
+        return undefined;
+      },
+    );
+    stream.tail = (stream.tail ?? Promise.resolve()).then(async () => {
+      const eid = await recorded;
+      stream.write({
+        seq: seqOf(eid),
+        text: formatSseEvent(eid === undefined ? { data } : { id: eid, data }),
+      });
+      if (last) this.finish(stream);
+    });
+    stream.tail.catch((e: unknown) => this.error(e));
+  }
+
+  replyJson(stream: OutStream): void {
+    const first = stream.json[0] as JsonRpcMessage;
+    const body = stream.batch
+      ? `[${stream.json.map((m) => encodeMessage(m)).join(',')}]`
+      : encodeMessage(first);
+    const statusOf = this.settings.statusOf;
+    // One message answering the whole POST: a rate limit's refusal is a 429 (stateless-revision errors map further).
+    const status = stream.batch ? 200 : statusOf ? statusOf(first) : isRateLimited(first) ? 429 : 200;
+    const headers = { 'content-type': 'application/json', ...this.headers };
+    stream.reply?.({ status, headers: status === 429 ? retryHeaders(first, headers) : headers, body });
+    stream.reply = undefined;
+    this.streams.delete(stream.id);
+    if (this.streams.size === 0) this.onidle?.();
+  }
+
+  startSse(stream: OutStream): void {
+    stream.sse = true;
+    const cluster = this.settings.cluster;
+    if (cluster !== undefined && stream.pending.size > 0) {
+      // Recorded so that an instance resuming the stream can fail these requests if this instance dies.
+      cluster.events
+        .streamOpened(this.key, stream.id, [...stream.pending])
+        .catch((e: unknown) => this.error(e));
+    }
+    stream.backlog = [];
+    const early = stream.json;
+    stream.json = Array.of();
+    const resolve = stream.reply;
+    stream.reply = undefined;
+    resolve?.(this.sseReplySync((sink) => this.attach(stream, sink, [], true)));
+    for (const m of early) this.emit(stream, m, false);
+  }
+
+  sseReply(run: (sink: SseSink) => void): Promise<HttpReply> {
+    return Promise.resolve(this.sseReplySync(run));
+  }
+
+  sseReplySync(run: (sink: SseSink) => void): HttpReply {
+    return { status: 200, headers: { ...SSE_HEADERS, ...this.headers }, sse: run };
+  }
+
+  /** Puts a connection on a stream: priming, the replay, what waited meanwhile, then live events and keep-alives. */
+  attach(stream: OutStream, sink: SseSink, replay: QueuedEvent[], fresh: boolean): void {
+    // Priming events (SEP-1699) came with 2025-11-25: older clients may read the empty data as a broken message.
+    if (this.settings.resumable && this.negotiated?.policy?.ssePriming === true) {
+      // A new stream is primed with an id to resume from; a resumed one only gets the retry interval.
+      sink.write(
+        fresh
+          ? formatSseEvent({ id: `${stream.id}.0`, retry: this.settings.retryMs, data: '' })
+          : `retry: ${this.settings.retryMs}\n\n`,
+      );
+    }
+    let last = -1;
+    for (const e of replay) {
+      sink.write(e.text);
+      last = e.seq ?? last;
+    }
+    for (const e of stream.backlog ?? []) if (e.seq === undefined || e.seq > last) sink.write(e.text);
+    stream.backlog = undefined;
+    const finished =
+      stream.remote !== undefined
+        ? stream.remote.ended || stream.remote.lost
+        : stream !== this.standalone && !this.streams.has(stream.id);
+    if (stream.remote?.lost) failLost(stream, sink);
+    if (stream.closeRequested || finished || this.closed) {
+      stream.closeRequested = false;
+      stream.detach(false);
+      sink.close();
+      return;
+    }
+    stream.sink = sink;
+    sink.onclose = () => {
+      if (stream.sink === sink) stream.detach(false);
+    };
+    const cluster = this.settings.cluster;
+    if (stream.remote !== undefined && cluster !== undefined) watchProducer(stream, cluster, this.tag);
+    if (this.settings.keepAliveMs > 0) {
+      stream.keepAlive = setInterval(() => sink.write(SSE_KEEPALIVE), this.settings.keepAliveMs);
+      (stream.keepAlive as { unref?: () => void }).unref?.();
+    }
+  }
+
+  finish(stream: OutStream): void {
+    this.streams.delete(stream.id);
+    const ended = this.settings.eventStore?.streamEnded?.(this.key, stream.id);
+    if (ended instanceof Promise) ended.catch((e: unknown) => this.error(e));
+    if (stream.sink) stream.detach(true);
+    if (this.streams.size === 0) this.onidle?.();
+  }
+
+  /** Ends the connection carrying a stream without ending the stream (SSE polling: the client resumes). */
+  closeConnection(stream: OutStream): void {
+    if (!stream.sse) this.startSse(stream);
+    if (stream.sink) stream.detach(true);
+    else stream.closeRequested = true;
+  }
+}

@@ -1,0 +1,20 @@
+import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
+import type { EventStore } from '../../../store/event-store.js';
+import type { ClusterLink } from '../cluster/link.js';
+
+/** How a POST carrying requests is answered: JSON, SSE, or JSON unless something must stream first. */
+export type ResponseMode = 'json' | 'sse' | 'auto';
+
+/** Stream settings shared by all sessions of a handler. */
+export interface StreamSettings {
+  responseMode: ResponseMode;
+  retryMs: number;
+  keepAliveMs: number;
+  eventStore: EventStore | undefined;
+  /** Stateless-revision streams carry no event ids and no priming event (they cannot be resumed). */
+  resumable: boolean;
+  /** The HTTP status of a JSON reply carrying one message (stateless-revision errors map to 4xx). */
+  statusOf?: (message: JsonRpcMessage) => number;
+  /** Set when the endpoint is one instance of a cluster (its `eventStore` is then the link's shared store). */
+  cluster?: ClusterLink;
+}
