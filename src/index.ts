@@ -177,14 +177,23 @@ export {
   type TaskAdopter,
   type TaskStore,
 } from './store/task-store.js';
+export type { FetchLike } from './transport/fetch.js';
 export type { AuthChallenge, HttpAuthorizer } from './transport/http-client/auth-hook.js';
-export type { FetchLike, HeadersOption, ReconnectOptions } from './transport/http-client/shared.js';
-export { HttpStatusError } from './transport/http-client/shared.js';
 export {
   HttpClientTransport,
   type HttpClientTransportKind,
   type HttpClientTransportOptions,
-} from './transport/http-client.js';
+} from './transport/http-client/fallback.js';
+export {
+  SseLegacyClientTransport,
+  type SseLegacyClientTransportOptions,
+} from './transport/http-client/legacy-sse.js';
+export type { HeadersOption, ReconnectOptions } from './transport/http-client/shared.js';
+export { HttpStatusError } from './transport/http-client/shared.js';
+export {
+  StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
+} from './transport/http-client/streamable.js';
 export {
   createLinkedTransports,
   type LinkedTransportOptions,
@@ -192,11 +201,3 @@ export {
 } from './transport/memory.js';
 export { type Pipe, type PipeOptions, pipeTransports } from './transport/pipe.js';
 export { type SharedTransport, type ShareOptions, shareTransport } from './transport/share.js';
-export {
-  SseLegacyClientTransport,
-  type SseLegacyClientTransportOptions,
-} from './transport/sse-legacy-client.js';
-export {
-  StreamableHttpClientTransport,
-  type StreamableHttpClientTransportOptions,
-} from './transport/streamable-http-client.js';

@@ -4,7 +4,7 @@ import { FileTokenStore } from '../auth/client/file-store.js';
 import { LoopbackReceiver } from '../auth/client/loopback.js';
 import { canonicalResource } from '../auth/client/urls.js';
 import { Client } from '../client/client.js';
-import { HttpClientTransport } from '../transport/http-client.js';
+import { HttpClientTransport } from '../transport/http-client/fallback.js';
 import type { LoginFlags } from './auth.js';
 import { oauthClient, tokenFile } from './auth-store.js';
 import { connectFailure, HttpWatch } from './connect.js';

@@ -2,7 +2,7 @@
 // for hosts that only start commands (a secret header's value in the environment, where `ps` does not show it). Every message passes both ways unchanged. Tokens come from `mcpkit auth login URL` (the CLI's
 // token file) and are refreshed as needed; a server that wants a sign-in nobody did answers each request with an
 // error saying so (a host cannot sign in through stdio).
-import { HttpClientTransport } from '../transport/http-client.js';
+import { HttpClientTransport } from '../transport/http-client/fallback.js';
 import { pipeTransports } from '../transport/pipe.js';
 import { StdioServerTransport } from '../transport/stdio-server.js';
 import { storedAuthorizer } from './auth-store.js';

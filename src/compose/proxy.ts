@@ -11,7 +11,7 @@ import { LOG_LEVELS } from '../server/session.js';
 import { checkToolTransforms, type ToolTransforms } from '../server/tool-transforms.js';
 import type { Implementation, LoggingMessageParams, ServerCapabilities } from '../spec/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
-import { HttpClientTransport } from '../transport/http-client.js';
+import { HttpClientTransport } from '../transport/http-client/fallback.js';
 import { InFlight } from './in-flight.js';
 import { Mirror } from './mirror.js';
 import { shapeTools } from './shape-tools.js';

@@ -15,7 +15,7 @@ import type {
 } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
-import { HttpClientTransport } from '../transport/http-client.js';
+import { HttpClientTransport } from '../transport/http-client/fallback.js';
 import { type AskOutcome, Asks, type PendingAsk } from './asks.js';
 import { BadInput } from './bad-input.js';
 import { type HostConfiguration, type HostServer, HostTarget } from './host-target.js';

@@ -1,7 +1,7 @@
 import type { AuthorizationCodeGrant } from '../auth/client/options.js';
 import type { Transport } from '../protocol/transport.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
-import { HttpClientTransport } from '../transport/http-client.js';
+import { HttpClientTransport } from '../transport/http-client/fallback.js';
 import { StdioClientTransport } from '../transport/stdio-client.js';
 
 /**

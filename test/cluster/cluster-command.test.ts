@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { nginxConfig } from '../../examples/cluster/topology.js';
 import { Client } from '../../src/client/client.js';
-import { SseLegacyClientTransport } from '../../src/transport/sse-legacy-client.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { SseLegacyClientTransport } from '../../src/transport/http-client/legacy-sse.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 
 const MAIN = fileURLToPath(new URL('../../examples/cluster/main.js', import.meta.url));
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));

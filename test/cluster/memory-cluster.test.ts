@@ -10,7 +10,7 @@ import { type RunningServer, serve } from '../../src/node.js';
 import { MemoryBus } from '../../src/store/bus.js';
 import { MemorySessionStore } from '../../src/store/session-store.js';
 import { MemorySharedEventStore } from '../../src/store/shared-event-store.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { clusterServer, eventually, spreadingFetch } from './helpers.js';
 
 const IDS = ['inst-aaa', 'inst-bbb', 'inst-ccc'];

@@ -10,8 +10,8 @@ import { type RunningServer, serve } from '../../src/node.js';
 import { MemoryBus } from '../../src/store/bus.js';
 import { MemorySessionStore } from '../../src/store/session-store.js';
 import { MemorySharedEventStore } from '../../src/store/shared-event-store.js';
-import { SseLegacyClientTransport } from '../../src/transport/sse-legacy-client.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { SseLegacyClientTransport } from '../../src/transport/http-client/legacy-sse.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { clusterServer, eventually, spreadingFetch } from './helpers.js';
 
 const IDS = ['leg-aaaa', 'leg-bbbb'];

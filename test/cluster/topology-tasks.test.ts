@@ -9,7 +9,7 @@ import { Topology } from '../../examples/cluster/topology.js';
 import { Client } from '../../src/client/client.js';
 import type { JsonObject } from '../../src/jsonrpc/types.js';
 import { TASKS_EXTENSION } from '../../src/spec/modern.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { eventually } from './helpers.js';
 
 let top: Topology;

@@ -15,8 +15,8 @@ import { Topology } from '../../examples/cluster/topology.js';
 import { Client } from '../../src/client/client.js';
 import type { SseEvent } from '../../src/framing/sse.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/types.js';
-import { SseLegacyClientTransport } from '../../src/transport/sse-legacy-client.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { SseLegacyClientTransport } from '../../src/transport/http-client/legacy-sse.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import {
   initSession,
   openGet,

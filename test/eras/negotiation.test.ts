@@ -13,7 +13,7 @@ import { Client } from '../../src/client/client.js';
 import { ErrorCode, JsonRpcError, McpkitError } from '../../src/jsonrpc/errors.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '../../src/jsonrpc/types.js';
 import { type RunningServer, serve } from '../../src/node.js';
-import { HttpClientTransport } from '../../src/transport/http-client.js';
+import { HttpClientTransport } from '../../src/transport/http-client/fallback.js';
 import { createLinkedTransports } from '../../src/transport/memory.js';
 import { StdioClientTransport } from '../../src/transport/stdio-client.js';
 import { createDualServer, DUAL_INFO } from './fixtures/dual-server.js';

@@ -9,7 +9,7 @@ import type { JsonObject } from '../../src/jsonrpc/types.js';
 import { type RunningServer, serve } from '../../src/node.js';
 import { McpServer } from '../../src/server/server.js';
 import { connectInMemory } from '../../src/testing.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { invalidCases, validCases } from '../fixtures/x-mcp-header-cases.js';
 import { CALL, envelope, firstText, SUITE_TIMEOUT } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { Client, createLinkedTransports, type JsonRpcMessage } from '../../src/index.js';
-import { HttpClientTransport } from '../../src/transport/http-client.js';
+import { HttpClientTransport } from '../../src/transport/http-client/fallback.js';
 
 /** A scripted server: `answer` returns the reply to each request; every method seen is recorded. */
 async function scripted(answer: (method: string) => object) {

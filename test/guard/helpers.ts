@@ -7,7 +7,7 @@ import { type RunningServer, serve } from '../../src/node.js';
 import type { AuthInfo, TokenVerifier } from '../../src/server/auth.js';
 import type { AuditRecord } from '../../src/server/guard/audit.js';
 import type { McpServer } from '../../src/server/server.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { connect } from '../tasks/fixture.js';
 
 export type Era = 'stateful' | 'stateless';

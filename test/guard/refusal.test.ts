@@ -14,7 +14,7 @@ import { serve } from '../../src/node.js';
 import type { ResponseMode } from '../../src/server/http/streamable/stream-settings.js';
 import { McpServer } from '../../src/server/server.js';
 import { StdioClientTransport } from '../../src/transport/stdio-client.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { ERAS } from './helpers.js';
 
 const MODERN_META = {

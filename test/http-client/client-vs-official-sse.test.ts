@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { Client } from '../../src/client/client.js';
 import type { LoggingMessageParams, ProgressParams } from '../../src/spec/types.js';
-import { HttpClientTransport } from '../../src/transport/http-client.js';
-import { SseLegacyClientTransport } from '../../src/transport/sse-legacy-client.js';
+import { HttpClientTransport } from '../../src/transport/http-client/fallback.js';
+import { SseLegacyClientTransport } from '../../src/transport/http-client/legacy-sse.js';
 import { type OfficialHttpServer, officialLegacy } from './official-servers.js';
 
 const CALL = { timeout: 5_000 } as const;

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import { Client } from '../../src/client/client.js';
 import type { LoggingMessageParams, ProgressParams, Tool } from '../../src/spec/types.js';
-import { HttpClientTransport } from '../../src/transport/http-client.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { HttpClientTransport } from '../../src/transport/http-client/fallback.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import {
   type OfficialHttpServer,
   OrderedEventStore,

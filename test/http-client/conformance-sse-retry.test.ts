@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { afterEach, test } from 'node:test';
 import { Client } from '../../src/client/client.js';
-import { HttpClientTransport } from '../../src/transport/http-client.js';
+import { HttpClientTransport } from '../../src/transport/http-client/fallback.js';
 import { event, json, MockServer, message, openSse } from './mock-server.js';
 
 const RETRY = 500;

@@ -6,7 +6,7 @@ import { Client } from '../../src/client/client.js';
 import { serve } from '../../src/node.js';
 import { McpServer } from '../../src/server/server.js';
 import type { Tool } from '../../src/spec/types.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { eventually, sleep } from './mock-server.js';
 
 /** How long a reconnection may take on a loaded machine. */

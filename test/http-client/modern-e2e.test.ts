@@ -10,8 +10,8 @@ import { type RunningServer, serve } from '../../src/node.js';
 import type { Transport } from '../../src/protocol/transport.js';
 import { McpServer } from '../../src/server/server.js';
 import { META } from '../../src/spec/modern.js';
-import { HttpClientTransport } from '../../src/transport/http-client.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { HttpClientTransport } from '../../src/transport/http-client/fallback.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { eventually, Recorder, sleep } from './mock-server.js';
 
 const ENVELOPE: JsonObject = {

@@ -8,7 +8,7 @@ import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { type RunningServer, serve } from '../../src/node.js';
 import type { McpServer } from '../../src/server/server.js';
 import { META } from '../../src/spec/modern.js';
-import { StreamableHttpClientTransport } from '../../src/transport/streamable-http-client.js';
+import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { createTaskServer, handlers, newObserved, WITH_TASKS } from './fixture.js';
 
 let server: McpServer;

@@ -1,7 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { errorMessage, McpkitError, type McpkitErrorCode } from '../../jsonrpc/errors.js';
-import type { FetchLike } from '../../transport/http-client/shared.js';
-import { readText } from '../../transport/http-client/sse-reader.js';
+import { type FetchLike, readText } from '../../transport/fetch.js';
 import type { CheckedFetch } from './options.js';
 import { isSecureFor, type ReachRule, requireAddress, requireReachable } from './urls.js';
 

@@ -1,7 +1,7 @@
 import type * as oauth from 'oauth4webapi';
 import { McpkitError } from '../../jsonrpc/errors.js';
+import type { FetchLike } from '../../transport/fetch.js';
 import type { AuthChallenge, HttpAuthorizer } from '../../transport/http-client/auth-hook.js';
-import type { FetchLike } from '../../transport/http-client/shared.js';
 import { bearerChallenge } from './challenge.js';
 import { type Discovery, discover } from './discovery.js';
 import { authorizationCode, clientCredentials, enterprise, refresh } from './grants.js';

@@ -1,6 +1,6 @@
 import type { PrivateKey } from 'oauth4webapi';
 import type { JsonValue } from '../../jsonrpc/types.js';
-import type { FetchLike } from '../../transport/http-client/shared.js';
+import type { FetchLike } from '../../transport/fetch.js';
 import type { TokenStore } from './store.js';
 import type { AllowPrivateNetwork } from './urls.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { FetchLike } from '../fetch.js';
 import { type AuthChallenge, authorizedFetch, type HttpAuthorizer, MAX_AUTH_RETRIES } from './auth-hook.js';
-import type { FetchLike } from './shared.js';
 
 const URL_ = new URL('http://127.0.0.1:1/mcp');
 

@@ -1,4 +1,4 @@
-import type { FetchLike } from './shared.js';
+import type { FetchLike } from '../fetch.js';
 
 /** A 401 or 403 answer handed to an {@link HttpAuthorizer}: what it needs to decide whether to retry. */
 export interface AuthChallenge {

@@ -9,6 +9,7 @@ import type {
   RequestId,
 } from '../../jsonrpc/types.js';
 import { claimsModern, META } from '../../spec/modern.js';
+import { readText } from '../fetch.js';
 import { encodeHeaderValue, nameOf } from '../http-headers.js';
 import {
   describe,
@@ -19,7 +20,7 @@ import {
   mediaType,
   networkError,
 } from './shared.js';
-import { readEvents, readText } from './sse-reader.js';
+import { readEvents } from './sse-reader.js';
 
 /** A message of protocol revision 2026-07-28 or later: one request or notification whose `_meta` names it. */
 export type ModernMessage = JsonRpcRequest | JsonRpcNotification;

@@ -1,10 +1,7 @@
 import { ErrorCode, errorMessage, McpkitError } from '../../jsonrpc/errors.js';
 import { classify, type Parsed, parseMessage } from '../../jsonrpc/parse.js';
 import type { JsonRpcErrorObject, JsonRpcMessage, RequestId } from '../../jsonrpc/types.js';
-import { readText } from './sse-reader.js';
-
-/** The `fetch` an HTTP client transport calls; the global `fetch` fits, and so does any wrapper of it. */
-export type FetchLike = (url: URL, init: RequestInit) => Promise<Response>;
+import { readText } from '../fetch.js';
 
 /** Headers as `new Headers(...)` accepts them. */
 export type HeadersLike = ConstructorParameters<typeof Headers>[0];

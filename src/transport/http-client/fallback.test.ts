@@ -12,10 +12,10 @@ import {
   message,
   openSse,
   Recorder,
-} from '../../test/http-client/mock-server.js';
-import type { JsonRpcMessage, JsonRpcRequest } from '../jsonrpc/types.js';
-import { META } from '../spec/modern.js';
-import { HttpClientTransport } from './http-client.js';
+} from '../../../test/http-client/mock-server.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../jsonrpc/types.js';
+import { META } from '../../spec/modern.js';
+import { HttpClientTransport } from './fallback.js';
 
 const servers: MockServer[] = [];
 const transports: HttpClientTransport[] = [];

@@ -11,14 +11,11 @@ import {
   openSse,
   Recorder,
   sleep,
-} from '../../test/http-client/mock-server.js';
-import { McpkitError } from '../jsonrpc/errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import { HttpStatusError } from './http-client/shared.js';
-import {
-  StreamableHttpClientTransport,
-  type StreamableHttpClientTransportOptions,
-} from './streamable-http-client.js';
+} from '../../../test/http-client/mock-server.js';
+import { McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { HttpStatusError } from './shared.js';
+import { StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from './streamable.js';
 
 const servers: MockServer[] = [];
 const transports: StreamableHttpClientTransport[] = [];

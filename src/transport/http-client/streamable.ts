@@ -1,5 +1,5 @@
-import { ErrorCode, errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
-import { encodeMessage, errorResponse } from '../jsonrpc/parse.js';
+import { ErrorCode, errorMessage, McpkitError, toError } from '../../jsonrpc/errors.js';
+import { encodeMessage, errorResponse } from '../../jsonrpc/parse.js';
 import type {
   JsonObject,
   JsonRpcErrorObject,
@@ -7,12 +7,13 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
   RequestId,
-} from '../jsonrpc/types.js';
-import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../protocol/transport.js';
-import { MODERN_ERROR_CODES } from '../spec/modern.js';
-import { authorizedFetch, type HttpAuthorizer } from './http-client/auth-hook.js';
-import { encodeParamHeaders, isModernMessage, ModernExchanges } from './http-client/modern.js';
-import { EVENT_STREAM, StreamResumer } from './http-client/resumer.js';
+} from '../../jsonrpc/types.js';
+import type { MessageContext, SendOptions, Transport, TransportReceiver } from '../../protocol/transport.js';
+import { MODERN_ERROR_CODES } from '../../spec/modern.js';
+import { type FetchLike, readText } from '../fetch.js';
+import { authorizedFetch, type HttpAuthorizer } from './auth-hook.js';
+import { encodeParamHeaders, isModernMessage, ModernExchanges } from './modern.js';
+import { EVENT_STREAM, StreamResumer } from './resumer.js';
 import {
   buildHeaders,
   DEFAULT_MAX_MESSAGE_CHARS,
@@ -20,7 +21,6 @@ import {
   discard,
   eachMessage,
   errorFromResponse,
-  type FetchLike,
   type HeadersOption,
   HttpStatusError,
   mediaType,
@@ -28,9 +28,8 @@ import {
   type ReconnectOptions,
   reconnectPolicy,
   requestIds,
-} from './http-client/shared.js';
-import { readText } from './http-client/sse-reader.js';
-import { type Stream, StreamBook } from './http-client/streams.js';
+} from './shared.js';
+import { type Stream, StreamBook } from './streams.js';
 
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions {

@@ -12,16 +12,13 @@ import {
   Recorder,
   type Seen,
   sleep,
-} from '../../test/http-client/mock-server.js';
-import { ErrorCode } from '../jsonrpc/errors.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
-import { META } from '../spec/modern.js';
-import { STREAM_BROKEN_DATA } from './http-client/modern.js';
-import { HttpStatusError } from './http-client/shared.js';
-import {
-  StreamableHttpClientTransport,
-  type StreamableHttpClientTransportOptions,
-} from './streamable-http-client.js';
+} from '../../../test/http-client/mock-server.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../jsonrpc/types.js';
+import { META } from '../../spec/modern.js';
+import { STREAM_BROKEN_DATA } from './modern.js';
+import { HttpStatusError } from './shared.js';
+import { StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from './streamable.js';
 
 const servers: MockServer[] = [];
 const transports: StreamableHttpClientTransport[] = [];

@@ -11,10 +11,10 @@ import {
   openSse,
   Recorder,
   sleep,
-} from '../../test/http-client/mock-server.js';
-import { McpkitError } from '../jsonrpc/errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import { SseLegacyClientTransport } from './sse-legacy-client.js';
+} from '../../../test/http-client/mock-server.js';
+import { McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import { SseLegacyClientTransport } from './legacy-sse.js';
 
 const servers: MockServer[] = [];
 const transports: SseLegacyClientTransport[] = [];

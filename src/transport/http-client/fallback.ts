@@ -1,13 +1,10 @@
-import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import type { SendOptions, Transport, TransportReceiver } from '../protocol/transport.js';
-import { isModernMessage } from './http-client/modern.js';
-import { HttpStatusError } from './http-client/shared.js';
-import { SseLegacyClientTransport } from './sse-legacy-client.js';
-import {
-  StreamableHttpClientTransport,
-  type StreamableHttpClientTransportOptions,
-} from './streamable-http-client.js';
+import { errorMessage, McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { SendOptions, Transport, TransportReceiver } from '../../protocol/transport.js';
+import { SseLegacyClientTransport } from './legacy-sse.js';
+import { isModernMessage } from './modern.js';
+import { HttpStatusError } from './shared.js';
+import { StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from './streamable.js';
 
 /** Options of {@link HttpClientTransport}: those of Streamable HTTP, plus the legacy fallback's. */
 export interface HttpClientTransportOptions

@@ -1,9 +1,10 @@
-import type { SseEvent } from '../framing/sse.js';
-import { errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
-import { encodeMessage, errorResponse } from '../jsonrpc/parse.js';
-import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import type { Transport, TransportReceiver } from '../protocol/transport.js';
-import { authorizedFetch, type HttpAuthorizer } from './http-client/auth-hook.js';
+import type { SseEvent } from '../../framing/sse.js';
+import { errorMessage, McpkitError, toError } from '../../jsonrpc/errors.js';
+import { encodeMessage, errorResponse } from '../../jsonrpc/parse.js';
+import type { JsonRpcMessage } from '../../jsonrpc/types.js';
+import type { Transport, TransportReceiver } from '../../protocol/transport.js';
+import type { FetchLike } from '../fetch.js';
+import { authorizedFetch, type HttpAuthorizer } from './auth-hook.js';
 import {
   buildHeaders,
   DEFAULT_MAX_MESSAGE_CHARS,
@@ -11,14 +12,13 @@ import {
   discard,
   eachMessage,
   errorFromResponse,
-  type FetchLike,
   type HeadersOption,
   HttpStatusError,
   mediaType,
   networkError,
   requestIds,
-} from './http-client/shared.js';
-import { readEvents } from './http-client/sse-reader.js';
+} from './shared.js';
+import { readEvents } from './sse-reader.js';
 
 /** Options of {@link SseLegacyClientTransport}. */
 export interface SseLegacyClientTransportOptions {
