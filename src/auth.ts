@@ -31,5 +31,5 @@ export {
   introspectionVerifier,
 } from './auth/server/introspection.js';
 export { DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions, jwtVerifier } from './auth/server/jwt.js';
-export type { AuthFailure, AuthInfo, TokenVerifier } from './server/auth.js';
+export type { AuthFailure, AuthInfo, TokenVerifier } from './server/handler/auth.js';
 export type { ResourceAuthOptions } from './server/http/core/auth-gate.js';

@@ -36,10 +36,27 @@ export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './protocol/outg
 export type { MessageContext, SendOptions, Transport, TransportReceiver } from './protocol/transport.js';
 export type { InferArgs, SchemaArg } from './schema/index.js';
 export { preloadJsonSchema } from './schema/index.js';
-export type { AuthFailure, AuthInfo, TokenVerifier } from './server/auth.js';
-export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from './server/completion.js';
-export type { ReadReturn } from './server/content.js';
-export type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './server/context.js';
+export {
+  type Completer,
+  type CompletionContext,
+  MAX_COMPLETION_VALUES,
+} from './server/definitions/completion.js';
+export type {
+  PromptArgumentConfig,
+  PromptConfig,
+  PromptHandler,
+  PromptReturn,
+} from './server/definitions/prompts.js';
+export type { RegisteredHandle } from './server/definitions/registry.js';
+export type {
+  ResourceConfig,
+  ResourceHandler,
+  ResourceTemplateConfig,
+  ResourceTemplateHandler,
+} from './server/definitions/resources.js';
+export type { ToolTransform, ToolTransforms } from './server/definitions/tool-transforms.js';
+export type { ToolConfig, ToolHandler, ToolReturn } from './server/definitions/tools.js';
+export type { ServerSession } from './server/dispatch/session.js';
 export type { AccessOptions, AccessRule } from './server/guard/access.js';
 export type {
   AuditError,
@@ -64,6 +81,15 @@ export {
   type Tracer,
   traceContextOf,
 } from './server/guard/trace-context.js';
+export type { AuthFailure, AuthInfo, TokenVerifier } from './server/handler/auth.js';
+export type { ReadReturn } from './server/handler/content.js';
+export type {
+  ElicitFormRequest,
+  ElicitUrlRequest,
+  RequestContext,
+  SessionInfo,
+} from './server/handler/context.js';
+export type { Middleware, MiddlewareRequest } from './server/handler/middleware.js';
 export {
   MAX_TASK_RERUNS,
   type ToolTaskConfig,
@@ -96,25 +122,12 @@ export {
   type StreamableHttpRelayOptions,
 } from './server/http/streamable/relay.js';
 export type { ResponseMode } from './server/http/streamable/stream-settings.js';
-export type { Middleware, MiddlewareRequest } from './server/middleware.js';
-export { type InputRequiredReturn, inputRequired, type MrtrState } from './server/modern/mrtr.js';
-export type { Mounted, MountOptions } from './server/mount.js';
-export type { PromptArgumentConfig, PromptConfig, PromptHandler, PromptReturn } from './server/prompts.js';
-export type { RegisteredHandle } from './server/registry.js';
-export type {
-  ResourceConfig,
-  ResourceHandler,
-  ResourceTemplateConfig,
-  ResourceTemplateHandler,
-} from './server/resources.js';
+export type { Mounted, MountOptions } from './server/mount/mount.js';
 export type { CacheableMethod } from './server/server.js';
 export { McpServer, type ServerOptions } from './server/server.js';
-export type { ServerSession } from './server/session.js';
 export { currentTask, type TaskControl } from './server/tasks/current.js';
 export type { TasksOptions } from './server/tasks/manager.js';
-export type { ToolTransform, ToolTransforms } from './server/tool-transforms.js';
-export type { ToolConfig, ToolHandler, ToolReturn } from './server/tools.js';
-export { UriTemplate } from './server/uri-template.js';
+export { type InputRequiredReturn, inputRequired, type MrtrState } from './spec/input-required.js';
 export {
   type CacheHint,
   type InputRequest,
@@ -134,6 +147,7 @@ export {
   RevisionPolicy,
 } from './spec/revision.js';
 export type * from './spec/types.js';
+export { UriTemplate } from './spec/uri-template.js';
 export {
   isStatefulRevision,
   LATEST_STATEFUL_REVISION,

@@ -2,8 +2,8 @@
 
 import { Client } from './client/client.js';
 import type { ClientOptions } from './client/options.js';
+import type { ServerSession } from './server/dispatch/session.js';
 import type { McpServer } from './server/server.js';
-import type { ServerSession } from './server/session.js';
 import type { Implementation } from './spec/types.js';
 import { createLinkedTransports } from './transport/memory.js';
 

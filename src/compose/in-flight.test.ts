@@ -2,7 +2,7 @@
 // request the transport relates it to (that one or none, never another), else the one request in flight.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RequestContext } from '../server/context.js';
+import type { RequestContext } from '../server/handler/context.js';
 import { InFlight } from './in-flight.js';
 
 /** A forwarded request held in flight; `signal` is the one InFlight gave it, `done()` ends it. */

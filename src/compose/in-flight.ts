@@ -1,7 +1,7 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type { RequestId } from '../jsonrpc/types.js';
-import type { RequestContext } from '../server/context.js';
-import { InputRequiredSignal } from '../server/modern/mrtr.js';
+import type { RequestContext } from '../server/handler/context.js';
+import { InputRequiredSignal } from '../spec/input-required.js';
 
 /** Where a request of the server behind the proxy came from, as the proxy's client tells it. */
 export interface AskedFrom {

@@ -1,16 +1,16 @@
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { Completer } from '../server/completion.js';
-import type { PromptArgumentConfig, PromptHandler } from '../server/prompts.js';
-import type { RegisteredHandle } from '../server/registry.js';
+import type { Completer } from '../server/definitions/completion.js';
+import type { PromptArgumentConfig, PromptHandler } from '../server/definitions/prompts.js';
+import type { RegisteredHandle } from '../server/definitions/registry.js';
 import type {
   ResourceHandler,
   ResourceTemplateConfig,
   ResourceTemplateHandler,
-} from '../server/resources.js';
+} from '../server/definitions/resources.js';
+import type { ToolConfig, ToolHandler } from '../server/definitions/tools.js';
 import type { McpServer } from '../server/server.js';
-import type { ToolConfig, ToolHandler } from '../server/tools.js';
-import { UriTemplate } from '../server/uri-template.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../spec/types.js';
+import { UriTemplate } from '../spec/uri-template.js';
 
 /** A tool another server offers, with the handler that forwards a call to it. */
 export interface MirroredTool {

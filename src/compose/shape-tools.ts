@@ -1,6 +1,6 @@
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { RequestContext } from '../server/context.js';
-import { type ToolTransforms, withoutArguments } from '../server/tool-transforms.js';
+import { type ToolTransforms, withoutArguments } from '../server/definitions/tool-transforms.js';
+import type { RequestContext } from '../server/handler/context.js';
 import type { Tool } from '../spec/types.js';
 import type { MirroredTool } from './mirror.js';
 

@@ -1,8 +1,8 @@
 import { ErrorCode, JsonRpcError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
-import type { SessionInfo } from '../server/context.js';
-import type { Middleware } from '../server/middleware.js';
-import { listenedUris } from '../server/mount-watch.js';
+import { listenedUris } from '../server/definitions/watch.js';
+import type { SessionInfo } from '../server/handler/context.js';
+import type { Middleware } from '../server/handler/middleware.js';
 
 /** Default most resources a proxy keeps subscribed on the server behind it, for all its clients together. */
 export const DEFAULT_MAX_UPSTREAM_SUBSCRIPTIONS = 1000;

@@ -1,4 +1,4 @@
-import { InputRequiredSignal } from '../server/modern/mrtr.js';
+import { InputRequiredSignal } from '../spec/input-required.js';
 import type { CallToolResult, ToolAnnotations } from '../spec/types.js';
 import type { ApprovalMode, ServerConfig } from './config/types.js';
 import type { ToolChange } from './definition-diff.js';

@@ -1,6 +1,6 @@
 import { McpkitError } from '../jsonrpc/errors.js';
-import { UriTemplate } from '../server/uri-template.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../spec/types.js';
+import { UriTemplate } from '../spec/uri-template.js';
 import type { ApprovalMode, ServerConfig } from './config/types.js';
 import { nameKey, qualifyNames } from './names.js';
 import { toolDigest } from './tool-digest.js';

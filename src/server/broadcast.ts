@@ -1,7 +1,7 @@
 import type { ServerCapabilities } from '../spec/types.js';
-import { listCanChange } from './capabilities.js';
-import type { ListKind, Subscriptions } from './modern/listen.js';
-import type { ServerSession } from './session.js';
+import { listCanChange } from './dispatch/capabilities.js';
+import type { ListKind, Subscriptions } from './dispatch/listen.js';
+import type { ServerSession } from './dispatch/session.js';
 
 /** A change every instance of a cluster announces to its own clients. */
 export type ServerChange = { list: ListKind } | { resource: string };

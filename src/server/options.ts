@@ -1,7 +1,7 @@
 import type { CacheHint } from '../spec/modern.js';
 import type { LoggingLevel, ServerCapabilities } from '../spec/types.js';
+import type { ServerSession } from './dispatch/session.js';
 import type { GuardOptions } from './guard/guards.js';
-import type { ServerSession } from './session.js';
 import type { TasksOptions } from './tasks/manager.js';
 
 /** Options of a server definition; the guards' options (`rateLimit`, `access`, `audit`, …) are in {@link GuardOptions}. */

@@ -1,6 +1,6 @@
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
-import { scopesOf } from './auth.js';
-import type { Mountable } from './mount.js';
+import { scopesOf } from './handler/auth.js';
+import type { Mountable } from './mount/mount.js';
 
 const NO_SCOPES: readonly string[] = Object.freeze([]);
 

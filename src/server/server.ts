@@ -6,22 +6,9 @@ import type { SchemaArg } from '../schema/index.js';
 import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
-import type { Scoped } from './auth.js';
 import { Broadcaster, type ChangeRelay, type ServerChange } from './broadcast.js';
-import { cacheHintOf } from './cache-hints.js';
-import { DeclaredCapabilities, declares } from './capabilities.js';
-import { type Completer, completerFor } from './completion.js';
-import type { RequestContext, SessionInfo } from './context.js';
-import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
-import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './methods.js';
-import type { GuardRunner, Middleware } from './middleware.js';
-import { dispatchModern } from './modern/dispatch.js';
-import { type ListKind, Subscriptions } from './modern/listen.js';
-import { RequestStateCodec } from './modern/request-state.js';
-import type { Mounted, MountOptions } from './mount.js';
-import type { Access } from './mount-access.js';
-import { Mounts } from './mounts.js';
-import type { ServerOptions } from './options.js';
+import { cacheHintOf } from './definitions/cache-hints.js';
+import { type Completer, completerFor } from './definitions/completion.js';
 import {
   definePrompt,
   describePrompt,
@@ -30,9 +17,8 @@ import {
   type PromptHandler,
   type PromptUpdate,
   updatePrompt,
-} from './prompts.js';
-import { type RegisteredHandle, Registry } from './registry.js';
-import type { AskHook, Notifier } from './request-context.js';
+} from './definitions/prompts.js';
+import { type RegisteredHandle, Registry } from './definitions/registry.js';
 import {
   defineResource,
   defineTemplate,
@@ -49,12 +35,7 @@ import {
   type TemplateUpdate,
   updateResource,
   updateTemplate,
-} from './resources.js';
-import { scopesNeeded } from './scopes-needed.js';
-import { ServerSession } from './session.js';
-import { SessionSet } from './session-set.js';
-import { dispatchStateful } from './stateful-dispatch.js';
-import { TaskManager } from './tasks/manager.js';
+} from './definitions/resources.js';
 import {
   defineTool,
   describeTool,
@@ -63,7 +44,26 @@ import {
   type ToolHandler,
   type ToolUpdate,
   updateTool,
-} from './tools.js';
+} from './definitions/tools.js';
+import { DeclaredCapabilities, declares } from './dispatch/capabilities.js';
+import { type ListKind, Subscriptions } from './dispatch/listen.js';
+import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './dispatch/methods.js';
+import type { AskHook, Notifier } from './dispatch/request-context.js';
+import { RequestStateCodec } from './dispatch/request-state.js';
+import { ServerSession } from './dispatch/session.js';
+import { dispatchStateful } from './dispatch/stateful.js';
+import { dispatchModern } from './dispatch/stateless.js';
+import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
+import type { Scoped } from './handler/auth.js';
+import type { RequestContext, SessionInfo } from './handler/context.js';
+import type { GuardRunner, Middleware } from './handler/middleware.js';
+import type { Access } from './mount/access.js';
+import type { Mounted, MountOptions } from './mount/mount.js';
+import { Mounts } from './mount/mounts.js';
+import type { ServerOptions } from './options.js';
+import { scopesNeeded } from './scopes-needed.js';
+import { SessionSet } from './session-set.js';
+import { TaskManager } from './tasks/manager.js';
 
 export type { CacheableMethod, ServerOptions } from './options.js';
 

@@ -1,6 +1,6 @@
 import type { Transport } from '../protocol/transport.js';
 import type { LoggingLevel } from '../spec/types.js';
-import { ServerSession, type SessionHost } from './session.js';
+import { ServerSession, type SessionHost } from './dispatch/session.js';
 
 /** The sessions connected to one server definition: added once their transport has started, gone once closed. */
 export class SessionSet {

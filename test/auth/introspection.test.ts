@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { introspectionVerifier } from '../../src/auth.js';
 import { type RunningServer, serve } from '../../src/node.js';
-import type { AuthFailure, AuthInfo } from '../../src/server/auth.js';
+import type { AuthFailure, AuthInfo } from '../../src/server/handler/auth.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc.js';
 import { authOptions, freePort, modern, post, protectedServer } from './helpers.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type CryptoKey, exportSPKI, importJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { jwtVerifier } from '../../src/auth.js';
-import type { AuthFailure, AuthInfo } from '../../src/server/auth.js';
+import type { AuthFailure, AuthInfo } from '../../src/server/handler/auth.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc.js';
 import { b64, type KeyServer, startKeyServer } from './key-server.js';
 

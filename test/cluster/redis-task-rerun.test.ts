@@ -5,7 +5,7 @@
 // dead) sees its run superseded: its handler is aborted and its late result never overwrites the task.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
-import { principalOf } from '../../src/server/auth.js';
+import { principalOf } from '../../src/server/handler/auth.js';
 import type { DetailedTask } from '../../src/spec/tasks.js';
 import { TestRedis } from '../fixtures/redis.js';
 import { connect, NAME_SCHEMA, WITH_TASKS } from '../tasks/fixture.js';

@@ -11,8 +11,8 @@ import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../.
 import type { SendOptions, Transport, TransportReceiver } from '../../src/protocol/transport.js';
 import { META } from '../../src/spec/modern.js';
 import type { Root } from '../../src/spec/types.js';
-import { StdioClientTransport } from '../../src/transport/stdio-client.js';
 import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
+import { StdioClientTransport } from '../../src/transport/stdio-client.js';
 
 /** The dual-era server definition over stdio (compiled). */
 export const DUAL_STDIO_MAIN = fileURLToPath(new URL('./fixtures/dual-stdio-main.js', import.meta.url));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { McpkitError } from '../../src/jsonrpc/errors.js';
-import { UriTemplate } from '../../src/server/uri-template.js';
+import { UriTemplate } from '../../src/spec/uri-template.js';
 import { expect, type FuzzTarget } from './target.js';
 
 const templatePiece = fc.oneof(

@@ -4,8 +4,8 @@
 // collecting audit sink. Not a test file itself.
 import { Client, type ClientOptions } from '../../src/client/client.js';
 import { type RunningServer, serve } from '../../src/node.js';
-import type { AuthInfo, TokenVerifier } from '../../src/server/auth.js';
 import type { AuditRecord } from '../../src/server/guard/audit.js';
+import type { AuthInfo, TokenVerifier } from '../../src/server/handler/auth.js';
 import type { McpServer } from '../../src/server/server.js';
 import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 import { connect } from '../tasks/fixture.js';

@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { createStreamableHttpHandler, toFetchHandler } from '../../src/index.js';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { type RunningServer, serve } from '../../src/node.js';
-import type { TokenVerifier } from '../../src/server/auth.js';
 import type { RequestKey } from '../../src/server/guard/subject.js';
+import type { TokenVerifier } from '../../src/server/handler/auth.js';
 import { McpServer } from '../../src/server/server.js';
 import { codeOf, type Era, httpClient } from './helpers.js';
 

@@ -13,8 +13,8 @@ import { ErrorCode } from '../../src/jsonrpc/errors.js';
 import { serve } from '../../src/node.js';
 import type { ResponseMode } from '../../src/server/http/streamable/stream-settings.js';
 import { McpServer } from '../../src/server/server.js';
-import { StdioClientTransport } from '../../src/transport/stdio-client.js';
 import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
+import { StdioClientTransport } from '../../src/transport/stdio-client.js';
 import { ERAS } from './helpers.js';
 
 const MODERN_META = {

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { Host, type ServerConfig } from '../../src/host.js';
 import { Client, type ElicitParams, HttpClientTransport, type McpServer } from '../../src/index.js';
 import { type RunningServer, serve } from '../../src/node.js';
-import type { TokenVerifier } from '../../src/server/auth.js';
+import type { TokenVerifier } from '../../src/server/handler/auth.js';
 import { connectInMemory } from '../../src/testing.js';
 import { CHANGING_SERVER, ODD_SERVER, text, until } from './helpers.js';
 

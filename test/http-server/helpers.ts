@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { type SseEvent, SseParser } from '../../src/framing/sse.js';
 import type { JsonObject, JsonRpcMessage, RequestId } from '../../src/jsonrpc/types.js';
 import { type RunningServer, type ServeOptions, serve } from '../../src/node.js';
-import type { RegisteredHandle } from '../../src/server/registry.js';
+import type { RegisteredHandle } from '../../src/server/definitions/registry.js';
+import type { ToolUpdate } from '../../src/server/definitions/tools.js';
 import { McpServer } from '../../src/server/server.js';
-import type { ToolUpdate } from '../../src/server/tools.js';
 
 /** Generous bound of every "eventually" wait: never what decides a timing property. */
 export const EVENTUALLY_MS = 5_000;

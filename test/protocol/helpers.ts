@@ -13,8 +13,8 @@ import type {
   RequestId,
 } from '../../src/jsonrpc/types.js';
 import type { Transport } from '../../src/protocol/transport.js';
+import type { ServerSession } from '../../src/server/dispatch/session.js';
 import type { McpServer } from '../../src/server/server.js';
-import type { ServerSession } from '../../src/server/session.js';
 import { createLinkedTransports, type MemoryTransport } from '../../src/transport/memory.js';
 
 /** Generous bound for "eventually happens" waits; never decides pass/fail of a timing property. */

@@ -10,9 +10,9 @@ import type {
   JsonRpcRequest,
 } from '../../src/jsonrpc/types.js';
 import type { SendOptions, Transport, TransportReceiver } from '../../src/protocol/transport.js';
-import { inputRequired } from '../../src/server/modern/mrtr.js';
 import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { currentTask } from '../../src/server/tasks/current.js';
+import { inputRequired } from '../../src/spec/input-required.js';
 import { TASKS_EXTENSION } from '../../src/spec/modern.js';
 import type { ClientCapabilities } from '../../src/spec/types.js';
 import { createLinkedTransports } from '../../src/transport/memory.js';

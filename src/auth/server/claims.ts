@@ -1,4 +1,4 @@
-import type { AuthInfo } from '../../server/auth.js';
+import type { AuthInfo } from '../../server/handler/auth.js';
 
 /** The principal described by a token's claims (a JWT payload or an introspection answer). */
 export function authInfoFromClaims(claims: Readonly<Record<string, unknown>>): AuthInfo {

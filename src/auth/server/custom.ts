@@ -1,4 +1,4 @@
-import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/auth.js';
+import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/handler/auth.js';
 import { invalidToken, unavailable } from './failures.js';
 import { cachingVerifier, TokenCache } from './token-cache.js';
 

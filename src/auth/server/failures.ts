@@ -1,4 +1,4 @@
-import type { AuthFailure } from '../../server/auth.js';
+import type { AuthFailure } from '../../server/handler/auth.js';
 
 /** A 401 `invalid_token` failure with a description that never quotes the token. */
 export function invalidToken(description: string): AuthFailure {

@@ -6,7 +6,7 @@ import {
   introspectionRequest,
   processIntrospectionResponse,
 } from 'oauth4webapi';
-import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/auth.js';
+import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/handler/auth.js';
 import { authInfoFromClaims, hasAudience } from './claims.js';
 import { checkUrl, discover, insecureAllowed, type ReachOptions } from './discovery.js';
 import { invalidToken, unavailable } from './failures.js';

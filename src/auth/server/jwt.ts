@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
-import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/auth.js';
+import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/handler/auth.js';
 import { authInfoFromClaims } from './claims.js';
 import { checkUrl, discover, type ReachOptions } from './discovery.js';
 import { invalidToken, unavailable } from './failures.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AuthInfo } from '../../server/auth.js';
+import type { AuthInfo } from '../../server/handler/auth.js';
 import { TokenCache } from './token-cache.js';
 
 const principal = (expiresAt: number | undefined): AuthInfo => ({ subject: 's', scopes: [], expiresAt });

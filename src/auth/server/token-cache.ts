@@ -1,4 +1,4 @@
-import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/auth.js';
+import type { AuthFailure, AuthInfo, TokenVerifier } from '../../server/handler/auth.js';
 import { invalidToken, MAX_TOKEN_LENGTH } from './failures.js';
 
 /**

@@ -4,8 +4,8 @@
  * and refused when used, in both eras. Rules are compiled once; list pages are cached per principal and scope set.
  */
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
-import { type AuthInfo, principalOf } from '../auth.js';
-import type { ListView } from '../registry.js';
+import type { ListView } from '../definitions/registry.js';
+import { type AuthInfo, principalOf } from '../handler/auth.js';
 import { entriesOf, matcher, type NamedKind, type NameRef } from './names.js';
 import { invalid } from './rate.js';
 

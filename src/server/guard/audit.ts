@@ -6,12 +6,12 @@
  */
 import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
+import { InputRequiredSignal, isInputRequired } from '../../spec/input-required.js';
 import type { Implementation } from '../../spec/types.js';
-import type { RequestContext } from '../context.js';
-import type { Answer, MiddlewareRequest } from '../middleware.js';
-import { InputRequiredSignal, isInputRequired } from '../modern/mrtr.js';
-import type { AskHook } from '../request-context.js';
-import { failureOf } from './failure.js';
+import type { AskHook } from '../dispatch/request-context.js';
+import type { RequestContext } from '../handler/context.js';
+import { failureOf } from '../handler/failure.js';
+import type { Answer, MiddlewareRequest } from '../handler/middleware.js';
 import { jsonLength } from './json-size.js';
 import { invalid } from './rate.js';
 import type { Last, Stage } from './stage.js';

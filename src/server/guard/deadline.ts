@@ -6,9 +6,9 @@
  */
 import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import type { Answer, MiddlewareRequest } from '../middleware.js';
-import { replaceSignal } from '../request-context.js';
-import { withFailure } from './failure.js';
+import { replaceSignal } from '../dispatch/request-context.js';
+import { withFailure } from '../handler/failure.js';
+import type { Answer, MiddlewareRequest } from '../handler/middleware.js';
 import { entriesOf, type NameRef } from './names.js';
 import { nonNegativeInteger, positiveInteger } from './rate.js';
 import type { Last, Stage } from './stage.js';

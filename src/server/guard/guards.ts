@@ -5,10 +5,10 @@
  */
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { isModernRevision } from '../../spec/modern.js';
-import type { GuardRunner } from '../middleware.js';
-import type { Registry } from '../registry.js';
-import type { AskHook } from '../request-context.js';
-import type { ToolDef, ToolUpdate } from '../tools.js';
+import type { Registry } from '../definitions/registry.js';
+import type { ToolDef, ToolUpdate } from '../definitions/tools.js';
+import type { AskHook } from '../dispatch/request-context.js';
+import type { GuardRunner } from '../handler/middleware.js';
 import { type AccessOptions, AccessPolicy } from './access.js';
 import { type AuditOptions, Auditor } from './audit.js';
 import { ConcurrencyCaps, type ConcurrencyOptions, Deadlines, type TimeoutOptions } from './deadline.js';

@@ -4,9 +4,9 @@
  */
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import type { Answer, MiddlewareRequest } from '../middleware.js';
-import { InputRequiredSignal } from '../modern/mrtr.js';
-import { failureOf, withFailure } from './failure.js';
+import { InputRequiredSignal } from '../../spec/input-required.js';
+import { failureOf, withFailure } from '../handler/failure.js';
+import type { Answer, MiddlewareRequest } from '../handler/middleware.js';
 import { positiveInteger } from './rate.js';
 import { type Last, observe, type Stage } from './stage.js';
 

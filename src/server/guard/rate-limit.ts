@@ -7,7 +7,7 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { type BucketShape, MemoryRateLimitStore, type RateLimitStore } from '../../store/rate-limit-store.js';
-import type { Answer, MiddlewareRequest } from '../middleware.js';
+import type { Answer, MiddlewareRequest } from '../handler/middleware.js';
 import { entriesOf, type NameRef } from './names.js';
 import { describeRate, parseRate, type Rate } from './rate.js';
 import type { Last, Stage } from './stage.js';

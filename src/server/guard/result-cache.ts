@@ -6,13 +6,13 @@
  */
 import { McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import { grants, principalOf, scopesOf } from '../auth.js';
-import type { Answer, MiddlewareRequest } from '../middleware.js';
-import { isInputRequired } from '../modern/mrtr.js';
-import type { Registry } from '../registry.js';
-import type { ToolDef, ToolUpdate } from '../tools.js';
+import { isInputRequired } from '../../spec/input-required.js';
+import type { Registry } from '../definitions/registry.js';
+import type { ToolDef, ToolUpdate } from '../definitions/tools.js';
+import { grants, principalOf, scopesOf } from '../handler/auth.js';
+import { failureOf } from '../handler/failure.js';
+import type { Answer, MiddlewareRequest } from '../handler/middleware.js';
 import type { AccessPolicy } from './access.js';
-import { failureOf } from './failure.js';
 import { positiveInteger } from './rate.js';
 import type { Last, Stage } from './stage.js';
 

@@ -7,7 +7,7 @@
  * deadline around a handler that answered with a promise, a queue of a concurrency cap).
  */
 import type { JsonObject } from '../../jsonrpc/types.js';
-import type { Answer, MiddlewareRequest } from '../middleware.js';
+import type { Answer, MiddlewareRequest } from '../handler/middleware.js';
 
 /** The step behind the guards: the middleware chain and the handler. */
 export type Last = () => Answer;

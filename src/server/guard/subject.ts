@@ -4,9 +4,9 @@
  */
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { isModernRevision } from '../../spec/modern.js';
-import { principalOf } from '../auth.js';
-import type { RequestContext, SessionInfo } from '../context.js';
-import type { MiddlewareRequest } from '../middleware.js';
+import { principalOf } from '../handler/auth.js';
+import type { RequestContext, SessionInfo } from '../handler/context.js';
+import type { MiddlewareRequest } from '../handler/middleware.js';
 
 /** Ids given to sessions without a transport id (stdio, in-memory), once per session. */
 const localIds = new WeakMap<SessionInfo, string>();

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../handler/context.js';
 
 /** What a tool handler running as a task can do with its task. */
 export interface TaskControl {

@@ -1,5 +1,6 @@
 import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
+import type { MrtrState } from '../../spec/input-required.js';
 import type { InputRequest } from '../../spec/modern.js';
 import type { DetailedTask } from '../../spec/tasks.js';
 import {
@@ -11,14 +12,13 @@ import {
   toDetailedTask,
 } from '../../store/task-record.js';
 import { MemoryTaskStore, type TaskStore } from '../../store/task-store.js';
-import type { RequestContext } from '../context.js';
+import type { ServerDefinition } from '../definitions/server-definition.js';
+import { callTool, type ToolDef } from '../definitions/tools.js';
+import type { CapabilityGate, MethodHandler } from '../dispatch/methods.js';
+import { requireScopes } from '../dispatch/methods.js';
+import type { ServerSession } from '../dispatch/session.js';
+import type { RequestContext } from '../handler/context.js';
 import { checkTaskTimings, type ToolTaskConfig, type ToolTaskOptions } from '../handler/tool-options.js';
-import type { CapabilityGate, MethodHandler } from '../methods.js';
-import { requireScopes } from '../methods.js';
-import type { MrtrState } from '../modern/mrtr.js';
-import type { ServerDefinition } from '../server-definition.js';
-import type { ServerSession } from '../session.js';
-import { callTool, type ToolDef } from '../tools.js';
 import { acceptTaskIds, declaresTasks, missingTasksCapability, principalOf, taskMethods } from './methods.js';
 import { keepRequest, originOf, originOfKept, type TaskOrigin, taskContext } from './origin.js';
 import { runToolInTask, type StopReason, TaskRun } from './run.js';

@@ -3,9 +3,9 @@ import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import { TASKS_EXTENSION } from '../../spec/modern.js';
 import type { ClientCapabilities } from '../../spec/types.js';
 import { isTerminal, type TaskChanges, type TaskRecord, toDetailedTask } from '../../store/task-record.js';
-import { principalOf as principalOfAuth } from '../auth.js';
-import type { RequestContext } from '../context.js';
-import type { MethodHandler } from '../methods.js';
+import type { MethodHandler } from '../dispatch/methods.js';
+import { principalOf as principalOfAuth } from '../handler/auth.js';
+import type { RequestContext } from '../handler/context.js';
 
 /** Most task ids one `subscriptions/listen` may follow. */
 export const MAX_LISTEN_TASK_IDS = 1000;

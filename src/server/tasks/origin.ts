@@ -1,13 +1,13 @@
 import { errorMessage } from '../../jsonrpc/errors.js';
 import { isJsonObject, type JsonObject, type JsonRpcRequest, type RequestId } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
+import type { MrtrState } from '../../spec/input-required.js';
 import { LATEST_MODERN_REVISION } from '../../spec/modern.js';
 import { POLICIES, policyFor } from '../../spec/revision.js';
 import type { TaskRequest } from '../../store/task-record.js';
-import type { RequestContext, SessionInfo } from '../context.js';
-import type { MrtrState } from '../modern/mrtr.js';
-import { createRequestContext, InputAsker, RequestSetup } from '../request-context.js';
-import type { ServerSession } from '../session.js';
+import { createRequestContext, InputAsker, RequestSetup } from '../dispatch/request-context.js';
+import type { ServerSession } from '../dispatch/session.js';
+import type { RequestContext, SessionInfo } from '../handler/context.js';
 import { bindTask } from './current.js';
 import { TaskInputCollector, type TaskRun } from './run.js';
 

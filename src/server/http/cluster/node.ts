@@ -6,8 +6,8 @@ import type { ClusterOptions } from '../../../store/cluster.js';
 import type { SessionRecord, SessionStore } from '../../../store/session-store.js';
 import type { SharedEventStore } from '../../../store/shared-event-store.js';
 import type { ServerChange } from '../../broadcast.js';
+import type { ServerSession } from '../../dispatch/session.js';
 import type { McpServer } from '../../server.js';
-import type { ServerSession } from '../../session.js';
 import { type HandOff, Inbox, type InboxMember } from './inbox.js';
 import { type ClusterLink, INSTANCE_ID_LENGTH } from './link.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type AuthInfo, principalOf, type TokenVerifier } from '../../auth.js';
+import { type AuthInfo, principalOf, type TokenVerifier } from '../../handler/auth.js';
 import { AuthGate } from './auth-gate.js';
 import type { HttpReply, HttpRequestLike } from './http.js';
 

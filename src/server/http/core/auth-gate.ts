@@ -1,7 +1,7 @@
 import { encodeBase64url } from '../../../framing/base64url.js';
 import { ErrorCode, McpkitError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
-import { type AuthFailure, type AuthInfo, principalOf, type TokenVerifier } from '../../auth.js';
+import { type AuthFailure, type AuthInfo, principalOf, type TokenVerifier } from '../../handler/auth.js';
 import { httpError } from './errors.js';
 import type { HttpReply, HttpRequestLike } from './http.js';
 

@@ -3,7 +3,7 @@ import { parseMessage } from '../../../jsonrpc/parse.js';
 import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
 import type { MessageContext } from '../../../protocol/transport.js';
 import type { ClusterOptions } from '../../../store/cluster.js';
-import { principalOf } from '../../auth.js';
+import { principalOf } from '../../handler/auth.js';
 import type { McpServer } from '../../server.js';
 import { AuthGate, type ResourceAuthOptions } from '../core/auth-gate.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from '../core/body-deadline.js';

@@ -1,8 +1,8 @@
 import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
 import { statefulPolicy } from '../../../spec/revision.js';
 import type { ClusterOptions } from '../../../store/cluster.js';
+import type { ServerSession } from '../../dispatch/session.js';
 import type { McpServer } from '../../server.js';
-import type { ServerSession } from '../../session.js';
 import { type ClusterNode, joinCluster } from '../cluster/node.js';
 import { applyRecord, changesRecord, recordOf } from '../cluster/session-record.js';
 import type { SessionTable } from './session-table.js';

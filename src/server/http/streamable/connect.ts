@@ -1,6 +1,6 @@
 import type { MessageContext } from '../../../protocol/transport.js';
+import type { ServerSession } from '../../dispatch/session.js';
 import type { McpServer } from '../../server.js';
-import type { ServerSession } from '../../session.js';
 import type { HttpRequestLike } from '../core/http.js';
 import { HttpSessionTransport } from './session-transport.js';
 import type { StreamSettings } from './stream-settings.js';

@@ -4,7 +4,7 @@ import { isModernRevision } from '../../../spec/modern.js';
 import { DEFAULT_HTTP_REVISION } from '../../../spec/versions.js';
 import type { ClusterOptions } from '../../../store/cluster.js';
 import { type EventStore, MemoryEventStore } from '../../../store/event-store.js';
-import { principalOf } from '../../auth.js';
+import { principalOf } from '../../handler/auth.js';
 import type { McpServer } from '../../server.js';
 import { AuthGate, type ResourceAuthOptions } from '../core/auth-gate.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from '../core/body-deadline.js';

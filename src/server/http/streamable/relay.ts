@@ -4,7 +4,7 @@ import type { Transport } from '../../../protocol/transport.js';
 import { isModernRevision } from '../../../spec/modern.js';
 import { MemoryEventStore } from '../../../store/event-store.js';
 import { type SharedTransport, shareTransport } from '../../../transport/share.js';
-import { principalOf } from '../../auth.js';
+import { principalOf } from '../../handler/auth.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from '../core/body-deadline.js';
 import { httpError, missingSessionId, sessionNotFound } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';

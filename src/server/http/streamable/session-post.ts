@@ -2,7 +2,7 @@ import { randomBase64url } from '../../../framing/base64url.js';
 import type { MessageContext } from '../../../protocol/transport.js';
 import { POLICIES, statefulPolicy } from '../../../spec/revision.js';
 import { DEFAULT_HTTP_REVISION } from '../../../spec/versions.js';
-import { principalOf } from '../../auth.js';
+import { principalOf } from '../../handler/auth.js';
 import type { McpServer } from '../../server.js';
 import { httpError, missingSessionId, sessionNotFound, unavailable } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../jsonrpc/types.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import type { RequestContext } from './context.js';
 
 /** One incoming request as middleware sees it. */

@@ -1,8 +1,8 @@
-import type { JsonObject } from '../jsonrpc/types.js';
-import type { CompletionReference } from '../spec/types.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import type { CompletionReference } from '../../spec/types.js';
+import type { RequestContext } from '../handler/context.js';
+import type { Access } from '../mount/access.js';
 import type { Completer } from './completion.js';
-import type { RequestContext } from './context.js';
-import type { Access } from './mount-access.js';
 import type { PromptDef, PromptUpdate } from './prompts.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';

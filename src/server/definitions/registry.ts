@@ -1,7 +1,7 @@
-import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
-import { preEncode } from '../jsonrpc/parse.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import { grants, type Scoped, scopesOf } from './auth.js';
+import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
+import { preEncode } from '../../jsonrpc/parse.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { grants, type Scoped, scopesOf } from '../handler/auth.js';
 import { decodeCursor, slicePage } from './pagination.js';
 
 /** A filter of list pages by entry key (access rules), whose pages are cached by `key`. */

@@ -1,15 +1,15 @@
-import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
-import type { JsonObject, RequestId } from '../jsonrpc/types.js';
-import type { IncomingRequest } from '../protocol/peer.js';
-import { checkElicitationSchema, validateElicitationContent } from '../schema/index.js';
-import { checkResult, createMessageResult, elicitResult, listRootsResult } from '../spec/checks.js';
-import type { InputRequest } from '../spec/modern.js';
-import { POLICIES, type RevisionPolicy } from '../spec/revision.js';
-import type { ClientCapabilities, Meta, ProgressToken } from '../spec/types.js';
-import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
-import type { AuthInfo } from './auth.js';
-import type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './context.js';
-import type { InputCollector, MrtrState } from './modern/mrtr.js';
+import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
+import type { IncomingRequest } from '../../protocol/peer.js';
+import { checkElicitationSchema, validateElicitationContent } from '../../schema/index.js';
+import { checkResult, createMessageResult, elicitResult, listRootsResult } from '../../spec/checks.js';
+import type { InputCollector, MrtrState } from '../../spec/input-required.js';
+import type { InputRequest } from '../../spec/modern.js';
+import { POLICIES, type RevisionPolicy } from '../../spec/revision.js';
+import type { ClientCapabilities, Meta, ProgressToken } from '../../spec/types.js';
+import { LATEST_STATEFUL_REVISION } from '../../spec/versions.js';
+import type { AuthInfo } from '../handler/auth.js';
+import type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from '../handler/context.js';
 import { LOG_LEVELS, type ServerSession } from './session.js';
 
 /** How the handler's requests of the client travel: real requests (stateful) or MRTR input (stateless). */

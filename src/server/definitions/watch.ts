@@ -1,7 +1,7 @@
-import type { JsonObject } from '../jsonrpc/types.js';
-import type { RequestContext } from './context.js';
-import { type Answer, intercept } from './middleware.js';
-import type { MiddlewareSource } from './mount-around.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import type { RequestContext } from '../handler/context.js';
+import { type Answer, intercept } from '../handler/middleware.js';
+import type { MiddlewareSource } from '../mount/around.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
 

@@ -1,6 +1,6 @@
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
-import type { CompleteResult, CompletionReference } from '../spec/types.js';
-import type { RequestContext } from './context.js';
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import type { CompleteResult, CompletionReference } from '../../spec/types.js';
+import type { RequestContext } from '../handler/context.js';
 import type { PromptDef, PromptUpdate } from './prompts.js';
 import type { Registry } from './registry.js';
 import type { TemplateDef, TemplateUpdate } from './resources.js';

@@ -1,20 +1,20 @@
-import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import { ErrorCode, errorMessage, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import {
   type InferArgs,
   type SchemaArg,
   type ToolSchema,
   toToolSchema,
   type ValidationResult,
-} from '../schema/index.js';
-import { readParamHeaders } from '../spec/tool-headers.js';
-import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../spec/types.js';
-import type { RequestContext } from './context.js';
-import { withFailure } from './guard/failure.js';
-import { checkToolCache, type ToolCacheConfig } from './guard/result-cache.js';
-import { checkToolTaskConfig, type ToolTaskConfig } from './handler/tool-options.js';
-import type { Around } from './middleware.js';
-import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from './modern/mrtr.js';
+} from '../../schema/index.js';
+import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from '../../spec/input-required.js';
+import { readParamHeaders } from '../../spec/tool-headers.js';
+import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../../spec/types.js';
+import { checkToolCache, type ToolCacheConfig } from '../guard/result-cache.js';
+import type { RequestContext } from '../handler/context.js';
+import { withFailure } from '../handler/failure.js';
+import type { Around } from '../handler/middleware.js';
+import { checkToolTaskConfig, type ToolTaskConfig } from '../handler/tool-options.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 

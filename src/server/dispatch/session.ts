@@ -1,11 +1,16 @@
-import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
-import type { JsonObject, JsonRpcNotification, RequestId } from '../jsonrpc/types.js';
-import type { RequestOptions } from '../protocol/outgoing.js';
-import { type IncomingRequest, Peer, type PeerHandlers, type PeerOptions } from '../protocol/peer.js';
-import type { Transport } from '../protocol/transport.js';
-import type { RevisionPolicy } from '../spec/revision.js';
-import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../spec/types.js';
-import type { SessionInfo } from './context.js';
+import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject, JsonRpcNotification, RequestId } from '../../jsonrpc/types.js';
+import type { RequestOptions } from '../../protocol/outgoing.js';
+import { type IncomingRequest, Peer, type PeerHandlers, type PeerOptions } from '../../protocol/peer.js';
+import type { Transport } from '../../protocol/transport.js';
+import type { RevisionPolicy } from '../../spec/revision.js';
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  ServerCapabilities,
+} from '../../spec/types.js';
+import type { SessionInfo } from '../handler/context.js';
 import type { ContextSetup } from './request-context.js';
 
 /** Severity order of logging levels. */

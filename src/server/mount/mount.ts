@@ -1,24 +1,34 @@
-import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import { toToolSchema } from '../schema/index.js';
-import type { Resource, ResourceContents } from '../spec/types.js';
-import type { Scoped } from './auth.js';
-import type { ReadReturn } from './content.js';
-import type { RequestContext, SessionInfo } from './context.js';
-import type { NamedKind } from './guard/names.js';
-import type { GuardRunner, Middleware } from './middleware.js';
-import type { ListKind } from './modern/listen.js';
-import type { InputRequiredReturn } from './modern/mrtr.js';
-import type { AccessSource, ComposedAccess } from './mount-access.js';
-import { around, namedAs, originalUri } from './mount-around.js';
-import { checkMountNaming, type MountNaming, mountNaming } from './mount-names.js';
-import type { PromptDef, PromptUpdate } from './prompts.js';
-import type { Entry, RegisteredHandle, Registry } from './registry.js';
-import type { AskHook } from './request-context.js';
-import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
-import { checkToolTransforms, type ToolTransforms, withoutArguments } from './tool-transforms.js';
-import { callTool, checkToolName, type ToolDef, type ToolHandler, type ToolUpdate } from './tools.js';
-import { UriTemplate } from './uri-template.js';
+import { errorMessage, McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { toToolSchema } from '../../schema/index.js';
+import type { InputRequiredReturn } from '../../spec/input-required.js';
+import type { Resource, ResourceContents } from '../../spec/types.js';
+import { UriTemplate } from '../../spec/uri-template.js';
+import type { PromptDef, PromptUpdate } from '../definitions/prompts.js';
+import type { Entry, RegisteredHandle, Registry } from '../definitions/registry.js';
+import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from '../definitions/resources.js';
+import {
+  checkToolTransforms,
+  type ToolTransforms,
+  withoutArguments,
+} from '../definitions/tool-transforms.js';
+import {
+  callTool,
+  checkToolName,
+  type ToolDef,
+  type ToolHandler,
+  type ToolUpdate,
+} from '../definitions/tools.js';
+import type { ListKind } from '../dispatch/listen.js';
+import type { AskHook } from '../dispatch/request-context.js';
+import type { NamedKind } from '../guard/names.js';
+import type { Scoped } from '../handler/auth.js';
+import type { ReadReturn } from '../handler/content.js';
+import type { RequestContext, SessionInfo } from '../handler/context.js';
+import type { GuardRunner, Middleware } from '../handler/middleware.js';
+import type { AccessSource, ComposedAccess } from './access.js';
+import { around, namedAs, originalUri } from './around.js';
+import { checkMountNaming, type MountNaming, mountNaming } from './names.js';
 
 /** Options of `McpServer.mount`. */
 export interface MountOptions {

@@ -1,17 +1,17 @@
-import { McpkitError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import type { CacheHint } from '../spec/modern.js';
-import type { Annotations, Icon, Meta, Resource } from '../spec/types.js';
+import { McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { type InputRequiredReturn, isInputRequired } from '../../spec/input-required.js';
+import type { CacheHint } from '../../spec/modern.js';
+import type { Annotations, Icon, Meta, Resource } from '../../spec/types.js';
+import { UriTemplate } from '../../spec/uri-template.js';
+import { type ReadReturn, toReadResult } from '../handler/content.js';
+import type { RequestContext } from '../handler/context.js';
+import type { Around } from '../handler/middleware.js';
+import type { Access } from '../mount/access.js';
 import type { Completer } from './completion.js';
-import { type ReadReturn, toReadResult } from './content.js';
-import type { RequestContext } from './context.js';
-import type { Around } from './middleware.js';
-import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
-import type { Access } from './mount-access.js';
-import type { Watch } from './mount-watch.js';
 import { pageAt } from './pagination.js';
 import type { Registry } from './registry.js';
-import { UriTemplate } from './uri-template.js';
+import type { Watch } from './watch.js';
 
 /** Display data of a resource. */
 export interface ResourceConfig {

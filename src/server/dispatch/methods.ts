@@ -1,16 +1,16 @@
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import type { RevisionPolicy } from '../spec/revision.js';
-import type { CompletionReference } from '../spec/types.js';
-import { grants, type Scoped, scopesOf } from './auth.js';
-import { complete } from './completion.js';
-import type { RequestContext } from './context.js';
-import { servedBy, watched } from './mount-watch.js';
-import { getPrompt } from './prompts.js';
-import { readResource, readTemplated } from './resources.js';
-import type { ServerDefinition } from './server-definition.js';
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import type { RevisionPolicy } from '../../spec/revision.js';
+import type { CompletionReference } from '../../spec/types.js';
+import { complete } from '../definitions/completion.js';
+import { getPrompt } from '../definitions/prompts.js';
+import { readResource, readTemplated } from '../definitions/resources.js';
+import type { ServerDefinition } from '../definitions/server-definition.js';
+import { callTool } from '../definitions/tools.js';
+import { servedBy, watched } from '../definitions/watch.js';
+import { grants, type Scoped, scopesOf } from '../handler/auth.js';
+import type { RequestContext } from '../handler/context.js';
 import { LOG_LEVELS, type ServerSession } from './session.js';
-import { callTool } from './tools.js';
 
 /** One protocol method's implementation. */
 export type MethodHandler = (

@@ -1,4 +1,4 @@
-import type { ReadResourceResult, ResourceContents } from '../spec/types.js';
+import type { ReadResourceResult, ResourceContents } from '../../spec/types.js';
 
 /** What a resource handler may return: a full result, a list of contents, text, or bytes. */
 export type ReadReturn = ReadResourceResult | ResourceContents[] | string | Uint8Array;

@@ -1,5 +1,6 @@
-import type { RequestId } from '../jsonrpc/types.js';
-import type { RequestOptions } from '../protocol/outgoing.js';
+import type { RequestId } from '../../jsonrpc/types.js';
+import type { RequestOptions } from '../../protocol/outgoing.js';
+import type { MrtrState } from '../../spec/input-required.js';
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -11,9 +12,8 @@ import type {
   LoggingLevel,
   Meta,
   Root,
-} from '../spec/types.js';
+} from '../../spec/types.js';
 import type { AuthInfo } from './auth.js';
-import type { MrtrState } from './modern/mrtr.js';
 
 /** What a handler knows about the session it serves. */
 export interface SessionInfo {

@@ -1,6 +1,6 @@
-import type { JsonObject } from '../jsonrpc/types.js';
-import type { CacheHint } from '../spec/modern.js';
-import type { CacheableMethod } from './options.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import type { CacheHint } from '../../spec/modern.js';
+import type { CacheableMethod } from '../options.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
 

@@ -1,6 +1,6 @@
-import { decodeBase64urlText, encodeBase64urlText } from '../framing/base64url.js';
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import { decodeBase64urlText, encodeBase64urlText } from '../../framing/base64url.js';
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 
 // Cursors are opaque to clients: a prefix and the offset, base64url-encoded.
 const PREFIX = 'mcpkit:';

@@ -1,7 +1,7 @@
-import type { JsonObject } from '../jsonrpc/types.js';
-import { type Around, type GuardRunner, intercept, type Middleware } from './middleware.js';
-import type { MountNaming } from './mount-names.js';
-import { type AskHook, addAskHook } from './request-context.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { type AskHook, addAskHook } from '../dispatch/request-context.js';
+import { type Around, type GuardRunner, intercept, type Middleware } from '../handler/middleware.js';
+import type { MountNaming } from './names.js';
 
 /** The child's side of a mount as its middleware needs it: its guards and chain as they are at each request. */
 export interface MiddlewareSource {

@@ -1,4 +1,4 @@
-import type { InputRequest } from '../../spec/modern.js';
+import type { InputRequest } from './modern.js';
 
 const INPUT_REQUIRED: unique symbol = Symbol('mcpkit.inputRequired');
 

@@ -1,5 +1,5 @@
-import { McpkitError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
+import { McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import { checkToolName } from './tools.js';
 
 /**

@@ -1,8 +1,8 @@
-import { McpkitError } from '../jsonrpc/errors.js';
-import type { SessionInfo } from './context.js';
-import type { AccessPolicy } from './guard/access.js';
+import { McpkitError } from '../../jsonrpc/errors.js';
+import type { AccessPolicy } from '../guard/access.js';
+import type { SessionInfo } from '../handler/context.js';
+import { ComposedAccess } from './access.js';
 import { type Mounted, type MountHost, type MountOptions, type MountSource, mount } from './mount.js';
-import { ComposedAccess } from './mount-access.js';
 
 /**
  * One `McpServer`'s side of composition: the servers mounted in it (each with its number of live mounts, as one

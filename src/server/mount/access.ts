@@ -1,8 +1,8 @@
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
-import { type AuthInfo, principalOf } from './auth.js';
-import type { AccessPolicy } from './guard/access.js';
-import type { NamedKind } from './guard/names.js';
-import type { ListView } from './registry.js';
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import type { ListView } from '../definitions/registry.js';
+import type { AccessPolicy } from '../guard/access.js';
+import type { NamedKind } from '../guard/names.js';
+import { type AuthInfo, principalOf } from '../handler/auth.js';
 
 /** What the protocol methods ask of access rules: a server's own (`AccessPolicy`) or with its mounts' too. */
 export interface Access {

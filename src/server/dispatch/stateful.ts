@@ -1,18 +1,18 @@
-import { ErrorCode, errorMessage, JsonRpcError } from '../jsonrpc/errors.js';
-import { isJsonObject, type JsonObject } from '../jsonrpc/types.js';
-import type { IncomingRequest } from '../protocol/peer.js';
-import { preloadJsonSchema } from '../schema/index.js';
-import { POLICIES, statefulPolicy } from '../spec/revision.js';
-import type { Implementation, InitializeResult, ServerCapabilities } from '../spec/types.js';
-import { LATEST_STATEFUL_REVISION } from '../spec/versions.js';
+import { ErrorCode, errorMessage, JsonRpcError } from '../../jsonrpc/errors.js';
+import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
+import type { IncomingRequest } from '../../protocol/peer.js';
+import { preloadJsonSchema } from '../../schema/index.js';
+import { POLICIES, statefulPolicy } from '../../spec/revision.js';
+import type { Implementation, InitializeResult, ServerCapabilities } from '../../spec/types.js';
+import { LATEST_STATEFUL_REVISION } from '../../spec/versions.js';
+import type { ServerDefinition } from '../definitions/server-definition.js';
+import { type GuardRunner, IncomingCall, intercept, type Middleware } from '../handler/middleware.js';
 import { declares } from './capabilities.js';
+import { fulfilInputLocally } from './local-input.js';
 import type { CapabilityGate, MethodHandler } from './methods.js';
-import { type GuardRunner, IncomingCall, intercept, type Middleware } from './middleware.js';
-import { MRTR_METHODS } from './modern/dispatch.js';
-import { fulfilInputLocally } from './modern/local-input.js';
 import { type AskHook, createRequestContext, statefulSetup } from './request-context.js';
-import type { ServerDefinition } from './server-definition.js';
 import type { ServerSession } from './session.js';
+import { MRTR_METHODS } from './stateless.js';
 
 /** What the stateful dispatcher needs from the server definition. */
 export interface StatefulHost extends ServerDefinition {

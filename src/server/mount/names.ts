@@ -1,4 +1,4 @@
-import { McpkitError } from '../jsonrpc/errors.js';
+import { McpkitError } from '../../jsonrpc/errors.js';
 
 /** How a mount names what it offers: `<prefix><separator><name>`, and resource URIs with the prefix inserted. */
 export interface MountNaming {

@@ -1,11 +1,11 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
-import type { RequestContext } from '../context.js';
-import type { MethodHandler } from '../methods.js';
-import { type ContextSetup, createRequestContext } from '../request-context.js';
-import type { ServerDefinition } from '../server-definition.js';
-import { isInputRequired } from './mrtr.js';
+import { isInputRequired } from '../../spec/input-required.js';
+import type { ServerDefinition } from '../definitions/server-definition.js';
+import type { RequestContext } from '../handler/context.js';
+import type { MethodHandler } from './methods.js';
+import { type ContextSetup, createRequestContext } from './request-context.js';
 
 /** Most rounds of explicit `inputRequired` a stateful session fulfils for one request. */
 export const MAX_LOCAL_INPUT_ROUNDS = 8;

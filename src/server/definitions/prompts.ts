@@ -1,10 +1,10 @@
-import { ErrorCode, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
-import type { JsonObject } from '../jsonrpc/types.js';
-import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument, PromptMessage } from '../spec/types.js';
+import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
+import { type InputRequiredReturn, isInputRequired } from '../../spec/input-required.js';
+import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument, PromptMessage } from '../../spec/types.js';
+import type { RequestContext } from '../handler/context.js';
+import type { Around } from '../handler/middleware.js';
 import type { Completer } from './completion.js';
-import type { RequestContext } from './context.js';
-import type { Around } from './middleware.js';
-import { type InputRequiredReturn, isInputRequired } from './modern/mrtr.js';
 
 /** One prompt argument's definition. */
 export interface PromptArgumentConfig {

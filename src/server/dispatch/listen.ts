@@ -3,7 +3,7 @@ import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import { META, type SubscriptionFilter } from '../../spec/modern.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import type { ServerCapabilities } from '../../spec/types.js';
-import type { ServerSession } from '../session.js';
+import type { ServerSession } from './session.js';
 
 /** Default most concurrent `subscriptions/listen` streams per server. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 1024;

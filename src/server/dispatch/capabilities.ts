@@ -1,7 +1,7 @@
-import { McpkitError } from '../jsonrpc/errors.js';
-import type { ServerCapabilities } from '../spec/types.js';
+import { McpkitError } from '../../jsonrpc/errors.js';
+import type { ServerCapabilities } from '../../spec/types.js';
+import type { ListKind } from './listen.js';
 import type { CapabilityGate } from './methods.js';
-import type { ListKind } from './modern/listen.js';
 
 const NOTHING: readonly string[] = Object.freeze([]);
 

@@ -2,6 +2,7 @@ import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { preEncode } from '../../jsonrpc/parse.js';
 import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
+import { InputCollector, InputRequiredSignal, isInputRequired } from '../../spec/input-required.js';
 import type { InputRequest } from '../../spec/modern.js';
 import {
   CACHEABLE_METHODS,
@@ -12,25 +13,24 @@ import {
 } from '../../spec/modern.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../spec/types.js';
-import { principalOf } from '../auth.js';
-import type { RequestContext, SessionInfo } from '../context.js';
-import type { CapabilityGate, MethodHandler } from '../methods.js';
-import { type GuardRunner, IncomingCall, intercept, type Middleware } from '../middleware.js';
-import { listenedUris, servedBy, type Watched, watched } from '../mount-watch.js';
+import type { ServerDefinition } from '../definitions/server-definition.js';
+import { listenedUris, servedBy, type Watched, watched } from '../definitions/watch.js';
+import { principalOf } from '../handler/auth.js';
+import type { RequestContext, SessionInfo } from '../handler/context.js';
+import { type GuardRunner, IncomingCall, intercept, type Middleware } from '../handler/middleware.js';
+import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
+import { type ModernEnvelope, readEnvelope, SUPPORTED_VERSIONS } from './envelope.js';
+import type { Subscriptions } from './listen.js';
+import type { CapabilityGate, MethodHandler } from './methods.js';
 import {
   type AskHook,
   createRequestContext,
   InputAsker,
   type Notifier,
   RequestSetup,
-} from '../request-context.js';
-import type { ServerDefinition } from '../server-definition.js';
-import type { ServerSession } from '../session.js';
-import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
-import { type ModernEnvelope, readEnvelope, SUPPORTED_VERSIONS } from './envelope.js';
-import type { Subscriptions } from './listen.js';
-import { InputCollector, InputRequiredSignal, isInputRequired } from './mrtr.js';
+} from './request-context.js';
 import { type RequestStateCodec, requestDigest, type StatePayload } from './request-state.js';
+import type { ServerSession } from './session.js';
 
 /** The methods whose results carry cache hints. */
 export const CACHEABLE = CACHEABLE_METHODS;
