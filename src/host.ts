@@ -78,7 +78,7 @@ export { type AtomicWriteOptions, writeFileAtomic } from './host/config/write.js
 export type { ListKind, RestartOptions, ServerState, ServerStatus } from './host/connection.js';
 export { type ToolChange, toolChange } from './host/definition-diff.js';
 export { DENIED_ENV_VARS, serverEnvironment } from './host/environment.js';
-export { type GatewayOptions, hostGateway } from './host/gateway.js';
+export type { GatewayOptions } from './host/gateway.js';
 export {
   Host,
   type HostCallOptions,
@@ -86,6 +86,7 @@ export {
   type HostOptions,
   type RegistryChange,
 } from './host/host.js';
+export { hostGateway } from './host/host-gateway.js';
 export { AnthropicModel, type AnthropicOptions, anthropicMessages } from './host/model/anthropic.js';
 export { ModelError, type ModelHttpOptions } from './host/model/http.js';
 export { OpenAIChatModel, type OpenAIChatOptions, openAIMessages } from './host/model/openai.js';

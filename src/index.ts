@@ -70,7 +70,7 @@ export type { GuardOptions } from './server/guard/guards.js';
 export type { SizeLimits } from './server/guard/limits.js';
 export { parseRate, type Rate } from './server/guard/rate.js';
 export type { RateLimitOptions, RateRule } from './server/guard/rate-limit.js';
-export type { ResultCacheOptions, ToolCacheConfig } from './server/guard/result-cache.js';
+export type { ResultCacheOptions } from './server/guard/result-cache.js';
 export type { RequestKey } from './server/guard/subject.js';
 export {
   type Span,
@@ -90,6 +90,7 @@ export type {
   SessionInfo,
 } from './server/handler/context.js';
 export type { Middleware, MiddlewareRequest } from './server/handler/middleware.js';
+export type { ToolCacheConfig } from './server/handler/tool-options.js';
 export {
   MAX_TASK_RERUNS,
   type ToolTaskConfig,
@@ -127,6 +128,7 @@ export type { CacheableMethod } from './server/server.js';
 export { McpServer, type ServerOptions } from './server/server.js';
 export { currentTask, type TaskControl } from './server/tasks/current.js';
 export type { TasksOptions } from './server/tasks/manager.js';
+export type { Fitting } from './spec/fit.js';
 export { type InputRequiredReturn, inputRequired, type MrtrState } from './spec/input-required.js';
 export {
   type CacheHint,
@@ -139,7 +141,6 @@ export {
 } from './spec/modern.js';
 export {
   type ElicitationModes,
-  type Fitting,
   POLICIES,
   policyFor,
   REVISIONS,

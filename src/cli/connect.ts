@@ -5,7 +5,7 @@ import { Client } from '../client/client.js';
 import type { ClientOptions } from '../client/options.js';
 import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { Transport } from '../protocol/transport.js';
-import { LOG_LEVELS } from '../server/dispatch/session.js';
+import { LOG_LEVELS } from '../spec/log-levels.js';
 import type { LoggingLevel } from '../spec/types.js';
 import type { FetchLike } from '../transport/fetch.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';

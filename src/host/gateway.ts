@@ -2,17 +2,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Mirror } from '../compose/mirror.js';
 import { errorMessage } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
+import type { RequestOptions } from '../protocol/outgoing.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { ServerSession } from '../server/dispatch/session.js';
 import { principalOf } from '../server/handler/auth.js';
 import type { RequestContext, SessionInfo } from '../server/handler/context.js';
 import { McpServer } from '../server/server.js';
-import type { Implementation } from '../spec/types.js';
+import type { CallToolResult, GetPromptResult, Implementation, ReadResourceResult } from '../spec/types.js';
+import type { ActivityLog } from './activity-log.js';
 import { shorten } from './activity-log.js';
 import { type ApprovalCallback, type ApprovalDecision, SessionApprovals } from './approval.js';
-import type { Host } from './host.js';
+import type { Registry } from './registry.js';
+import type { HostCallOptions } from './routing.js';
 
-/** Options of {@link hostGateway}. */
+/** Options of {@link gatewayServer} (the host's gateway: `hostGateway`, `Host.toServer`). */
 export interface GatewayOptions {
   /** The gateway server's name and version. */
   info?: Implementation;
@@ -107,18 +110,18 @@ class ClientScopes {
   }
 }
 
-/**
- * The host's registry served as one MCP server: the qualified tools and prompts, the resources and resource
- * templates of every ready server,
- * kept in step with the registry (list changes reach the connected clients). Tool calls go through the host, so
- * the approval policy and the activity log apply; a call whose mode is `ask` becomes an elicitation to the
- * connecting client when it supports elicitation (the person behind it decides), and a denial otherwise.
- *
- * @example
- * const gateway = hostGateway(host);
- * await serve(gateway, { port: 3000 }); // one endpoint, every server of the host
- */
-export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer {
+/** What the gateway needs of its host (a `Host`: see {@link hostGateway} in `host-gateway.ts`). */
+export interface GatewaySource {
+  readonly log: Pick<ActivityLog, 'record'>;
+  readonly registry: Pick<Registry, 'tools' | 'prompts' | 'resources' | 'templates'>;
+  callTool(name: string, args: Record<string, unknown>, options: HostCallOptions): Promise<CallToolResult>;
+  getPrompt(name: string, args: Record<string, string>, options: RequestOptions): Promise<GetPromptResult>;
+  readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult>;
+  on(event: 'registry', listener: () => void): () => void;
+}
+
+/** The gateway of `host`: see {@link hostGateway}. */
+export function gatewayServer(host: GatewaySource, options: GatewayOptions = {}): McpServer {
   const server = new GatewayServer(options.info ?? { name: 'mcpkit-host-gateway', version: '0.1.0' }, {
     // Declared up front: a session's capabilities are fixed at initialize, and the registry fills in later.
     capabilities: {

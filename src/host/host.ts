@@ -18,7 +18,7 @@ import { type ConfigSource, type LoadConfigOptions, loadConfig } from './config/
 import type { LoadedConfig, ServerConfig } from './config/types.js';
 import { type ListKind, ServerConnection, type ServerStatus } from './connection.js';
 import type { ToolChange } from './definition-diff.js';
-import { type GatewayOptions, hostGateway } from './gateway.js';
+import { type GatewayOptions, gatewayServer } from './gateway.js';
 import { modelSampling } from './model/sampling.js';
 import { createModel } from './model/spec.js';
 import type { ModelAdapter } from './model/types.js';
@@ -188,11 +188,11 @@ export class Host {
   }
 
   /**
-   * The registry served as one MCP server (see {@link hostGateway}): qualified tools, prompts and resources, with the
+   * The registry served as one MCP server (see `hostGateway`): qualified tools, prompts and resources, with the
    * approval policy and the activity log applied; `ask` becomes an elicitation to the connecting client.
    */
   toServer(options?: GatewayOptions): McpServer {
-    return hostGateway(this, options);
+    return gatewayServer(this, options);
   }
 
   /** Replaces the roots (workspace folders) and announces the change to every ready server. */

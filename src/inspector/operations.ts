@@ -1,3 +1,4 @@
+import { LOG_LEVELS } from '../spec/log-levels.js';
 import type { CompletionReference, LoggingLevel, Root } from '../spec/types.js';
 import { BadInput, objectOf, optionalString, stringField, stringRecord } from './bad-input.js';
 import type { EraSelection, InspectorSession } from './session.js';
@@ -5,17 +6,6 @@ import { type InspectTarget, splitCommandLine } from './target.js';
 
 /** One action the page can ask for: POST /api/<name> with a JSON body. */
 type Operation = (session: InspectorSession, body: Record<string, unknown>) => Promise<unknown> | unknown;
-
-const LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
 
 /** The actions of the page, by name. Each reads its body defensively: anything malformed is a BadInput. */
 export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operation>([
@@ -118,7 +108,7 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operat
     'level',
     async (s, body) => {
       const level = stringField(body, 'level');
-      if (!(LEVELS as readonly string[]).includes(level)) throw new BadInput(`Unknown level ${level}`);
+      if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new BadInput(`Unknown level ${level}`);
       await s.client.setLoggingLevel(level as LoggingLevel);
       return {};
     },

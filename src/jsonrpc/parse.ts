@@ -45,7 +45,7 @@ const NewResultResponse = ResultResponse as unknown as new (
 
 /**
  * Builds a success response. Made with `new`, not as an object literal: V8 may pretenure a literal's allocation
- * site (see `RequestSetup` in server/request-context.ts), and a response allocated in the old generation keeps its
+ * site (see `RequestSetup` in server/dispatch/setup.ts), and a response allocated in the old generation keeps its
  * young result alive through every scavenge until the next full collection. Objects made with `new` have no
  * allocation site.
  */

@@ -1,5 +1,6 @@
 import type { CacheHint } from '../spec/modern.js';
 import type { LoggingLevel, ServerCapabilities } from '../spec/types.js';
+import type { CacheableMethod } from './definitions/cache-hints.js';
 import type { ServerSession } from './dispatch/session.js';
 import type { GuardOptions } from './guard/guards.js';
 import type { TasksOptions } from './tasks/manager.js';
@@ -45,12 +46,3 @@ export interface ServerOptions extends GuardOptions {
    */
   tasks?: boolean | TasksOptions;
 }
-
-/** Methods whose stateless results carry cache hints. */
-export type CacheableMethod =
-  | 'server/discover'
-  | 'tools/list'
-  | 'prompts/list'
-  | 'resources/list'
-  | 'resources/templates/list'
-  | 'resources/read';

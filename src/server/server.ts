@@ -7,8 +7,10 @@ import { type CacheHint, claimsModern } from '../spec/modern.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import { Broadcaster, type ChangeRelay, type ServerChange } from './broadcast.js';
+import type { Access } from './definitions/access.js';
 import { cacheHintOf } from './definitions/cache-hints.js';
-import { type Completer, completerFor } from './definitions/completion.js';
+import { completerFor } from './definitions/completers.js';
+import type { Completer } from './definitions/completion.js';
 import {
   definePrompt,
   describePrompt,
@@ -48,16 +50,15 @@ import {
 import { DeclaredCapabilities, declares } from './dispatch/capabilities.js';
 import { type ListKind, Subscriptions } from './dispatch/listen.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './dispatch/methods.js';
-import type { AskHook, Notifier } from './dispatch/request-context.js';
 import { RequestStateCodec } from './dispatch/request-state.js';
 import { ServerSession } from './dispatch/session.js';
+import type { Notifier } from './dispatch/setup.js';
 import { dispatchStateful } from './dispatch/stateful.js';
 import { dispatchModern } from './dispatch/stateless.js';
 import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
 import type { Scoped } from './handler/auth.js';
 import type { RequestContext, SessionInfo } from './handler/context.js';
-import type { GuardRunner, Middleware } from './handler/middleware.js';
-import type { Access } from './mount/access.js';
+import type { AskHook, GuardRunner, Middleware } from './handler/middleware.js';
 import type { Mounted, MountOptions } from './mount/mount.js';
 import { Mounts } from './mount/mounts.js';
 import type { ServerOptions } from './options.js';
@@ -65,7 +66,8 @@ import { scopesNeeded } from './scopes-needed.js';
 import { SessionSet } from './session-set.js';
 import { TaskManager } from './tasks/manager.js';
 
-export type { CacheableMethod, ServerOptions } from './options.js';
+export type { CacheableMethod } from './definitions/cache-hints.js';
+export type { ServerOptions } from './options.js';
 
 /** The transport of the detached session: never started, it delivers nothing. */
 const DETACHED: Transport = {
@@ -79,9 +81,9 @@ const DETACHED: Transport = {
  * A server definition: tools, resources, templates and prompts registered once and shared by every
  * session. `connect(transport)` serves one client; many may be connected at once.
  *
- * This class is the facade: the stateful era's dispatch and `initialize` live in `stateful-dispatch.ts`,
- * the stateless era's in `modern/dispatch.ts`, capabilities in `capabilities.ts`, change notifications
- * in `broadcast.ts` and the connected sessions in `session-set.ts`.
+ * This class is the facade over the rooms of `server/`: both eras' dispatch and `initialize` live in `dispatch/`
+ * (`stateful.ts`, `stateless.ts`, behind the one `DispatchHost` this class is), capabilities in
+ * `dispatch/capabilities.ts`, change notifications in `broadcast.ts` and the connected sessions in `session-set.ts`.
  *
  * @example
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });

@@ -1,6 +1,20 @@
 import { isJsonObject } from '../jsonrpc/types.js';
 import { fitElicitationParams } from './fit-elicitation.js';
-import type { Fitting } from './revision.js';
+
+/**
+ * Turns what the server sends into what one revision defines (made here, one per revision in `revision.ts`); absent for a revision that needs no
+ * fitting, so the newest revisions pay nothing.
+ */
+export interface Fitting {
+  /** A result of `method`, fitted (the same object when nothing had to change). */
+  result(method: string, result: { [key: string]: unknown }): { [key: string]: unknown };
+  /**
+   * The params of a notification or request the server sends, fitted. Throws McpkitError for what the revision has
+   * no equivalent of (a multi-select elicitation field, URL-mode elicitation before 2025-11-25), before anything is
+   * sent.
+   */
+  params(method: string, params: { [key: string]: unknown }): { [key: string]: unknown };
+}
 
 type Obj = { [key: string]: unknown };
 

@@ -1,6 +1,6 @@
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import { preEncode } from '../jsonrpc/parse.js';
-import { type FitRules, RevisionFitting } from './fit.js';
+import { type FitRules, type Fitting, RevisionFitting } from './fit.js';
 import {
   type CapabilityShape,
   fitCapabilities,
@@ -21,21 +21,6 @@ export type Revision = (typeof REVISIONS)[number];
 export interface ElicitationModes {
   readonly form: boolean;
   readonly url: boolean;
-}
-
-/**
- * Turns what the server sends into what one revision defines (see `fit.ts`); absent for a revision that needs no
- * fitting, so the newest revisions pay nothing.
- */
-export interface Fitting {
-  /** A result of `method`, fitted (the same object when nothing had to change). */
-  result(method: string, result: { [key: string]: unknown }): { [key: string]: unknown };
-  /**
-   * The params of a notification or request the server sends, fitted. Throws McpkitError for what the revision has
-   * no equivalent of (a multi-select elicitation field, URL-mode elicitation before 2025-11-25), before anything is
-   * sent.
-   */
-  params(method: string, params: { [key: string]: unknown }): { [key: string]: unknown };
 }
 
 // Method names by the revision that brought them (taken from each revision's schema.json).

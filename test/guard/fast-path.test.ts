@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { JsonObject, JsonRpcRequest } from '../../src/jsonrpc/types.js';
 import type { IncomingRequest } from '../../src/protocol/peer.js';
-import type { Notifier } from '../../src/server/dispatch/request-context.js';
+import type { Notifier } from '../../src/server/dispatch/setup.js';
 import { jsonLength } from '../../src/server/guard/json-size.js';
 import { McpServer, type ServerOptions } from '../../src/server/server.js';
 import { MemoryRateLimitStore } from '../../src/store/rate-limit-store.js';

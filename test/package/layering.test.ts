@@ -69,8 +69,75 @@ function violations(files: ReadonlyMap<string, string>, order: readonly string[]
   return found;
 }
 
+/**
+ * The rooms inside folders as src/README.md states them, ground floor first: rows of a table naming `<folder>/<room>/`
+ * (a sub-folder) or `<folder>/*.ts` (the folder's own files), grouped by the folder they divide (`server`,
+ * `server/http`, ...).
+ */
+function statedRooms(readme: string): Map<string, string[]> {
+  const rooms = new Map<string, string[]>();
+  for (const m of readme.matchAll(/^ *\| `((?:[a-z-]+\/)+)([a-z-]+\/|\*\.ts)`\s*\|/gm)) {
+    const folder = (m[1] as string).slice(0, -1);
+    const list = rooms.get(folder) ?? [];
+    list.push(m[2] as string);
+    rooms.set(folder, list);
+  }
+  return rooms;
+}
+
+/** The folders src/README.md says never import each other (lines "`a/` and `b/` are siblings"). */
+function statedSiblings(readme: string): [string, string][] {
+  return [...readme.matchAll(/^`([a-z-]+)\/` and `([a-z-]+)\/` are siblings/gm)].map(
+    (m) => [m[1] as string, m[2] as string] as [string, string],
+  );
+}
+
+/** The room of `file` inside `folder` (`x/` for a file in its sub-folder x, `*.ts` for its own), or undefined. */
+function roomOf(folder: string, file: string): string | undefined {
+  if (!file.startsWith(`${folder}/`)) return undefined;
+  const rest = file.slice(folder.length + 1).split('/');
+  return rest.length === 1 ? '*.ts' : `${rest[0]}/`;
+}
+
+/**
+ * Imports against the stated rooms and siblings among `files`: a file in a room not stated, an import of a later room
+ * of the same folder (type-only imports included), an import between siblings.
+ */
+function roomViolations(
+  files: ReadonlyMap<string, string>,
+  rooms: ReadonlyMap<string, readonly string[]>,
+  siblings: readonly (readonly [string, string])[],
+): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    for (const [folder, order] of rooms) {
+      const room = roomOf(folder, file);
+      if (room !== undefined && !order.includes(room))
+        found.push(`${file}: room ${folder}/${room} is not in the order of src/README.md`);
+    }
+    for (const spec of specifiers(text)) {
+      const target = join(dirname(file), spec).split(sep).join('/').replace(/\.js$/, '.ts');
+      for (const [folder, order] of rooms) {
+        const from = roomOf(folder, file);
+        const to = roomOf(folder, target);
+        if (from === undefined || to === undefined || from === to) continue;
+        if (order.indexOf(to) > order.indexOf(from))
+          found.push(`${file} (${folder}/${from}) imports ${spec} (${folder}/${to}, a later room)`);
+      }
+      for (const [a, b] of siblings) {
+        const [mine, theirs] = file.startsWith(`${a}/`) ? [a, b] : file.startsWith(`${b}/`) ? [b, a] : [];
+        if (theirs !== undefined && target.startsWith(`${theirs}/`))
+          found.push(`${file} (${mine}/) imports ${spec} (${theirs}/, its sibling)`);
+      }
+    }
+  }
+  return found;
+}
+
 const readme = readFileSync(join(src, 'README.md'), 'utf8');
 const order = statedOrder(readme);
+const rooms = statedRooms(readme);
+const siblings = statedSiblings(readme);
 
 test('src/README.md states the folder order, and every folder of src/ is in it', () => {
   assert.deepEqual(order, [
@@ -122,5 +189,44 @@ test('the check finds each kind of violation (it can fail)', () => {
     'client/y.ts imports the entry point ../index.js',
     'server/z.ts imports ../../test/helper.js, outside src/',
     'extra/w.ts: folder extra/ is not in the order of src/README.md',
+  ]);
+});
+
+test('src/README.md states the rooms of server/, server/http/ and transport/, and the client and server are siblings', () => {
+  assert.deepEqual(Object.fromEntries(rooms), {
+    transport: ['*.ts', 'http-client/'],
+    server: ['handler/', 'definitions/', 'dispatch/', 'guard/', 'tasks/', 'mount/', '*.ts', 'http/'],
+    'server/http': ['core/', 'cluster/', 'streamable/', 'legacy-sse/', 'adapters/'],
+  });
+  assert.deepEqual(siblings, [['client', 'server']]);
+});
+
+test('no room imports a later room of its folder, and siblings never import each other (type-only included)', () => {
+  const files = new Map<string, string>();
+  for (const path of tsFiles(src))
+    files.set(relative(src, path).split(sep).join('/'), readFileSync(path, 'utf8'));
+  assert.deepEqual(roomViolations(files, rooms, siblings), []);
+});
+
+test('the room check finds each kind of violation (it can fail)', () => {
+  const files = new Map<string, string>([
+    ['server/handler/context.ts', "import type { ServerSession } from '../dispatch/session.js';"],
+    ['server/dispatch/session.ts', "import type { RequestContext } from '../handler/context.js';"],
+    ['server/server.ts', "import { serve } from './http/adapters/node-serve.js';"],
+    [
+      'server/http/core/http.ts',
+      "import { x } from '../streamable/handler.js';\nimport { y } from '../../server.js';",
+    ],
+    ['server/extra/w.ts', ''],
+    ['client/y.ts', "import type { McpServer } from '../server/server.js';"],
+    ['server/z.ts', "import type { Client } from '../client/client.js';"],
+  ]);
+  assert.deepEqual(roomViolations(files, rooms, siblings), [
+    'server/handler/context.ts (server/handler/) imports ../dispatch/session.js (server/dispatch/, a later room)',
+    'server/server.ts (server/*.ts) imports ./http/adapters/node-serve.js (server/http/, a later room)',
+    'server/http/core/http.ts (server/http/core/) imports ../streamable/handler.js (server/http/streamable/, a later room)',
+    'server/extra/w.ts: room server/extra/ is not in the order of src/README.md',
+    'client/y.ts (client/) imports ../server/server.js (server/, its sibling)',
+    'server/z.ts (server/) imports ../client/client.js (client/, its sibling)',
   ]);
 });

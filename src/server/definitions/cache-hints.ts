@@ -1,6 +1,5 @@
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { CacheHint } from '../../spec/modern.js';
-import type { CacheableMethod } from '../options.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
 
@@ -27,3 +26,12 @@ export function cacheHintOf(
   }
   return hints?.[method as CacheableMethod] ?? DEFAULT_CACHE_HINT;
 }
+
+/** Methods whose stateless results carry cache hints. */
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';

@@ -7,7 +7,7 @@ import { UriTemplate } from '../../spec/uri-template.js';
 import { type ReadReturn, toReadResult } from '../handler/content.js';
 import type { RequestContext } from '../handler/context.js';
 import type { Around } from '../handler/middleware.js';
-import type { Access } from '../mount/access.js';
+import type { Access } from './access.js';
 import type { Completer } from './completion.js';
 import { pageAt } from './pagination.js';
 import type { Registry } from './registry.js';
@@ -192,4 +192,17 @@ export async function listResources(
     else for (const r of listed) if (access.allows('resource', r.uri, auth, t.key)) all.push(r);
   }
   return pageAt(all, cursor, pageSize, 'resources');
+}
+
+/** The entry serving `uri`, as `resources/read` finds it: the resource of that URI, else the first template matching it. */
+export function servedBy(
+  resources: Registry<ResourceDef, ResourceUpdate>,
+  templates: Registry<TemplateDef, TemplateUpdate>,
+  uri: string,
+): { def: ResourceDef | TemplateDef; template: string | undefined } | undefined {
+  const fixed = resources.get(uri);
+  if (fixed) return { def: fixed.def, template: undefined };
+  for (const entry of templates.enabled())
+    if (entry.def.template.match(uri)) return { def: entry.def, template: entry.key };
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { CompletionReference } from '../../spec/types.js';
 import type { RequestContext } from '../handler/context.js';
-import type { Access } from '../mount/access.js';
+import type { Access } from './access.js';
 import type { Completer } from './completion.js';
 import type { PromptDef, PromptUpdate } from './prompts.js';
 import type { Registry } from './registry.js';

@@ -10,11 +10,15 @@ import {
 import { type InputRequiredReturn, InputRequiredSignal, isInputRequired } from '../../spec/input-required.js';
 import { readParamHeaders } from '../../spec/tool-headers.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../../spec/types.js';
-import { checkToolCache, type ToolCacheConfig } from '../guard/result-cache.js';
 import type { RequestContext } from '../handler/context.js';
 import { withFailure } from '../handler/failure.js';
 import type { Around } from '../handler/middleware.js';
-import { checkToolTaskConfig, type ToolTaskConfig } from '../handler/tool-options.js';
+import {
+  checkToolCache,
+  checkToolTaskConfig,
+  type ToolCacheConfig,
+  type ToolTaskConfig,
+} from '../handler/tool-options.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 

@@ -1,9 +1,20 @@
 import type { JsonObject } from '../../jsonrpc/types.js';
 import type { RequestContext } from '../handler/context.js';
-import { type Answer, intercept } from '../handler/middleware.js';
-import type { MiddlewareSource } from '../mount/around.js';
-import type { Registry } from './registry.js';
-import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from './resources.js';
+import {
+  type Answer,
+  type AskHook,
+  type GuardRunner,
+  intercept,
+  type Middleware,
+} from '../handler/middleware.js';
+
+/** The child's side of a mount as its middleware needs it: its guards and chain as they are at each request. */
+export interface MiddlewareSource {
+  readonly middleware: readonly Middleware[];
+  readonly guards: () => GuardRunner | undefined;
+  /** Its hook around the requests its handlers make of their client (its audit, its limits on them). */
+  readonly asks: () => AskHook | undefined;
+}
 
 /**
  * How a subscription to a resource a mount added reaches the server it came from: that server's guards and
@@ -28,19 +39,6 @@ export interface Watched {
 
 /** The methods a subscription is made, ended or held by. */
 export type WatchMethod = 'resources/subscribe' | 'resources/unsubscribe' | 'subscriptions/listen';
-
-/** The entry serving `uri`, as `resources/read` finds it: the resource of that URI, else the first template matching it. */
-export function servedBy(
-  resources: Registry<ResourceDef, ResourceUpdate>,
-  templates: Registry<TemplateDef, TemplateUpdate>,
-  uri: string,
-): { def: ResourceDef | TemplateDef; template: string | undefined } | undefined {
-  const fixed = resources.get(uri);
-  if (fixed) return { def: fixed.def, template: undefined };
-  for (const entry of templates.enabled())
-    if (entry.def.template.match(uri)) return { def: entry.def, template: entry.key };
-  return undefined;
-}
 
 /**
  * Runs `run` (this server's own subscribe, unsubscribe or listen) inside the guards and middleware of every mounted

@@ -1,10 +1,10 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
+import { LOG_LEVELS } from '../../spec/log-levels.js';
 import { META, MODERN_REVISIONS } from '../../spec/modern.js';
 import { policyFor, type RevisionPolicy } from '../../spec/revision.js';
 import type { ClientCapabilities, Implementation } from '../../spec/types.js';
 import { STATEFUL_REVISIONS } from '../../spec/versions.js';
-import { LOG_LEVELS } from './session.js';
 
 /** The per-request envelope of a stateless (2026-07-28) request. */
 export interface ModernEnvelope {

@@ -5,7 +5,8 @@ import { isInputRequired } from '../../spec/input-required.js';
 import type { ServerDefinition } from '../definitions/server-definition.js';
 import type { RequestContext } from '../handler/context.js';
 import type { MethodHandler } from './methods.js';
-import { type ContextSetup, createRequestContext } from './request-context.js';
+import { createRequestContext } from './request-context.js';
+import type { ContextSetup } from './setup.js';
 
 /** Most rounds of explicit `inputRequired` a stateful session fulfils for one request. */
 export const MAX_LOCAL_INPUT_ROUNDS = 8;

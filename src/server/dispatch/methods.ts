@@ -1,23 +1,24 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
+import { LOG_LEVELS } from '../../spec/log-levels.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import type { CompletionReference } from '../../spec/types.js';
 import { complete } from '../definitions/completion.js';
 import { getPrompt } from '../definitions/prompts.js';
-import { readResource, readTemplated } from '../definitions/resources.js';
+import { readResource, readTemplated, servedBy } from '../definitions/resources.js';
 import type { ServerDefinition } from '../definitions/server-definition.js';
 import { callTool } from '../definitions/tools.js';
-import { servedBy, watched } from '../definitions/watch.js';
+import { watched } from '../definitions/watch.js';
 import { grants, type Scoped, scopesOf } from '../handler/auth.js';
 import type { RequestContext } from '../handler/context.js';
-import { LOG_LEVELS, type ServerSession } from './session.js';
+import type { DispatchSession } from './setup.js';
 
 /** One protocol method's implementation. */
 export type MethodHandler = (
   def: ServerDefinition,
   params: JsonObject,
   ctx: RequestContext,
-  session: ServerSession,
+  session: DispatchSession,
   policy: RevisionPolicy,
 ) => Promise<JsonObject> | JsonObject;
 

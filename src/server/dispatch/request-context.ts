@@ -3,115 +3,15 @@ import type { JsonObject, RequestId } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import { checkElicitationSchema, validateElicitationContent } from '../../schema/index.js';
 import { checkResult, createMessageResult, elicitResult, listRootsResult } from '../../spec/checks.js';
-import type { InputCollector, MrtrState } from '../../spec/input-required.js';
+import type { MrtrState } from '../../spec/input-required.js';
+import { LOG_LEVELS } from '../../spec/log-levels.js';
 import type { InputRequest } from '../../spec/modern.js';
-import { POLICIES, type RevisionPolicy } from '../../spec/revision.js';
+import type { RevisionPolicy } from '../../spec/revision.js';
 import type { ClientCapabilities, Meta, ProgressToken } from '../../spec/types.js';
-import { LATEST_STATEFUL_REVISION } from '../../spec/versions.js';
 import type { AuthInfo } from '../handler/auth.js';
 import type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from '../handler/context.js';
-import { LOG_LEVELS, type ServerSession } from './session.js';
-
-/** How the handler's requests of the client travel: real requests (stateful) or MRTR input (stateless). */
-export type Asker =
-  | { readonly era: 'stateful'; readonly session: ServerSession }
-  | { readonly era: 'stateless'; readonly collector: InputCollector };
-
-/** What differs between a stateful and a stateless request's context. */
-export interface ContextSetup {
-  readonly session: ServerSession;
-  readonly info: SessionInfo;
-  /** The revision the request is served in. */
-  readonly policy: RevisionPolicy;
-  readonly asker: Asker;
-  /** The log threshold (index in LOG_LEVELS); read on every log call since `logging/setLevel` may change it. */
-  readonly logThreshold: () => number | undefined;
-  readonly mrtr: MrtrState;
-  /** Where progress and log notifications go instead of the session (a stateless request answered alone). */
-  readonly notifier?: Notifier | undefined;
-  /** Runs around each request the handler makes of its client (rate limits, audit), when the server has guards. */
-  readonly asks?: AskHook | undefined;
-}
-
-/**
- * Runs around one request a handler makes of its client (`sampling/createMessage`, `elicitation/create`,
- * `roots/list`): `send` makes it (a real request, or an input round of the stateless revision).
- */
-export type AskHook = (
-  method: string,
-  params: JsonObject | undefined,
-  ctx: RequestContext,
-  send: () => Promise<unknown>,
-) => Promise<unknown>;
-
-/**
- * The channel of a request that has no connection of its own (a stateless HTTP request answered directly): its
- * notifications travel on its response.
- */
-export interface Notifier {
-  notify(method: string, params: JsonObject, related: RequestId, policy: RevisionPolicy): Promise<void>;
-  /** True once nothing more can be delivered (the request was answered or its client went away). */
-  readonly closed: boolean;
-}
-
-const NO_MRTR: MrtrState = Object.freeze({ inputResponses: Object.freeze({}), state: undefined });
-
-/*
- * The objects below hold a request's whole graph (its session, and through it the transport, the peer and the
- * context), and a stateless request makes them anew each time. They are class instances, not object literals, on
- * purpose: V8 "pretenures" a literal's allocation site (allocates its objects straight in the old generation) once
- * it has seen nearly all of them survive a scavenge, which happens as soon as anything keeps objects a while (an
- * audit sink holding its last records, say). A setup allocated old keeps the young graph it points to alive through
- * every scavenge until the next full collection, those survivors are promoted, and the server spends its time
- * copying: stateless HTTP at 8 clients spent a quarter of its CPU in scavenges of 1.3 MB each. Instances of a class
- * have no allocation site, so they are never pretenured.
- */
-
-/** A request's {@link ContextSetup}. */
-export class RequestSetup implements ContextSetup {
-  constructor(
-    readonly session: ServerSession,
-    readonly info: SessionInfo,
-    readonly policy: RevisionPolicy,
-    readonly asker: Asker,
-    readonly logThreshold: () => number | undefined,
-    readonly mrtr: MrtrState,
-    readonly notifier?: Notifier,
-    readonly asks?: AskHook,
-  ) {}
-}
-
-/** The asker of a stateful session: real requests of its client. */
-class SessionAsker {
-  readonly era = 'stateful';
-  constructor(readonly session: ServerSession) {}
-}
-
-/** The asker of a stateless request: its handler's requests are input the client answers in another round. */
-export class InputAsker {
-  readonly era = 'stateless';
-  constructor(readonly collector: InputCollector) {}
-}
-
-/** The setup of a request on a stateful session (a `ping` before initialize is served as the newest revision). */
-export function statefulSetup(session: ServerSession, asks?: AskHook): ContextSetup {
-  const policy = session.policy ?? POLICIES[LATEST_STATEFUL_REVISION];
-  // Made once per session and revision (the revision only changes at initialize), not once per request.
-  const cached = session.contextSetup;
-  if (cached?.policy === policy) return cached;
-  const setup = new RequestSetup(
-    session,
-    session,
-    policy,
-    new SessionAsker(session),
-    () => (session.serverCapabilities.logging ? session.logLevel : undefined),
-    NO_MRTR,
-    undefined,
-    asks,
-  );
-  session.contextSetup = setup;
-  return setup;
-}
+import type { AskHook } from '../handler/middleware.js';
+import type { Asker, ContextSetup } from './setup.js';
 
 /**
  * Gives a handler's context a signal of its own instead of the request's (a deadline's), made from the request's

@@ -3,6 +3,7 @@ import type { JsonObject, JsonRpcNotification, RequestId } from '../../jsonrpc/t
 import type { RequestOptions } from '../../protocol/outgoing.js';
 import { type IncomingRequest, Peer, type PeerHandlers, type PeerOptions } from '../../protocol/peer.js';
 import type { Transport } from '../../protocol/transport.js';
+import { LOG_LEVELS } from '../../spec/log-levels.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import type {
   ClientCapabilities,
@@ -11,19 +12,7 @@ import type {
   ServerCapabilities,
 } from '../../spec/types.js';
 import type { SessionInfo } from '../handler/context.js';
-import type { ContextSetup } from './request-context.js';
-
-/** Severity order of logging levels. */
-export const LOG_LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+import type { ContextSetup } from './setup.js';
 
 /** Most resource subscriptions one session may hold. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 10_000;

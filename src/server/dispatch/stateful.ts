@@ -2,36 +2,24 @@ import { ErrorCode, errorMessage, JsonRpcError } from '../../jsonrpc/errors.js';
 import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import { preloadJsonSchema } from '../../schema/index.js';
+import { INPUT_METHODS } from '../../spec/modern.js';
 import { POLICIES, statefulPolicy } from '../../spec/revision.js';
-import type { Implementation, InitializeResult, ServerCapabilities } from '../../spec/types.js';
+import type { Implementation, InitializeResult } from '../../spec/types.js';
 import { LATEST_STATEFUL_REVISION } from '../../spec/versions.js';
-import type { ServerDefinition } from '../definitions/server-definition.js';
-import { type GuardRunner, IncomingCall, intercept, type Middleware } from '../handler/middleware.js';
+import { IncomingCall, intercept } from '../handler/middleware.js';
 import { declares } from './capabilities.js';
+import type { DispatchHost } from './host.js';
 import { fulfilInputLocally } from './local-input.js';
-import type { CapabilityGate, MethodHandler } from './methods.js';
-import { type AskHook, createRequestContext, statefulSetup } from './request-context.js';
-import type { ServerSession } from './session.js';
-import { MRTR_METHODS } from './stateless.js';
-
-/** What the stateful dispatcher needs from the server definition. */
-export interface StatefulHost extends ServerDefinition {
-  readonly info: Implementation;
-  readonly capabilities: ServerCapabilities;
-  readonly instructions: string | undefined;
-  readonly middleware: readonly Middleware[];
-  readonly guards: GuardRunner | undefined;
-  readonly asks: AskHook | undefined;
-  method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
-}
+import { createRequestContext } from './request-context.js';
+import { type DispatchSession, statefulSetup } from './setup.js';
 
 /**
  * Answers one request of a stateful session (2024-11-05 to 2025-11-25): `initialize` first, then the
  * methods whose capability the server declares, through the middleware chain.
  */
 export function dispatchStateful(
-  host: StatefulHost,
-  session: ServerSession,
+  host: DispatchHost,
+  session: DispatchSession,
   incoming: IncomingRequest,
   method: string,
   params: JsonObject,
@@ -53,7 +41,7 @@ export function dispatchStateful(
   }
   const setup = statefulSetup(session, host.asks);
   const ctx = createRequestContext(incoming, setup);
-  const run = MRTR_METHODS.has(method)
+  const run = INPUT_METHODS.has(method)
     ? () => fulfilInputLocally(entry.run, host, params, ctx, incoming, setup)
     : () => entry.run(host, params, ctx, session, setup.policy);
   // The context notices the end of the request through `incoming.finished`: no extra promise per call.
@@ -67,7 +55,7 @@ export function dispatchStateful(
 }
 
 /** Answers `initialize`: fixes the session's revision, the client's capabilities and the server's. */
-function initialize(host: StatefulHost, session: ServerSession, params: JsonObject): JsonObject {
+function initialize(host: DispatchHost, session: DispatchSession, params: JsonObject): JsonObject {
   if (session.initialized)
     throw new JsonRpcError(ErrorCode.InvalidRequest, 'The session is already initialized');
   const requested = params.protocolVersion;

@@ -2,59 +2,30 @@ import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { preEncode } from '../../jsonrpc/parse.js';
 import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
-import { InputCollector, InputRequiredSignal, isInputRequired } from '../../spec/input-required.js';
+import { InputRequiredSignal, isInputRequired } from '../../spec/input-required.js';
 import type { InputRequest } from '../../spec/modern.js';
-import {
-  CACHEABLE_METHODS,
-  type CacheHint,
-  INPUT_METHODS,
-  META,
-  TASKS_EXTENSION,
-} from '../../spec/modern.js';
+import { CACHEABLE_METHODS, INPUT_METHODS, META, TASKS_EXTENSION } from '../../spec/modern.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
-import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../spec/types.js';
-import type { ServerDefinition } from '../definitions/server-definition.js';
-import { listenedUris, servedBy, type Watched, watched } from '../definitions/watch.js';
+import type { ClientCapabilities, Implementation } from '../../spec/types.js';
+import { servedBy } from '../definitions/resources.js';
+import { listenedUris, type Watched, watched } from '../definitions/watch.js';
 import { principalOf } from '../handler/auth.js';
 import type { RequestContext, SessionInfo } from '../handler/context.js';
-import { type GuardRunner, IncomingCall, intercept, type Middleware } from '../handler/middleware.js';
-import { isCreateTaskResult, type TaskHost } from '../tasks/manager.js';
+import { IncomingCall, intercept } from '../handler/middleware.js';
 import { type ModernEnvelope, readEnvelope, SUPPORTED_VERSIONS } from './envelope.js';
-import type { Subscriptions } from './listen.js';
-import type { CapabilityGate, MethodHandler } from './methods.js';
-import {
-  type AskHook,
-  createRequestContext,
-  InputAsker,
-  type Notifier,
-  RequestSetup,
-} from './request-context.js';
-import { type RequestStateCodec, requestDigest, type StatePayload } from './request-state.js';
+import { type DispatchHost, isCreateTaskResult } from './host.js';
+import { InputCollector } from './input-collector.js';
+import type { MethodHandler } from './methods.js';
+import { createRequestContext } from './request-context.js';
+import { requestDigest, type StatePayload } from './request-state.js';
 import type { ServerSession } from './session.js';
+import { InputAsker, type Notifier, RequestSetup } from './setup.js';
 
 /** The methods whose results carry cache hints. */
 export const CACHEABLE = CACHEABLE_METHODS;
 
 /** The methods that may answer `input_required`. */
 export const MRTR_METHODS = INPUT_METHODS;
-
-/** What the stateless dispatcher needs from the server definition. */
-export interface ModernHost extends ServerDefinition {
-  readonly info: Implementation;
-  readonly capabilities: ServerCapabilities;
-  readonly instructions: string | undefined;
-  readonly middleware: readonly Middleware[];
-  readonly guards: GuardRunner | undefined;
-  readonly asks: AskHook | undefined;
-  readonly stateCodec: RequestStateCodec;
-  readonly subscriptions: Subscriptions;
-  /** The tasks extension, when enabled. */
-  readonly tasks: TaskHost | undefined;
-  /** The cache hint of a cacheable result (per method, or per resource for reads). */
-  cacheHint(method: string, params: JsonObject): CacheHint;
-  method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
-  declared(gate: CapabilityGate): boolean;
-}
 
 const decorated = new WeakMap<object, JsonObject>();
 
@@ -74,7 +45,7 @@ function serverInfoMeta(info: Implementation): JsonObject {
  * rather than to `session` (a request answered without a connection of its own).
  */
 export function dispatchModern(
-  host: ModernHost,
+  host: DispatchHost,
   session: ServerSession,
   incoming: IncomingRequest,
   notifier?: Notifier,
@@ -100,7 +71,7 @@ export function dispatchModern(
 
 /** One stateless request, its envelope read and its method found. */
 interface ModernRun {
-  readonly host: ModernHost;
+  readonly host: DispatchHost;
   readonly session: ServerSession;
   readonly incoming: IncomingRequest;
   readonly envelope: ModernEnvelope;
@@ -194,7 +165,7 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
  * long as it lasts (a mounted proxy holds them on the server behind it).
  */
 function listenThroughMounts(
-  host: ModernHost,
+  host: DispatchHost,
   params: JsonObject,
   ctx: RequestContext,
   listen: () => Promise<JsonObject>,
@@ -235,7 +206,7 @@ function checkInputCapabilities(
   }
 }
 
-function discover(host: ModernHost, policy: RevisionPolicy): JsonObject {
+function discover(host: DispatchHost, policy: RevisionPolicy): JsonObject {
   let capabilities = policy.serverCapabilities(host.capabilities);
   if (host.tasks) {
     const extensions = { ...(capabilities.extensions as JsonObject | undefined), [TASKS_EXTENSION]: {} };
@@ -247,7 +218,7 @@ function discover(host: ModernHost, policy: RevisionPolicy): JsonObject {
 }
 
 /** Adds resultType, serverInfo and (for cacheable methods) cache hints; list pages are decorated once. */
-function finish(host: ModernHost, method: string, params: JsonObject, result: JsonObject): JsonObject {
+function finish(host: DispatchHost, method: string, params: JsonObject, result: JsonObject): JsonObject {
   const frozen = Object.isFrozen(result);
   if (frozen) {
     const cached = decorated.get(result);
@@ -274,7 +245,7 @@ function finish(host: ModernHost, method: string, params: JsonObject, result: Js
 }
 
 async function inputRequiredResult(
-  host: ModernHost,
+  host: DispatchHost,
   method: string,
   params: JsonObject,
   incoming: IncomingRequest,
@@ -300,7 +271,7 @@ async function inputRequiredResult(
 }
 
 async function openState(
-  host: ModernHost,
+  host: DispatchHost,
   method: string,
   params: JsonObject,
   incoming: IncomingRequest,

@@ -4,9 +4,10 @@
  * and refused when used, in both eras. Rules are compiled once; list pages are cached per principal and scope set.
  */
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import type { NamedKind } from '../definitions/access.js';
 import type { ListView } from '../definitions/registry.js';
 import { type AuthInfo, principalOf } from '../handler/auth.js';
-import { entriesOf, matcher, type NamedKind, type NameRef } from './names.js';
+import { entriesOf, matcher, type NameRef } from './names.js';
 import { invalid } from './rate.js';
 
 /**

@@ -1,9 +1,7 @@
 /** Names that guard options refer to, checked against what is registered when the server starts serving. */
 import type { JsonObject } from '../../jsonrpc/types.js';
+import type { NamedKind } from '../definitions/access.js';
 import { invalid } from './rate.js';
-
-/** What kind of registered thing an option names. */
-export type NamedKind = 'tool' | 'prompt' | 'resource' | 'template';
 
 /** One name an option refers to, and the option, for the error. */
 export interface NameRef {

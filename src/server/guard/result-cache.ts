@@ -4,7 +4,6 @@
  * principal by default (`scope: 'shared'` shares them between callers), keyed by the arguments' JSON, in a bounded
  * in-memory map; an update of the tool forgets them. Only successful results are kept.
  */
-import { McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { isInputRequired } from '../../spec/input-required.js';
 import type { Registry } from '../definitions/registry.js';
@@ -15,14 +14,6 @@ import type { Answer, MiddlewareRequest } from '../handler/middleware.js';
 import type { AccessPolicy } from './access.js';
 import { positiveInteger } from './rate.js';
 import type { Last, Stage } from './stage.js';
-
-/** How a tool's results may be cached (the tool config's `cache`). */
-export interface ToolCacheConfig {
-  /** How long a result is answered again, in ms. */
-  readonly ttlMs: number;
-  /** "principal" (default): per caller; "shared": one result for every caller (the result depends on no identity). */
-  readonly scope?: 'principal' | 'shared';
-}
 
 /** The `resultCache` option of a server. */
 export interface ResultCacheOptions {
@@ -36,15 +27,6 @@ interface Cached {
   readonly def: ToolDef;
   readonly expires: number;
   readonly result: JsonObject;
-}
-
-/** Checks a tool's `cache` config at registration. */
-export function checkToolCache(name: string, cache: ToolCacheConfig): void {
-  const ttl = (cache as { ttlMs?: unknown } | undefined)?.ttlMs;
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1)
-    throw new McpkitError('INVALID_DEFINITION', `Tool ${name}: cache.ttlMs must be a positive integer`);
-  if (cache.scope !== undefined && cache.scope !== 'principal' && cache.scope !== 'shared')
-    throw new McpkitError('INVALID_DEFINITION', `Tool ${name}: cache.scope must be "principal" or "shared"`);
 }
 
 /** The result cache of tools marked `cache`, over the tools registry. */

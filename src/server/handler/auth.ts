@@ -1,7 +1,7 @@
 /**
  * What a resource server knows about the caller of a request once its access token is verified, and the
- * interface token verifiers implement. The transports' auth gate (`transport/auth-gate.ts`) and the verifiers of
- * `mcpkit/auth` use these; handlers read the result as `ctx.authInfo`.
+ * interface token verifiers implement. The HTTP endpoints' auth gate (`server/http/core/auth-gate.ts`) and the
+ * verifiers of `mcpkit/auth` use these; handlers read the result as `ctx.authInfo`.
  */
 
 /** The verified principal behind a request (never the token itself: tokens are not passed on). */

@@ -10,7 +10,7 @@ export interface MiddlewareRequest {
 
 /**
  * A {@link MiddlewareRequest} as the dispatchers make it, once per request. A class instance rather than an object
- * literal, as `RequestSetup` (request-context.ts) explains: it points to the request's context, and a literal's
+ * literal, as `RequestSetup` (dispatch/setup.ts) explains: it points to the request's context, and a literal's
  * allocation site may be pretenured.
  */
 export class IncomingCall implements MiddlewareRequest {
@@ -73,3 +73,14 @@ export function intercept(
   if (chain.length === 0) return guards(request, last);
   return guards(request, () => runChain(chain, request, last));
 }
+
+/**
+ * Runs around one request a handler makes of its client (`sampling/createMessage`, `elicitation/create`,
+ * `roots/list`): `send` makes it (a real request, or an input round of the stateless revision).
+ */
+export type AskHook = (
+  method: string,
+  params: JsonObject | undefined,
+  ctx: RequestContext,
+  send: () => Promise<unknown>,
+) => Promise<unknown>;

@@ -1,4 +1,7 @@
-/** The options of a tool's registration that the server's features read: how it runs as a task. */
+/**
+ * The options of a tool's registration that features above the definitions read: how it runs as a task (`tasks/`),
+ * how its results are cached (`guard/result-cache.ts`).
+ */
 import { McpkitError } from '../../jsonrpc/errors.js';
 
 /** 'optional': a task when the client supports tasks, a normal call otherwise; 'required': tasks only. */
@@ -60,4 +63,21 @@ export function checkTaskTimings(where: string, ttlMs: unknown, pollIntervalMs: 
 
 function invalid(message: string): McpkitError {
   return new McpkitError('INVALID_DEFINITION', message);
+}
+
+/** How a tool's results may be cached (the tool config's `cache`). */
+export interface ToolCacheConfig {
+  /** How long a result is answered again, in ms. */
+  readonly ttlMs: number;
+  /** "principal" (default): per caller; "shared": one result for every caller (the result depends on no identity). */
+  readonly scope?: 'principal' | 'shared';
+}
+
+/** Checks a tool's `cache` config at registration. */
+export function checkToolCache(name: string, cache: ToolCacheConfig): void {
+  const ttl = (cache as { ttlMs?: unknown } | undefined)?.ttlMs;
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1)
+    throw new McpkitError('INVALID_DEFINITION', `Tool ${name}: cache.ttlMs must be a positive integer`);
+  if (cache.scope !== undefined && cache.scope !== 'principal' && cache.scope !== 'shared')
+    throw new McpkitError('INVALID_DEFINITION', `Tool ${name}: cache.scope must be "principal" or "shared"`);
 }

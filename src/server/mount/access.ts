@@ -1,18 +1,8 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
+import type { Access, NamedKind } from '../definitions/access.js';
 import type { ListView } from '../definitions/registry.js';
 import type { AccessPolicy } from '../guard/access.js';
-import type { NamedKind } from '../guard/names.js';
 import { type AuthInfo, principalOf } from '../handler/auth.js';
-
-/** What the protocol methods ask of access rules: a server's own (`AccessPolicy`) or with its mounts' too. */
-export interface Access {
-  /** Whether some rule may hide entries of this kind (none: lists are not filtered). */
-  governs(kind: NamedKind): boolean;
-  allows(kind: NamedKind, name: string, auth: AuthInfo | undefined, template?: string): boolean;
-  /** Refuses (`Forbidden`) a use the rules deny. */
-  check(kind: NamedKind, name: string, auth: AuthInfo | undefined, template?: string): void;
-  view(kind: NamedKind, auth: AuthInfo | undefined): ListView | undefined;
-}
 
 /** The mounted server's rules as they are now (its own and its mounts'), read at each use. */
 export type AccessSource = () => Access | undefined;

@@ -1,15 +1,8 @@
 import type { JsonObject } from '../../jsonrpc/types.js';
-import { type AskHook, addAskHook } from '../dispatch/request-context.js';
-import { type Around, type GuardRunner, intercept, type Middleware } from '../handler/middleware.js';
+import type { MiddlewareSource } from '../definitions/watch.js';
+import { addAskHook } from '../dispatch/request-context.js';
+import { type Around, intercept } from '../handler/middleware.js';
 import type { MountNaming } from './names.js';
-
-/** The child's side of a mount as its middleware needs it: its guards and chain as they are at each request. */
-export interface MiddlewareSource {
-  readonly middleware: readonly Middleware[];
-  readonly guards: () => GuardRunner | undefined;
-  /** Its hook around the requests its handlers make of their client (its audit, its limits on them). */
-  readonly asks: () => AskHook | undefined;
-}
 
 /**
  * The child's middleware around a request for one of its entries, inside the parent's (and around what the

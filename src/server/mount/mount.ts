@@ -4,6 +4,7 @@ import { toToolSchema } from '../../schema/index.js';
 import type { InputRequiredReturn } from '../../spec/input-required.js';
 import type { Resource, ResourceContents } from '../../spec/types.js';
 import { UriTemplate } from '../../spec/uri-template.js';
+import type { NamedKind } from '../definitions/access.js';
 import type { PromptDef, PromptUpdate } from '../definitions/prompts.js';
 import type { Entry, RegisteredHandle, Registry } from '../definitions/registry.js';
 import type { ResourceDef, ResourceUpdate, TemplateDef, TemplateUpdate } from '../definitions/resources.js';
@@ -20,12 +21,10 @@ import {
   type ToolUpdate,
 } from '../definitions/tools.js';
 import type { ListKind } from '../dispatch/listen.js';
-import type { AskHook } from '../dispatch/request-context.js';
-import type { NamedKind } from '../guard/names.js';
 import type { Scoped } from '../handler/auth.js';
 import type { ReadReturn } from '../handler/content.js';
 import type { RequestContext, SessionInfo } from '../handler/context.js';
-import type { GuardRunner, Middleware } from '../handler/middleware.js';
+import type { AskHook, GuardRunner, Middleware } from '../handler/middleware.js';
 import type { AccessSource, ComposedAccess } from './access.js';
 import { around, namedAs, originalUri } from './around.js';
 import { checkMountNaming, type MountNaming, mountNaming } from './names.js';

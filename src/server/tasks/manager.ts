@@ -14,7 +14,8 @@ import {
 import { MemoryTaskStore, type TaskStore } from '../../store/task-store.js';
 import type { ServerDefinition } from '../definitions/server-definition.js';
 import { callTool, type ToolDef } from '../definitions/tools.js';
-import type { CapabilityGate, MethodHandler } from '../dispatch/methods.js';
+import { type TaskHost, taskResult } from '../dispatch/host.js';
+import type { MethodHandler } from '../dispatch/methods.js';
 import { requireScopes } from '../dispatch/methods.js';
 import type { ServerSession } from '../dispatch/session.js';
 import type { RequestContext } from '../handler/context.js';
@@ -41,7 +42,6 @@ export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
 const MAX_CAS_ATTEMPTS = 16;
 // Longer delays overflow setTimeout; such tasks simply expire in the store.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-const TASK_RESULT: unique symbol = Symbol('mcpkit.createTaskResult');
 
 /** What the task manager needs of its server to start a task again: its tools, and a session to run them on. */
 export interface TaskServer {
@@ -49,30 +49,6 @@ export interface TaskServer {
   tool(name: string): ToolDef | undefined;
   /** The session a task started again runs on (the server's detached one: the stateless revision keeps none). */
   session(): ServerSession;
-}
-
-/** True for a `CreateTaskResult` made by the task manager (its `resultType` is "task"). */
-export function isCreateTaskResult(result: object): boolean {
-  return TASK_RESULT in result;
-}
-
-/** What the stateless dispatcher needs from the tasks extension. */
-export interface TaskHost {
-  /** The implementation of a `tasks/*` method, if it is one. */
-  method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
-  /**
-   * Decides whether a request becomes a task: the CreateTaskResult (made once the task is stored), or
-   * undefined to run it normally. Throws -32021 for a task-only tool and a client without the extension.
-   */
-  intercept(
-    def: ServerDefinition,
-    method: string,
-    params: JsonObject,
-    ctx: RequestContext,
-    session: ServerSession,
-  ): Promise<JsonObject> | undefined;
-  /** The acknowledged subset of the `taskIds` a `subscriptions/listen` request asks for. */
-  acceptTaskIds(ids: unknown, ctx: RequestContext): Promise<string[]>;
 }
 
 /**
@@ -238,7 +214,7 @@ export class TaskManager implements TaskHost {
       return callTool(tool, params.arguments, ctx);
     }
     this.#launch(record, tool, origin);
-    return { ...toDetailedTask(record), [TASK_RESULT]: true };
+    return taskResult(toDetailedTask(record));
   }
 
   /** The request a task of a re-runnable tool keeps, with its re-runs (nothing for other tools). */

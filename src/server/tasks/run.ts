@@ -1,9 +1,10 @@
 import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
-import { InputCollector, isInputRequired, type MrtrState } from '../../spec/input-required.js';
+import { isInputRequired, type MrtrState } from '../../spec/input-required.js';
 import type { InputRequest } from '../../spec/modern.js';
 import type { TaskRecord } from '../../store/task-record.js';
 import { callTool, type ToolDef } from '../definitions/tools.js';
+import { InputCollector } from '../dispatch/input-collector.js';
 import type { RequestContext } from '../handler/context.js';
 
 /** Why a running task was stopped before its handler finished. */

@@ -1,5 +1,4 @@
 import { type SseEvent, SseParser } from '../../framing/sse.js';
-import { McpkitError } from '../../jsonrpc/errors.js';
 
 /** Called once a stream is being read, with a function that stops reading it (and releases the connection). */
 export type CancelHandle = (cancel: (() => void) | undefined) => void;

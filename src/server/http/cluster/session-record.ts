@@ -1,7 +1,8 @@
 import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
+import { LOG_LEVELS } from '../../../spec/log-levels.js';
 import { statefulPolicy } from '../../../spec/revision.js';
 import type { SessionRecord } from '../../../store/session-store.js';
-import { LOG_LEVELS, type ServerSession } from '../../dispatch/session.js';
+import type { ServerSession } from '../../dispatch/session.js';
 
 /** Methods whose effect is part of a session's record (it is stored again after them). */
 const RECORDED = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);

@@ -22,7 +22,7 @@ export async function connectTransport(
 
 /**
  * A transport and the session on it. A class, not an object literal: it points to the request's whole graph, and
- * V8 may pretenure a literal's allocation site (see `RequestSetup` in server/request-context.ts).
+ * V8 may pretenure a literal's allocation site (see `RequestSetup` in server/dispatch/setup.ts).
  */
 export class Connected {
   constructor(

@@ -5,7 +5,7 @@ import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../
 import type { IncomingRequest } from '../../../protocol/peer.js';
 import { type MessageContext, SENT } from '../../../protocol/transport.js';
 import type { RevisionPolicy } from '../../../spec/revision.js';
-import type { Notifier } from '../../dispatch/request-context.js';
+import type { Notifier } from '../../dispatch/setup.js';
 import type { McpServer } from '../../server.js';
 import { retryHeaders } from '../core/errors.js';
 import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGone } from '../core/http.js';

@@ -19,7 +19,7 @@ export class OutStream {
   reply: ((reply: HttpReply) => void) | undefined;
   /**
    * Responses collected while the answer may still be plain JSON. `Array.of()`, not `[]`: an array literal has an
-   * allocation site V8 may pretenure (see `RequestSetup` in server/request-context.ts), and this array, allocated old,
+   * allocation site V8 may pretenure (see `RequestSetup` in server/dispatch/setup.ts), and this array, allocated old,
    * kept every request's response and result alive through scavenges (0.3 MB promoted per scavenge on the guards
    * bench server; 8 KB without). An array made by `Array.of` has no allocation site.
    */

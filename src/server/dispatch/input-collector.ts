@@ -1,0 +1,31 @@
+import { InputRequiredSignal } from '../../spec/input-required.js';
+import type { InputRequest } from '../../spec/modern.js';
+
+/**
+ * Collects the input a handler asks for with `ctx.elicit()` and friends on a stateless request:
+ * the n-th ask of a run gets key `input-n`; answered keys resolve at once, unanswered ones are
+ * recorded and the handler stops with {@link InputRequiredSignal}.
+ */
+export class InputCollector {
+  readonly answers: Record<string, unknown>;
+  readonly missing: Record<string, InputRequest> = {};
+  #next = 0;
+
+  constructor(answers: Record<string, unknown>) {
+    this.answers = answers;
+  }
+
+  /** True when some input was asked for and has no answer yet. */
+  get hasMissing(): boolean {
+    for (const _ in this.missing) return true;
+    return false;
+  }
+
+  /** Resolves with the answer for the next input, or rejects with the signal after recording it. */
+  ask(request: InputRequest): Promise<unknown> {
+    const key = `input-${++this.#next}`;
+    if (Object.hasOwn(this.answers, key)) return Promise.resolve(this.answers[key]);
+    this.missing[key] = request;
+    return Promise.reject(new InputRequiredSignal());
+  }
+}
