@@ -4,26 +4,21 @@ import { isModernRevision } from '../../../spec/modern.js';
 import { DEFAULT_HTTP_REVISION } from '../../../spec/versions.js';
 import type { ClusterOptions } from '../../../store/cluster.js';
 import { type EventStore, MemoryEventStore } from '../../../store/event-store.js';
-import { principalOf } from '../../handler/auth.js';
 import type { McpServer } from '../../server.js';
 import { AuthGate, type ResourceAuthOptions } from '../core/auth-gate.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from '../core/body-deadline.js';
 import { addressReader, type ClientAddressOptions } from '../core/client-address.js';
-import { httpError, missingSessionId, sessionNotFound, unavailable } from '../core/errors.js';
+import { httpError, unavailable } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';
 import { LoadShedder, type OverloadOptions } from '../core/overload.js';
-import { isReply, parseBody, refusePostHeaders } from '../core/post-body.js';
+import type { PostBody } from '../core/post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from '../core/security.js';
 import { ClusteredSessions } from './clustered-sessions.js';
 import { contextOf } from './connect.js';
-import {
-  modernRequest,
-  refuseModernBatch,
-  refuseStatefulVersion,
-  refuseUnknownVersion,
-} from './era-routing.js';
+import { refuseUnknownVersion } from './era-routing.js';
+import { isRefusal, namedSession, postToSession, readPost, refuseGet, routePost } from './prelude.js';
 import { statusOfError } from './request-headers.js';
-import { postStateless, postToSession } from './session-post.js';
+import { postStateless, serverSessions } from './session-post.js';
 import { SessionTable } from './session-table.js';
 import type { HttpSessionTransport } from './session-transport.js';
 import { type ModernSettings, postModern } from './sessionless-post.js';
@@ -157,40 +152,38 @@ export function createStreamableHttpHandler(
   const addressOf = addressReader(options.clientAddress);
   const bodies = new BodyReader(maxBody, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
 
+  const refuseScopes =
+    gate === undefined
+      ? undefined
+      : (req: HttpRequestLike, body: PostBody) => gate.refuseScopes(req, body.messages, scopesNeeded);
+  const sessions = serverSessions(server, settings, table, cluster);
+
   /**
    * A POST: content negotiation, its body read within the size and time limits, then (admitted by the load shedder
    * only now: a body still arriving costs the server nothing but its connection) the rest.
    */
   async function post(req: HttpRequestLike): Promise<HttpReply> {
-    const refused = refusePostHeaders(req, maxBody);
-    if (refused) return refused;
-    const text = await bodies.read(req);
+    const text = await readPost(req, maxBody, bodies);
     if (typeof text !== 'string') return text;
     return shedder ? shedder.admit(() => dispatch(req, text)) : dispatch(req, text);
   }
 
   /** A POST's body, step by step: parsing, scopes, era routing, version checks, sessions. */
   async function dispatch(req: HttpRequestLike, text: string): Promise<HttpReply> {
-    const body = parseBody(text);
-    if (isReply(body)) return body;
-    if (gate) {
-      const forbidden = gate.refuseScopes(req, body.messages, scopesNeeded);
-      if (forbidden) return forbidden;
-    }
+    const routed = routePost(req, text, refuseScopes);
+    if (isRefusal(routed)) return routed;
     const address = addressOf(req);
-    const modernMessage = modernRequest(body);
-    if (modernMessage)
-      return body.batch ? refuseModernBatch() : postModern(server, modern, req, modernMessage, address);
-    const version = req.header('mcp-protocol-version');
-    const badVersion = refuseStatefulVersion(version, body);
-    if (badVersion) return badVersion;
+    if (routed.modern) return postModern(server, modern, req, routed.modern, address);
     const context = contextOf(req, address);
-    if (!stateful) return postStateless(server, settings, body, version ?? DEFAULT_HTTP_REVISION, context);
-    return postToSession(server, settings, table, req, body, context, cluster);
+    if (!stateful)
+      return postStateless(server, settings, routed.body, routed.version ?? DEFAULT_HTTP_REVISION, context);
+    return postToSession(sessions, req, routed.body, context);
   }
 
   /** The session a GET or DELETE names: from the table, or (cluster) read from the store once. */
-  async function lookup(sessionId: string): Promise<HttpSessionTransport | undefined> {
+  function lookup(
+    sessionId: string,
+  ): HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined> {
     const local = table.get(sessionId);
     if (local || cluster === undefined) return local;
     return cluster.load(sessionId);
@@ -201,21 +194,10 @@ export function createStreamableHttpHandler(
     if (!stateful || options.getStream === false || isModernRevision(req.header('mcp-protocol-version'))) {
       return notAllowed('this endpoint has no GET stream');
     }
-    const bad = refuseUnknownVersion(req);
-    if (bad) return bad;
-    if (!(req.header('accept') ?? '').includes('text/event-stream')) {
-      return httpError(406, 'Not Acceptable: GET requires Accept: text/event-stream');
-    }
-    const sessionId = req.header('mcp-session-id');
-    if (sessionId === undefined) return missingSessionId();
-    let transport: HttpSessionTransport | undefined;
-    try {
-      transport = await lookup(sessionId);
-    } catch (e) {
-      return unavailable(e);
-    }
-    // Another principal's session answers exactly like an unknown one.
-    if (!transport || transport.owner !== principalOf(req.authInfo)) return sessionNotFound();
+    const refused = refuseGet(req);
+    if (refused) return refused;
+    const transport = await namedSession(req, lookup);
+    if (isRefusal(transport)) return transport;
     return transport.get(req.header('last-event-id'));
   }
 
@@ -225,15 +207,9 @@ export function createStreamableHttpHandler(
     }
     const bad = refuseUnknownVersion(req);
     if (bad) return bad;
-    const sessionId = req.header('mcp-session-id');
-    if (sessionId === undefined) return missingSessionId();
-    let transport: HttpSessionTransport | undefined;
-    try {
-      transport = await lookup(sessionId);
-    } catch (e) {
-      return unavailable(e);
-    }
-    if (!transport || transport.owner !== principalOf(req.authInfo)) return sessionNotFound();
+    const transport = await namedSession(req, lookup);
+    if (isRefusal(transport)) return transport;
+    const sessionId = transport.sessionId as string;
     if (cluster !== undefined) {
       try {
         await cluster.delete(sessionId);

@@ -1,23 +1,26 @@
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
-import type { Transport } from '../../../protocol/transport.js';
+import type { MessageContext, Transport } from '../../../protocol/transport.js';
 import { isModernRevision } from '../../../spec/modern.js';
 import { MemoryEventStore } from '../../../store/event-store.js';
 import { type SharedTransport, shareTransport } from '../../../transport/share.js';
 import { principalOf } from '../../handler/auth.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from '../core/body-deadline.js';
-import { httpError, missingSessionId, sessionNotFound } from '../core/errors.js';
+import { httpError } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';
-import { isReply, parseBody, refusePostHeaders } from '../core/post-body.js';
 import { checkRequestOrigin } from '../core/security.js';
 import { contextOf } from './connect.js';
-import {
-  modernRequest,
-  refuseModernBatch,
-  refuseStatefulVersion,
-  refuseUnknownVersion,
-} from './era-routing.js';
+import { refuseUnknownVersion } from './era-routing.js';
 import type { StreamableHttpHandler, StreamableHttpOptions } from './handler.js';
+import {
+  isRefusal,
+  namedSession,
+  postToSession,
+  readPost,
+  refuseGet,
+  routePost,
+  type SessionSide,
+} from './prelude.js';
 import { RelayLink } from './relay-link.js';
 import { statusOfError } from './request-headers.js';
 import { newSessionId } from './session-post.js';
@@ -86,6 +89,7 @@ export function createStreamableHttpRelay(
     idleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
   });
   const inFlight = new Set<HttpSessionTransport>();
+  const find = (sessionId: string) => table.get(sessionId);
   const bodies = new BodyReader(maxBody, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
   let shared: SharedTransport | undefined;
   const openStateless =
@@ -96,35 +100,12 @@ export function createStreamableHttpRelay(
     });
 
   async function post(req: HttpRequestLike): Promise<HttpReply> {
-    const refused = refusePostHeaders(req, maxBody);
-    if (refused) return refused;
-    const text = await bodies.read(req);
+    const text = await readPost(req, maxBody, bodies);
     if (typeof text !== 'string') return text;
-    const body = parseBody(text);
-    if (isReply(body)) return body;
-    const modern = modernRequest(body);
-    if (modern) {
-      if (body.batch) return refuseModernBatch();
-      return relayOnce(body.messages, req, request, openStateless);
-    }
-    const badVersion = refuseStatefulVersion(req.header('mcp-protocol-version'), body);
-    if (badVersion) return badVersion;
-    const context = contextOf(req);
-    const sessionId = req.header('mcp-session-id');
-    const transport = sessionId === undefined ? undefined : table.get(sessionId);
-    if (body.init) {
-      if (transport) return httpError(400, 'Bad Request: this session is already initialized');
-      return openSession(body.messages, req);
-    }
-    if (sessionId === undefined) return missingSessionId();
-    if (!transport || transport.owner !== principalOf(context.authInfo)) return sessionNotFound();
-    if (body.batch && transport.negotiated?.policy?.batching !== true)
-      return httpError(
-        400,
-        'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
-      );
-    context.sessionId = sessionId;
-    return transport.post(body.messages, body.batch, context);
+    const routed = routePost(req, text);
+    if (isRefusal(routed)) return routed;
+    if (routed.modern) return relayOnce(routed.body.messages, req, request, openStateless);
+    return postToSession(sessions, req, routed.body, contextOf(req));
   }
 
   /** Starts `link`'s upstream; a failure is reported and answered 502 (the server behind could not be `what`). */
@@ -143,7 +124,7 @@ export function createStreamableHttpRelay(
   }
 
   /** `initialize`: a new session with its own upstream; no id is handed out when the upstream fails. */
-  async function openSession(messages: JsonRpcMessage[], req: HttpRequestLike): Promise<HttpReply> {
+  async function openSession(messages: JsonRpcMessage[], context: MessageContext): Promise<HttpReply> {
     const id = newSessionId();
     const transport = new HttpSessionTransport(id, id, settings);
     const link = new RelayLink(transport, open(), onerror);
@@ -154,7 +135,6 @@ export function createStreamableHttpRelay(
       return httpError(503, 'Service Unavailable: too many active sessions');
     }
     transport.onclosed = () => table.delete(id);
-    const context = contextOf(req);
     transport.owner = principalOf(context.authInfo);
     context.sessionId = id;
     const reply = await transport.post(messages, false, context);
@@ -166,6 +146,7 @@ export function createStreamableHttpRelay(
     }
     return reply;
   }
+  const sessions: SessionSide = { table, open: (body, context) => openSession(body.messages, context) };
 
   /** A stateless-revision message: answered on its own, through a channel of its own. */
   async function relayOnce(
@@ -197,25 +178,19 @@ export function createStreamableHttpRelay(
           allow: 'POST, GET, DELETE',
         },
       );
-    const bad = refuseUnknownVersion(req);
-    if (bad) return bad;
-    if (!(req.header('accept') ?? '').includes('text/event-stream'))
-      return httpError(406, 'Not Acceptable: GET requires Accept: text/event-stream');
-    const sessionId = req.header('mcp-session-id');
-    if (sessionId === undefined) return missingSessionId();
-    const transport = table.get(sessionId);
-    if (!transport || transport.owner !== principalOf(req.authInfo)) return sessionNotFound();
+    const refused = refuseGet(req);
+    if (refused) return refused;
+    const transport = await namedSession(req, find);
+    if (isRefusal(transport)) return transport;
     return transport.get(req.header('last-event-id'));
   }
 
   async function del(req: HttpRequestLike): Promise<HttpReply> {
     const bad = refuseUnknownVersion(req);
     if (bad) return bad;
-    const sessionId = req.header('mcp-session-id');
-    if (sessionId === undefined) return missingSessionId();
-    const transport = table.get(sessionId);
-    if (!transport || transport.owner !== principalOf(req.authInfo)) return sessionNotFound();
-    table.delete(sessionId);
+    const transport = await namedSession(req, find);
+    if (isRefusal(transport)) return transport;
+    table.delete(transport.sessionId as string);
     await transport.close();
     return { status: 200, headers: {} };
   }

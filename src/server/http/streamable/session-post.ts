@@ -4,57 +4,40 @@ import { POLICIES, statefulPolicy } from '../../../spec/revision.js';
 import { DEFAULT_HTTP_REVISION } from '../../../spec/versions.js';
 import { principalOf } from '../../handler/auth.js';
 import type { McpServer } from '../../server.js';
-import { httpError, missingSessionId, sessionNotFound, unavailable } from '../core/errors.js';
-import type { HttpReply, HttpRequestLike } from '../core/http.js';
+import { httpError, unavailable } from '../core/errors.js';
+import type { HttpReply } from '../core/http.js';
 import type { PostBody } from '../core/post-body.js';
 import type { ClusteredSessions } from './clustered-sessions.js';
 import { connectTransport } from './connect.js';
+import { refuseBatch, type SessionSide } from './prelude.js';
 import type { SessionTable } from './session-table.js';
 import type { HttpSessionTransport } from './session-transport.js';
 import type { StreamSettings } from './stream-settings.js';
 
 /**
- * A stateful-era POST with sessions on: `initialize` opens a session (its id goes out in the reply);
- * anything else goes to the session its `Mcp-Session-Id` names, looked up once.
+ * The sessions of a Streamable HTTP endpoint of `server`, for `postToSession` (prelude.ts): `initialize` opens one in
+ * `table`; with a `cluster`, a session first seen here is read from its store once, later requests find it in the
+ * table, and a POST that changes what is stored of it (log level, subscriptions) stores it again before the reply.
  */
-export async function postToSession(
+export function serverSessions(
   server: McpServer,
   settings: StreamSettings,
   table: SessionTable,
-  req: HttpRequestLike,
-  body: PostBody,
-  context: MessageContext,
-  cluster?: ClusteredSessions,
-): Promise<HttpReply> {
-  const sessionId = req.header('mcp-session-id');
-  // The request's one lookup (it marks the session used, or closes it when expired).
-  let transport = sessionId === undefined ? undefined : table.get(sessionId);
-  if (body.init) {
-    if (transport) return httpError(400, 'Bad Request: this session is already initialized');
-    return openSession(server, settings, table, body, context, cluster);
-  }
-  if (sessionId === undefined) return missingSessionId();
-  if (cluster !== undefined) {
-    // A session first seen here is read from the cluster's store once; later requests find it in the table.
-    if (transport === undefined) {
-      try {
-        transport = await cluster.load(sessionId);
-      } catch (e) {
-        return unavailable(e);
-      }
-    } else cluster.used(sessionId);
-  }
-  // Another principal's session answers exactly like an unknown one (no session hijack with one's own token).
-  if (!transport || transport.owner !== principalOf(context.authInfo)) return sessionNotFound();
-  if (body.batch && transport.negotiated?.policy?.batching !== true) {
-    return httpError(
-      400,
-      'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
-    );
-  }
-  context.sessionId = sessionId;
-  if (cluster?.changes(body.messages)) return postRecorded(cluster, sessionId, transport, body, context);
-  return transport.post(body.messages, body.batch, context);
+  cluster: ClusteredSessions | undefined,
+): SessionSide {
+  const open = (body: PostBody, context: MessageContext) =>
+    openSession(server, settings, table, body, context, cluster);
+  if (cluster === undefined) return { table, open };
+  return {
+    table,
+    open,
+    load: (sessionId) => cluster.load(sessionId),
+    used: (sessionId) => cluster.used(sessionId),
+    post: (sessionId, transport, body, context) =>
+      cluster.changes(body.messages)
+        ? postRecorded(cluster, sessionId, transport, body, context)
+        : transport.post(body.messages, body.batch, context),
+  };
 }
 
 /** A POST that changes what is stored of the session: the record is stored again before the reply goes out. */
@@ -124,12 +107,8 @@ export async function postStateless(
 ): Promise<HttpReply> {
   // The version was checked by the era routing; an unknown one cannot reach here.
   const policy = statefulPolicy(version) ?? POLICIES[DEFAULT_HTTP_REVISION];
-  if (body.batch && !policy.batching) {
-    return httpError(
-      400,
-      'Invalid Request: JSON-RPC batches are only accepted for protocol revision 2025-03-26',
-    );
-  }
+  const refused = refuseBatch(body, { negotiated: { policy } });
+  if (refused) return refused;
   const { transport, session } = await connectTransport(server, undefined, settings);
   session.transient = true;
   if (!body.init) {
