@@ -3,7 +3,9 @@ import type { JsonObject, JsonRpcMessage, JsonRpcNotification } from '../jsonrpc
 import type { IncomingRequest } from '../protocol/peer.js';
 import { SENT, type Transport } from '../protocol/transport.js';
 import type { SchemaArg } from '../schema/index.js';
+import { LOG_LEVELS } from '../spec/log-levels.js';
 import { type CacheHint, claimsModern } from '../spec/modern.js';
+import type { RevisionPolicy } from '../spec/revision.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import { Broadcaster, type ChangeRelay, type ServerChange } from './broadcast.js';
@@ -51,7 +53,7 @@ import { DeclaredCapabilities, declares } from './dispatch/capabilities.js';
 import { type ListKind, Subscriptions } from './dispatch/listen.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './dispatch/methods.js';
 import { RequestStateCodec } from './dispatch/request-state.js';
-import { ServerSession } from './dispatch/session.js';
+import { ServerSession, TransientSession } from './dispatch/session.js';
 import type { Notifier } from './dispatch/setup.js';
 import { dispatchStateful } from './dispatch/stateful.js';
 import { dispatchModern } from './dispatch/stateless.js';
@@ -102,6 +104,8 @@ export class McpServer {
   /** The session argument of requests answered without one (`dispatchAlone`); made on first use. */
   #detached: ServerSession | undefined;
   readonly #pageSize: number;
+  /** The default log level's index (`LOG_LEVELS`), of sessions and of requests without one. */
+  readonly #logLevel: number;
   readonly #sessions = new SessionSet();
   readonly #middleware: Middleware[] = [];
   readonly #capabilities: DeclaredCapabilities;
@@ -129,6 +133,7 @@ export class McpServer {
     if (!Number.isInteger(pageSize) || pageSize < 1)
       throw new McpkitError('INVALID_DEFINITION', 'pageSize must be a positive integer');
     this.#pageSize = pageSize;
+    this.#logLevel = LOG_LEVELS.indexOf(options.defaultLogLevel ?? 'info');
     this.#broadcast = new Broadcaster(
       this.#sessions.all,
       this.subscriptions,
@@ -370,17 +375,54 @@ export class McpServer {
   }
 
   /**
-   * @internal Answers a stateless (2026-07-28) request that has no connection of its own (a Streamable HTTP POST):
-   * no session, Peer or transport is made for it; its notifications go to `notifier`. The handlers' `session`
-   * argument is one detached session shared by such requests (the revision has no method that keeps state on it).
+   * @internal Answers a request that has no connection of its own (a Streamable HTTP POST answered without a
+   * session), in either era, with no session, Peer or transport made for it; its notifications go to `notifier`. A
+   * 2026-07-28 request's handlers get one detached session shared by such requests (that revision has no method that
+   * keeps state on it); an earlier revision's (`policy`: its header's) a `TransientSession` of its own, as if
+   * initialized, whose end is passed on like a session's.
    */
-  dispatchAlone(incoming: IncomingRequest, notifier: Notifier): Promise<JsonObject> | JsonObject {
-    return dispatchModern(this, this.#detachedSession(), incoming, notifier);
+  dispatchAlone(
+    incoming: IncomingRequest,
+    notifier: Notifier,
+    policy?: RevisionPolicy,
+  ): Promise<JsonObject> | JsonObject {
+    if (policy === undefined) return dispatchModern(this, this.#detachedSession(), incoming, notifier);
+    const { method, params = {} } = incoming.request;
+    const session = new TransientSession(policy, this.capabilities, this.#logLevel, method === 'initialize');
+    let out: Promise<JsonObject> | JsonObject;
+    try {
+      out = dispatchStateful(this, session, incoming, method, params, notifier);
+    } catch (e) {
+      this.sessionEnded(session);
+      throw e;
+    }
+    if (!(out instanceof Promise)) {
+      this.sessionEnded(session);
+      return out;
+    }
+    return out.then(
+      (result) => {
+        this.sessionEnded(session);
+        return result;
+      },
+      (e: unknown) => {
+        this.sessionEnded(session);
+        throw e;
+      },
+    );
+  }
+
+  /** @internal A client notification that came without a session (a Streamable HTTP POST without one). */
+  notificationAlone(notification: JsonRpcNotification): void {
+    this.notification(this.#detachedSession(), notification);
   }
 
   /** The one session of the requests that have none (made on first use). */
   #detachedSession(): ServerSession {
-    this.#detached ??= new ServerSession(DETACHED, this, this.#options.defaultLogLevel ?? 'info');
+    if (this.#detached === undefined) {
+      this.#detached = new ServerSession(DETACHED, this, this.#options.defaultLogLevel ?? 'info');
+      this.#detached.transient = true;
+    }
     return this.#detached;
   }
 

@@ -2,7 +2,7 @@ import { ErrorCode, JsonRpcError, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcNotification, RequestId } from '../../jsonrpc/types.js';
 import type { RequestOptions } from '../../protocol/outgoing.js';
 import { type IncomingRequest, Peer, type PeerHandlers, type PeerOptions } from '../../protocol/peer.js';
-import type { Transport } from '../../protocol/transport.js';
+import { SENT, type Transport } from '../../protocol/transport.js';
 import { LOG_LEVELS } from '../../spec/log-levels.js';
 import type { RevisionPolicy } from '../../spec/revision.js';
 import type {
@@ -12,7 +12,7 @@ import type {
   ServerCapabilities,
 } from '../../spec/types.js';
 import type { SessionInfo } from '../handler/context.js';
-import type { ContextSetup } from './setup.js';
+import type { ContextSetup, DispatchSession } from './setup.js';
 
 /** Most resource subscriptions one session may hold. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 10_000;
@@ -173,21 +173,99 @@ export class ServerSession implements SessionInfo {
   }
 
   #missingCapability(method: string, params: JsonObject | undefined): McpkitError | undefined {
-    const caps = this.clientCapabilities;
-    let need: unknown = true;
-    if (method === 'sampling/createMessage') need = caps.sampling;
-    else if (method === 'roots/list') need = caps.roots;
-    else if (method === 'elicitation/create') {
-      need = caps.elicitation;
-      if (need && this.policy) return elicitationRefusal(this.policy, caps, params?.mode === 'url');
-    }
-    if (need) return undefined;
-    const capability = method.split('/')[0];
-    return new McpkitError(
-      'CAPABILITY_MISSING',
-      `The client did not declare the "${capability}" capability, so ${method} cannot be sent`,
+    return refusal(this.policy, this.clientCapabilities, method, params);
+  }
+}
+
+/** What a request without a connection reaches the client through: nothing (its notifications go to a notifier). */
+const NO_CONNECTION: { readonly closed: boolean } = Object.freeze({ closed: true });
+
+/**
+ * What a stateful-era request without a connection (a POST to a Streamable HTTP endpoint without sessions) carries in
+ * place of a session: its revision (the request's header), as if initialized, the server's capabilities now, the
+ * default log level, a client that declared nothing. No Peer, no transport, never among the server's sessions; what
+ * its request changes of it (`logging/setLevel`, a subscription) ends with the request, and `initialize` is answered
+ * on it without opening anything.
+ */
+export class TransientSession implements DispatchSession {
+  readonly id = undefined;
+  readonly transient = true;
+  readonly peer = NO_CONNECTION;
+  policy: RevisionPolicy | undefined;
+  clientCapabilities: ClientCapabilities = {};
+  clientInfo: Implementation | undefined = undefined;
+  serverCapabilities: ServerCapabilities;
+  initialized: boolean;
+  ready: boolean;
+  logLevel: number;
+  subscriptions: Set<string> | undefined = undefined;
+  contextSetup: ContextSetup | undefined = undefined;
+
+  /** `initialize`: a request that initializes (the session then starts uninitialized, without a revision). */
+  constructor(
+    policy: RevisionPolicy,
+    capabilities: ServerCapabilities,
+    logLevel: number,
+    initialize: boolean,
+  ) {
+    this.policy = initialize ? undefined : policy;
+    this.serverCapabilities = initialize ? {} : capabilities;
+    this.initialized = !initialize;
+    this.ready = !initialize;
+    this.logLevel = logLevel;
+  }
+
+  /** The request's protocol revision ('' for an `initialize` not yet answered). */
+  get protocolVersion(): string {
+    return this.policy?.version ?? '';
+  }
+
+  /** Refused: the client declared nothing, so nothing can be asked of it (as on a session of such a client). */
+  request(method: string, params: JsonObject | undefined): Promise<JsonObject> {
+    return Promise.reject(
+      refusal(this.policy, this.clientCapabilities, method, params) ??
+        new McpkitError(
+          'NOT_CONNECTED',
+          `A request without a session has no connection to send ${method} on`,
+        ),
     );
   }
+
+  /** Dropped: what the request sends goes to its notifier, and nothing else reaches its client. */
+  notify(): Promise<void> {
+    return SENT;
+  }
+
+  /** Kept for the request alone. */
+  subscribe(uri: string): void {
+    this.subscriptions ??= new Set();
+    this.subscriptions.add(uri);
+  }
+}
+
+/**
+ * Why a request of `method` cannot go to a client that declared `caps` under `policy` (undefined: it can): the
+ * capability it needs is missing, or the revision cannot express it.
+ */
+function refusal(
+  policy: RevisionPolicy | undefined,
+  caps: ClientCapabilities,
+  method: string,
+  params: JsonObject | undefined,
+): McpkitError | undefined {
+  let need: unknown = true;
+  if (method === 'sampling/createMessage') need = caps.sampling;
+  else if (method === 'roots/list') need = caps.roots;
+  else if (method === 'elicitation/create') {
+    need = caps.elicitation;
+    if (need && policy) return elicitationRefusal(policy, caps, params?.mode === 'url');
+  }
+  if (need) return undefined;
+  const capability = method.split('/')[0];
+  return new McpkitError(
+    'CAPABILITY_MISSING',
+    `The client did not declare the "${capability}" capability, so ${method} cannot be sent`,
+  );
 }
 
 /** Why an elicitation of this mode cannot go to a client that declared `elicitation` (undefined: it can). */

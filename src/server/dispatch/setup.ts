@@ -112,8 +112,11 @@ export class InputAsker {
   constructor(readonly collector: InputCollector) {}
 }
 
-/** The setup of a request on a stateful session (a `ping` before initialize is served as the newest revision). */
-export function statefulSetup(session: DispatchSession, asks?: AskHook): ContextSetup {
+/**
+ * The setup of a request on a stateful session (a `ping` before initialize is served as the newest revision);
+ * `notifier`: where its notifications go instead (a request without a connection, on a `TransientSession`).
+ */
+export function statefulSetup(session: DispatchSession, asks?: AskHook, notifier?: Notifier): ContextSetup {
   const policy = session.policy ?? POLICIES[LATEST_STATEFUL_REVISION];
   // Made once per session and revision (the revision only changes at initialize), not once per request.
   const cached = session.contextSetup;
@@ -125,7 +128,7 @@ export function statefulSetup(session: DispatchSession, asks?: AskHook): Context
     new SessionAsker(session),
     () => (session.serverCapabilities.logging ? session.logLevel : undefined),
     NO_MRTR,
-    undefined,
+    notifier,
     asks,
   );
   session.contextSetup = setup;

@@ -11,11 +11,12 @@ import { declares } from './capabilities.js';
 import type { DispatchHost } from './host.js';
 import { fulfilInputLocally } from './local-input.js';
 import { createRequestContext } from './request-context.js';
-import { type DispatchSession, statefulSetup } from './setup.js';
+import { type DispatchSession, type Notifier, statefulSetup } from './setup.js';
 
 /**
  * Answers one request of a stateful session (2024-11-05 to 2025-11-25): `initialize` first, then the
- * methods whose capability the server declares, through the middleware chain.
+ * methods whose capability the server declares, through the middleware chain. With `notifier`, the request has no
+ * connection (`session` is its `TransientSession`): its notifications go there.
  */
 export function dispatchStateful(
   host: DispatchHost,
@@ -23,6 +24,7 @@ export function dispatchStateful(
   incoming: IncomingRequest,
   method: string,
   params: JsonObject,
+  notifier?: Notifier,
 ): Promise<JsonObject> | JsonObject {
   if (method === 'initialize') {
     const result = initialize(host, session, params);
@@ -39,7 +41,7 @@ export function dispatchStateful(
   if (!entry || (entry.gate && !declares(session.serverCapabilities, entry.gate))) {
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
-  const setup = statefulSetup(session, host.asks);
+  const setup = statefulSetup(session, host.asks, notifier);
   const ctx = createRequestContext(incoming, setup);
   const run = INPUT_METHODS.has(method)
     ? () => fulfilInputLocally(entry.run, host, params, ctx, incoming, setup)

@@ -1,7 +1,13 @@
 import { formatSseEvent, SSE_KEEPALIVE } from '../../../framing/sse.js';
-import { ErrorCode, JsonRpcError, toError } from '../../../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError, McpkitError, toError } from '../../../jsonrpc/errors.js';
 import { encodeMessage, errorResponse, resultResponse } from '../../../jsonrpc/parse.js';
-import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../../../jsonrpc/types.js';
+import type {
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from '../../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../../protocol/peer.js';
 import { type MessageContext, SENT } from '../../../protocol/transport.js';
 import type { RevisionPolicy } from '../../../spec/revision.js';
@@ -12,22 +18,16 @@ import { type HttpReply, type HttpRequestLike, SSE_HEADERS, type SseSink, whenGo
 import type { StreamSettings } from './stream-settings.js';
 
 /**
- * One stateless-revision (2026-07-28) request answered on its POST without a session, Peer or transport: the
- * request is self-contained, so the server's dispatch runs directly with this object as the request (its signal is
- * aborted when the client goes away), its message context (`authInfo`, `closeStream`) and its notifier (progress and
- * logs go on the response). The reply is one JSON body, or SSE once a notification must stream first (or always,
- * in 'sse' mode; never in 'json' mode, where notifications are dropped); the result is encoded once.
+ * The reply of a POST answered without a session, Peer or transport (`Exchange`: one request, of either era;
+ * `BatchExchange`: a 2025-03-26 batch): the server's dispatch runs directly, with this as the requests' message context
+ * (`authInfo`, `remoteAddress`, `closeStream`) and their notifier (progress and logs go on the response). The reply is
+ * one JSON body, or SSE once a notification must stream first (or always, in 'sse' mode; never in 'json' mode, where
+ * notifications are dropped); each response is encoded once.
  */
-export class ModernExchange implements IncomingRequest, MessageContext, Notifier {
-  readonly request: JsonRpcRequest;
+export abstract class ExchangeReply implements MessageContext, Notifier {
   readonly authInfo: unknown;
   readonly remoteAddress: string | undefined;
-  readonly #settings: StreamSettings;
-  #controller: AbortController | undefined;
-  #cancelled = false;
-  #answered = false;
-  /** Why the handler's signal is aborted (a disconnect, or the endpoint closing), once it is. */
-  #aborted: string | undefined;
+  protected readonly settings: StreamSettings;
   /** Resolves the HTTP reply while it is still undecided (JSON or SSE). */
   #reply: ((reply: HttpReply) => void) | undefined;
   #sse = false;
@@ -38,16 +38,147 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
   #closeRequested = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
 
+  constructor(authInfo: unknown, remoteAddress: string | undefined, settings: StreamSettings) {
+    this.authInfo = authInfo;
+    this.remoteAddress = remoteAddress;
+    this.settings = settings;
+  }
+
+  /** True once nothing more can be delivered (every response sent, or the client gone). */
+  abstract get closed(): boolean;
+
+  /** Whether the reply streams server-sent events. */
+  protected get sse(): boolean {
+    return this.#sse;
+  }
+
+  /** The HTTP reply, resolved once it is decided: at once in 'sse' mode, else with the answer or the first event. */
+  protected replied(): Promise<HttpReply> {
+    const reply = new Promise<HttpReply>((resolve) => {
+      this.#reply = resolve;
+    });
+    if (this.settings.responseMode === 'sse') this.startSse();
+    return reply;
+  }
+
+  notify(method: string, params: JsonObject, _related: RequestId, policy: RevisionPolicy): Promise<void> {
+    if (this.closed || (!this.#sse && this.settings.responseMode === 'json')) return SENT;
+    const fitting = policy.fitting;
+    const fitted = fitting ? fitting.params(method, params) : params;
+    this.startSse();
+    this.write(formatSseEvent({ data: encodeMessage({ jsonrpc: '2.0', method, params: fitted }) }));
+    return SENT;
+  }
+
+  /** Ends the connection carrying the stream (a stream without a session cannot resume: later events are lost). */
+  closeStream(): void {
+    this.startSse();
+    if (this.#sink) this.#detach(true);
+    else this.#closeRequested = true;
+  }
+
+  /** The whole reply as one JSON body (`single`: its one response, whose error may make it a 429 or a 4xx). */
+  protected replyJson(body: string, single: JsonRpcResponse | undefined, status?: number): void {
+    const resolve = this.#reply;
+    this.#reply = undefined;
+    status ??= single === undefined ? 200 : (this.settings.statusOf?.(single) ?? 200);
+    resolve?.({
+      status,
+      headers:
+        status === 429 && single !== undefined
+          ? retryHeaders(single, { 'content-type': 'application/json' })
+          : { 'content-type': 'application/json' },
+      body,
+    });
+  }
+
+  /** Switches the reply to server-sent events (once); `onSse` writes what waited for it. */
+  protected startSse(): void {
+    if (this.#sse) return;
+    this.#sse = true;
+    this.#backlog = [];
+    const resolve = this.#reply;
+    this.#reply = undefined;
+    resolve?.({ status: 200, headers: { ...SSE_HEADERS }, sse: (sink) => this.#attach(sink) });
+    this.onSse();
+  }
+
+  /** What a reply had collected as JSON before it became SSE goes out first (a batch's earlier responses). */
+  protected onSse(): void {}
+
+  protected write(text: string): void {
+    if (this.#sink) {
+      if (!this.#sink.write(text)) this.#detach(false);
+    } else this.#backlog?.push(text);
+  }
+
+  /** The stream has its last event: the connection closes once it is written. */
+  protected end(): void {
+    this.#ended = true;
+    if (this.#sink) this.#detach(true);
+  }
+
+  /** A response's error: a JSON-RPC error as it is; anything else reported to the server, the client told no more. */
+  protected failure(server: McpServer, id: RequestId, e: unknown): JsonRpcResponse {
+    if (e instanceof JsonRpcError) return errorResponse(id, e.code, e.message, e.data);
+    // Unexpected errors are reported locally; the client sees no stack or internal detail.
+    server.error(toError(e), undefined);
+    return errorResponse(id, ErrorCode.InternalError, 'Internal error');
+  }
+
+  #attach(sink: SseSink): void {
+    for (const text of this.#backlog ?? []) sink.write(text);
+    this.#backlog = undefined;
+    if (this.#closeRequested || this.#ended) {
+      this.#closeRequested = false;
+      sink.close();
+      return;
+    }
+    this.#sink = sink;
+    sink.onclose = () => {
+      if (this.#sink === sink) this.#detach(false);
+    };
+    const every = this.settings.keepAliveMs;
+    if (every > 0) {
+      this.#keepAlive = setInterval(() => sink.write(SSE_KEEPALIVE), every);
+      (this.#keepAlive as { unref?: () => void }).unref?.();
+    }
+  }
+
+  #detach(close: boolean): void {
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+    const sink = this.#sink;
+    this.#sink = undefined;
+    if (close && sink && !sink.closed) sink.close();
+  }
+}
+
+/**
+ * One request answered on its POST without a session, Peer or transport: this object is the request itself (its
+ * signal is made when first read), its message context and its notifier. A 2026-07-28 request is cancelled when its
+ * client goes away; a request of an earlier revision (`policy`: its header's, on an endpoint without sessions) is not,
+ * as on a session (the spec's rule for those revisions), but nothing more is written for it once its client is gone.
+ */
+export class Exchange extends ExchangeReply implements IncomingRequest {
+  readonly request: JsonRpcRequest;
+  readonly #policy: RevisionPolicy | undefined;
+  #controller: AbortController | undefined;
+  #cancelled = false;
+  #answered = false;
+  /** Why the handler's signal is aborted (a disconnect, or the endpoint closing), once it is. */
+  #aborted: string | undefined;
+
   constructor(
     request: JsonRpcRequest,
     authInfo: unknown,
     remoteAddress: string | undefined,
     settings: StreamSettings,
+    policy?: RevisionPolicy,
   ) {
+    super(authInfo, remoteAddress, settings);
     this.request = request;
-    this.authInfo = authInfo;
-    this.remoteAddress = remoteAddress;
-    this.#settings = settings;
+    this.#policy = policy;
   }
 
   /** The request's message context is the exchange itself (`authInfo`, `remoteAddress`, `closeStream`). */
@@ -74,30 +205,27 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
   }
 
   /**
-   * Runs the request on `server` and resolves with its HTTP reply; a disconnect before the answer cancels it. While a
-   * handler's answer is pending the exchange is in `inFlight`, so closing the endpoint can end it (`shutdown`).
+   * Runs the request on `server` and resolves with its HTTP reply. While a handler's answer is pending the exchange is
+   * in `inFlight`, so closing the endpoint can end it (`shutdown`).
    */
   run(
     server: McpServer,
     req: Pick<HttpRequestLike, 'onGone' | 'signal'>,
-    inFlight: Set<ModernExchange>,
+    inFlight: Set<ExchangeReply & { shutdown(): void }>,
   ): Promise<HttpReply> {
-    const reply = new Promise<HttpReply>((resolve) => {
-      this.#reply = resolve;
-    });
-    if (this.#settings.responseMode === 'sse') this.#startSse();
+    const reply = this.replied();
     let out: Promise<JsonObject> | JsonObject;
     try {
-      out = server.dispatchAlone(this, this);
+      out = server.dispatchAlone(this, this, this.#policy);
     } catch (e) {
-      this.#failed(server, e);
+      this.#respond(this.failure(server, this.request.id, e));
       return reply;
     }
     if (!(out instanceof Promise)) {
       this.#respond(resultResponse(this.request.id, out));
       return reply;
     }
-    whenGone(req, () => this.#cancel());
+    if (this.#policy === undefined) whenGone(req, () => this.#cancel());
     inFlight.add(this);
     out.then(
       (result) => {
@@ -106,7 +234,7 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
       },
       (e: unknown) => {
         inFlight.delete(this);
-        this.#failed(server, e);
+        this.#respond(this.failure(server, this.request.id, e));
       },
     );
     return reply;
@@ -123,54 +251,17 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
     this.#respond(errorResponse(this.request.id, ErrorCode.InternalError, 'Server closing'), 503);
   }
 
-  notify(method: string, params: JsonObject, _related: RequestId, policy: RevisionPolicy): Promise<void> {
-    if (this.closed || (!this.#sse && this.#settings.responseMode === 'json')) return SENT;
-    const fitting = policy.fitting;
-    const fitted = fitting ? fitting.params(method, params) : params;
-    this.#startSse();
-    this.#write(formatSseEvent({ data: encodeMessage({ jsonrpc: '2.0', method, params: fitted }) }));
-    return SENT;
-  }
-
-  /** Ends the connection carrying the stream (the stateless revision cannot resume it: later events are lost). */
-  closeStream(): void {
-    this.#startSse();
-    if (this.#sink) this.#detach(true);
-    else this.#closeRequested = true;
-  }
-
-  #failed(server: McpServer, e: unknown): void {
-    let response: JsonRpcResponse;
-    if (e instanceof JsonRpcError) response = errorResponse(this.request.id, e.code, e.message, e.data);
-    else {
-      // Unexpected errors are reported locally; the client sees no stack or internal detail.
-      server.error(toError(e), undefined);
-      response = errorResponse(this.request.id, ErrorCode.InternalError, 'Internal error');
-    }
-    this.#respond(response);
-  }
-
   #respond(response: JsonRpcResponse, status?: number): void {
     if (this.#answered) return;
     this.#answered = true;
     if (this.#cancelled) return;
     const body = encodeMessage(response);
-    if (!this.#sse) {
-      const resolve = this.#reply;
-      this.#reply = undefined;
-      status ??= this.#settings.statusOf?.(response) ?? 200;
-      resolve?.({
-        status,
-        headers:
-          status === 429
-            ? retryHeaders(response, { 'content-type': 'application/json' })
-            : { 'content-type': 'application/json' },
-        body,
-      });
+    if (!this.sse) {
+      this.replyJson(body, response, status);
       return;
     }
-    this.#write(formatSseEvent({ data: body }));
-    this.#end();
+    this.write(formatSseEvent({ data: body }));
+    this.end();
   }
 
   /** The client went away before the answer: the handler's signal aborts and nothing more is sent. */
@@ -179,55 +270,20 @@ export class ModernExchange implements IncomingRequest, MessageContext, Notifier
     this.#cancelled = true;
     this.#aborted = 'client disconnected';
     this.#controller?.abort(this.#aborted);
-    this.#startSse();
-    this.#end();
+    this.startSse();
+    this.end();
   }
+}
 
-  #startSse(): void {
-    if (this.#sse) return;
-    this.#sse = true;
-    this.#backlog = [];
-    const resolve = this.#reply;
-    this.#reply = undefined;
-    resolve?.({ status: 200, headers: { ...SSE_HEADERS }, sse: (sink) => this.#attach(sink) });
-  }
-
-  #attach(sink: SseSink): void {
-    for (const text of this.#backlog ?? []) sink.write(text);
-    this.#backlog = undefined;
-    if (this.#closeRequested || this.#ended) {
-      this.#closeRequested = false;
-      sink.close();
-      return;
-    }
-    this.#sink = sink;
-    sink.onclose = () => {
-      if (this.#sink === sink) this.#detach(false);
-    };
-    const every = this.#settings.keepAliveMs;
-    if (every > 0) {
-      this.#keepAlive = setInterval(() => sink.write(SSE_KEEPALIVE), every);
-      (this.#keepAlive as { unref?: () => void }).unref?.();
-    }
-  }
-
-  #write(text: string): void {
-    if (this.#sink) {
-      if (!this.#sink.write(text)) this.#detach(false);
-    } else this.#backlog?.push(text);
-  }
-
-  /** The stream has its last event: the connection closes once it is written. */
-  #end(): void {
-    this.#ended = true;
-    if (this.#sink) this.#detach(true);
-  }
-
-  #detach(close: boolean): void {
-    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
-    this.#keepAlive = undefined;
-    const sink = this.#sink;
-    this.#sink = undefined;
-    if (close && sink && !sink.closed) sink.close();
-  }
+/**
+ * A notification (or a response) that came without a session: a notification reaches the server as from a client
+ * without one; a response answers nothing this side sent, and is reported.
+ */
+export function deliverAlone(server: McpServer, message: JsonRpcNotification | JsonRpcResponse): void {
+  if ('method' in message) server.notificationAlone(message);
+  else
+    server.error(
+      new McpkitError('INVALID_MESSAGE', `Received a response for unknown request id ${String(message.id)}`),
+      undefined,
+    );
 }

@@ -8,7 +8,7 @@ import type { McpServer } from '../../server.js';
 import { AuthGate, type ResourceAuthOptions } from '../core/auth-gate.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from '../core/body-deadline.js';
 import { addressReader, type ClientAddressOptions } from '../core/client-address.js';
-import { httpError, unavailable } from '../core/errors.js';
+import { httpError, isRateLimited, unavailable } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';
 import { LoadShedder, type OverloadOptions } from '../core/overload.js';
 import type { PostBody } from '../core/post-body.js';
@@ -18,10 +18,10 @@ import { contextOf } from './connect.js';
 import { refuseUnknownVersion } from './era-routing.js';
 import { isRefusal, namedSession, postToSession, readPost, refuseGet, routePost } from './prelude.js';
 import { statusOfError } from './request-headers.js';
-import { postStateless, serverSessions } from './session-post.js';
+import { serverSessions } from './session-post.js';
 import { SessionTable } from './session-table.js';
 import type { HttpSessionTransport } from './session-transport.js';
-import { type ModernSettings, postModern } from './sessionless-post.js';
+import { postModern, postStateless, type SessionlessSettings } from './sessionless-post.js';
 import type { ResponseMode, StreamSettings } from './stream-settings.js';
 
 /** Options of a Streamable HTTP endpoint. */
@@ -130,10 +130,11 @@ export function createStreamableHttpHandler(
     resumable: false,
     statusOf: (m) => ('error' in m ? statusOfError(m.error.code) : 200),
   };
-  // A listen stream is nothing but notifications: it is SSE whatever the server's response mode.
-  const modern: ModernSettings = {
+  const sessionless: SessionlessSettings = {
     request,
+    // A listen stream is nothing but notifications: it is SSE whatever the server's response mode.
     listen: { ...request, responseMode: 'sse' },
+    stateful: { ...request, statusOf: (m) => (isRateLimited(m) ? 429 : 200) },
     inFlight: new Set(),
   };
   const allow = [
@@ -173,11 +174,10 @@ export function createStreamableHttpHandler(
     const routed = routePost(req, text, refuseScopes);
     if (isRefusal(routed)) return routed;
     const address = addressOf(req);
-    if (routed.modern) return postModern(server, modern, req, routed.modern, address);
-    const context = contextOf(req, address);
-    if (!stateful)
-      return postStateless(server, settings, routed.body, routed.version ?? DEFAULT_HTTP_REVISION, context);
-    return postToSession(sessions, req, routed.body, context);
+    if (routed.modern) return postModern(server, sessionless, req, routed.modern, address);
+    const version = routed.version ?? DEFAULT_HTTP_REVISION;
+    if (!stateful) return postStateless(server, sessionless, routed.body, version, req, address);
+    return postToSession(sessions, req, routed.body, contextOf(req, address));
   }
 
   /** The session a GET or DELETE names: from the table, or (cluster) read from the store once. */
@@ -250,8 +250,8 @@ export function createStreamableHttpHandler(
     },
     extraPaths: gate?.metadataPaths ?? [],
     close: () => {
-      for (const exchange of modern.inFlight) exchange.shutdown();
-      modern.inFlight.clear();
+      for (const exchange of sessionless.inFlight) exchange.shutdown();
+      sessionless.inFlight.clear();
       cluster?.close();
       return table.closeAll();
     },

@@ -1,7 +1,5 @@
 import { randomBase64url } from '../../../framing/base64url.js';
 import type { MessageContext } from '../../../protocol/transport.js';
-import { POLICIES, statefulPolicy } from '../../../spec/revision.js';
-import { DEFAULT_HTTP_REVISION } from '../../../spec/versions.js';
 import { principalOf } from '../../handler/auth.js';
 import type { McpServer } from '../../server.js';
 import { httpError, unavailable } from '../core/errors.js';
@@ -9,7 +7,7 @@ import type { HttpReply } from '../core/http.js';
 import type { PostBody } from '../core/post-body.js';
 import type { ClusteredSessions } from './clustered-sessions.js';
 import { connectTransport } from './connect.js';
-import { refuseBatch, type SessionSide } from './prelude.js';
+import type { SessionSide } from './prelude.js';
 import type { SessionTable } from './session-table.js';
 import type { HttpSessionTransport } from './session-transport.js';
 import type { StreamSettings } from './stream-settings.js';
@@ -91,36 +89,6 @@ async function openSession(
       return unavailable(e);
     }
   }
-  return reply;
-}
-
-/**
- * A stateful-era POST with sessions off: every request stands alone, answered by a transport that ends
- * itself once its only stream has its answer (`version`: the header's revision, or the HTTP default).
- */
-export async function postStateless(
-  server: McpServer,
-  settings: StreamSettings,
-  body: PostBody,
-  version: string,
-  context: MessageContext,
-): Promise<HttpReply> {
-  // The version was checked by the era routing; an unknown one cannot reach here.
-  const policy = statefulPolicy(version) ?? POLICIES[DEFAULT_HTTP_REVISION];
-  const refused = refuseBatch(body, { negotiated: { policy } });
-  if (refused) return refused;
-  const { transport, session } = await connectTransport(server, undefined, settings);
-  session.transient = true;
-  if (!body.init) {
-    // Without sessions every request stands alone: treat it as coming from an initialized client.
-    session.initialized = true;
-    session.ready = true;
-    session.policy = policy;
-    session.serverCapabilities = server.capabilities;
-  }
-  transport.onidle = () => void transport.close();
-  const reply = await transport.post(body.messages, body.batch, context);
-  if (reply.status !== 200) await transport.close();
   return reply;
 }
 

@@ -1,63 +1,88 @@
 import { JsonRpcError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcNotification, JsonRpcRequest } from '../../../jsonrpc/types.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { POLICIES, statefulPolicy } from '../../../spec/revision.js';
+import { DEFAULT_HTTP_REVISION } from '../../../spec/versions.js';
 import type { McpServer } from '../../server.js';
 import { httpError } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';
+import type { PostBody } from '../core/post-body.js';
+import { BatchExchange } from './batch-exchange.js';
 import { connectTransport, contextOf } from './connect.js';
-import { ModernExchange } from './exchange.js';
+import { deliverAlone, Exchange, type ExchangeReply } from './exchange.js';
+import { refuseBatch } from './prelude.js';
 import { checkModernHeaders, paramHeaders } from './request-headers.js';
 import type { StreamSettings } from './stream-settings.js';
 
-/** Stream settings of stateless-revision requests: ordinary ones, and `subscriptions/listen` streams. */
-export interface ModernSettings {
+/** How POSTs without a session are answered, and those still at work. */
+export interface SessionlessSettings {
+  /** Stateless-revision requests: JSON-RPC errors map to HTTP statuses (`statusOfError`). */
   readonly request: StreamSettings;
+  /** `subscriptions/listen` streams: SSE, whatever the response mode. */
   readonly listen: StreamSettings;
+  /** Stateful-era requests on an endpoint without sessions: 200 with the error, but 429 for a rate limit. */
+  readonly stateful: StreamSettings;
   /** Requests whose handlers are still at work: ended by the endpoint's `close()`. */
-  readonly inFlight: Set<ModernExchange>;
+  readonly inFlight: Set<ExchangeReply & { shutdown(): void }>;
 }
 
 /**
- * A stateless-revision (2026-07-28) POST: headers checked against the body, answered on its own,
- * cancelled by a disconnect. A request is dispatched directly (`ModernExchange`); a notification and a
- * `subscriptions/listen` stream (which lives on after its request) go through a transport of their own.
+ * A stateless-revision (2026-07-28) POST: headers checked against the body, answered on its own, cancelled by a
+ * disconnect. A request is dispatched directly (`Exchange`), a notification delivered at once; only a
+ * `subscriptions/listen` stream, which lives on after its request, goes through a transport of its own.
  */
 export async function postModern(
   server: McpServer,
-  settings: ModernSettings,
+  settings: SessionlessSettings,
   req: HttpRequestLike,
   message: JsonRpcRequest | JsonRpcNotification,
   address: string | undefined,
 ): Promise<HttpReply> {
-  if ('id' in message && message.method !== 'subscriptions/listen') {
-    const refused = refuseHeaders(server, req, message);
-    if (refused) return refused;
-    return new ModernExchange(message, req.authInfo, address, settings.request).run(
-      server,
-      req,
-      settings.inFlight,
-    );
-  }
-  const context = contextOf(req, address);
-  const { transport } = await connectTransport(
-    server,
-    undefined,
-    message.method === 'subscriptions/listen' ? settings.listen : settings.request,
-  );
-  transport.onidle = () => void transport.close();
-  if (!('id' in message)) {
-    const reply = await transport.post([message], false, context);
-    await transport.close();
-    return reply;
-  }
+  if (!('id' in message)) return postNotifications(server, [message]);
   const refused = refuseHeaders(server, req, message);
-  if (refused) {
-    await transport.close();
-    return refused;
+  if (refused) return refused;
+  if (message.method !== 'subscriptions/listen') {
+    return new Exchange(message, req.authInfo, address, settings.request).run(server, req, settings.inFlight);
   }
-  const reply = await transport.post([message], false, context, req);
+  const { transport } = await connectTransport(server, undefined, settings.listen);
+  transport.onidle = () => void transport.close();
+  const reply = await transport.post([message], false, contextOf(req, address), req);
   // A JSON reply has usually closed its transport already (it went idle with its answer).
   if (!('sse' in reply) && !transport.closed) await transport.close();
   return reply;
+}
+
+/**
+ * A stateful-era POST to an endpoint without sessions, answered the way a stateless-revision request is, with no
+ * session, Peer or transport made for it: a request (`Exchange`) or a 2025-03-26 batch (`BatchExchange`) dispatched
+ * directly in the revision its header names (`version`, else the HTTP default), as from an initialized client; its
+ * notifications on its response. Notifications and responses alone are delivered at once (202).
+ */
+export function postStateless(
+  server: McpServer,
+  settings: SessionlessSettings,
+  body: PostBody,
+  version: string,
+  req: HttpRequestLike,
+  address: string | undefined,
+): Promise<HttpReply> {
+  // The version was checked by the era routing; an unknown one cannot reach here.
+  const policy = statefulPolicy(version) ?? POLICIES[DEFAULT_HTTP_REVISION];
+  const refused = refuseBatch(body, { negotiated: { policy } });
+  if (refused) return Promise.resolve(refused);
+  if (body.batch) {
+    const batch = new BatchExchange(req.authInfo, address, settings.stateful, policy);
+    return batch.run(server, body.messages, settings.inFlight);
+  }
+  const message = body.messages[0] as JsonRpcMessage;
+  if (!('method' in message && 'id' in message)) return Promise.resolve(postNotifications(server, [message]));
+  const exchange = new Exchange(message, req.authInfo, address, settings.stateful, policy);
+  return exchange.run(server, req, settings.inFlight);
+}
+
+/** A POST of notifications (or responses) only, without a session: each reaches the server at once; 202. */
+function postNotifications(server: McpServer, messages: readonly JsonRpcMessage[]): HttpReply {
+  for (const message of messages) deliverAlone(server, message);
+  return { status: 202, headers: {} };
 }
 
 /** 400 when the request's Mcp-* headers disagree with its body. */
