@@ -1,10 +1,10 @@
 import { McpkitError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
-import { SENT, type Transport } from '../protocol/transport.js';
+import type { Transport } from '../protocol/transport.js';
 import type { SchemaArg } from '../schema/index.js';
 import { LOG_LEVELS } from '../spec/log-levels.js';
-import { type CacheHint, claimsModern } from '../spec/modern.js';
+import type { CacheHint } from '../spec/modern.js';
 import type { RevisionPolicy } from '../spec/revision.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
@@ -53,9 +53,9 @@ import { DeclaredCapabilities, declares } from './dispatch/capabilities.js';
 import { type ListKind, Subscriptions } from './dispatch/listen.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './dispatch/methods.js';
 import { RequestStateCodec } from './dispatch/request-state.js';
-import { ServerSession, TransientSession } from './dispatch/session.js';
+import { detachedSession, type ServerSession } from './dispatch/session.js';
 import type { Notifier } from './dispatch/setup.js';
-import { dispatchStateful } from './dispatch/stateful.js';
+import { dispatchRequest, dispatchTransient } from './dispatch/stateful.js';
 import { dispatchModern } from './dispatch/stateless.js';
 import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
 import type { Scoped } from './handler/auth.js';
@@ -70,14 +70,6 @@ import { TaskManager } from './tasks/manager.js';
 
 export type { CacheableMethod } from './definitions/cache-hints.js';
 export type { ServerOptions } from './options.js';
-
-/** The transport of the detached session: never started, it delivers nothing. */
-const DETACHED: Transport = {
-  start: () => SENT,
-  send: () =>
-    Promise.reject(new McpkitError('NOT_CONNECTED', 'A stateless request has no connection to send on')),
-  close: () => SENT,
-};
 
 /**
  * A server definition: tools, resources, templates and prompts registered once and shared by every
@@ -369,9 +361,7 @@ export class McpServer {
 
   /** @internal Answers one request of a session, in the era the request itself selects. */
   dispatch(session: ServerSession, incoming: IncomingRequest): Promise<JsonObject> | JsonObject {
-    const { method, params = {} } = incoming.request;
-    if (claimsModern(params)) return dispatchModern(this, session, incoming);
-    return dispatchStateful(this, session, incoming, method, params);
+    return dispatchRequest(this, session, incoming);
   }
 
   /**
@@ -387,29 +377,7 @@ export class McpServer {
     policy?: RevisionPolicy,
   ): Promise<JsonObject> | JsonObject {
     if (policy === undefined) return dispatchModern(this, this.#detachedSession(), incoming, notifier);
-    const { method, params = {} } = incoming.request;
-    const session = new TransientSession(policy, this.capabilities, this.#logLevel, method === 'initialize');
-    let out: Promise<JsonObject> | JsonObject;
-    try {
-      out = dispatchStateful(this, session, incoming, method, params, notifier);
-    } catch (e) {
-      this.sessionEnded(session);
-      throw e;
-    }
-    if (!(out instanceof Promise)) {
-      this.sessionEnded(session);
-      return out;
-    }
-    return out.then(
-      (result) => {
-        this.sessionEnded(session);
-        return result;
-      },
-      (e: unknown) => {
-        this.sessionEnded(session);
-        throw e;
-      },
-    );
+    return dispatchTransient(this, incoming, notifier, policy, this.#logLevel);
   }
 
   /** @internal A client notification that came without a session (a Streamable HTTP POST without one). */
@@ -419,10 +387,7 @@ export class McpServer {
 
   /** The one session of the requests that have none (made on first use). */
   #detachedSession(): ServerSession {
-    if (this.#detached === undefined) {
-      this.#detached = new ServerSession(DETACHED, this, this.#options.defaultLogLevel ?? 'info');
-      this.#detached.transient = true;
-    }
+    this.#detached ??= detachedSession(this, this.#options.defaultLogLevel ?? 'info');
     return this.#detached;
   }
 

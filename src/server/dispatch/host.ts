@@ -2,7 +2,7 @@ import type { JsonObject } from '../../jsonrpc/types.js';
 import type { CacheHint } from '../../spec/modern.js';
 import type { Implementation, ServerCapabilities } from '../../spec/types.js';
 import type { ServerDefinition } from '../definitions/server-definition.js';
-import type { RequestContext } from '../handler/context.js';
+import type { RequestContext, SessionInfo } from '../handler/context.js';
 import type { AskHook, GuardRunner, Middleware } from '../handler/middleware.js';
 import type { Subscriptions } from './listen.js';
 import type { CapabilityGate, MethodHandler } from './methods.js';
@@ -30,6 +30,8 @@ export interface DispatchHost extends ServerDefinition {
   method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined;
   /** Whether the capability a method needs is declared now. */
   declared(gate: CapabilityGate): boolean;
+  /** A session that may hold something through the server ended (a request's `TransientSession` too). */
+  sessionEnded(session: SessionInfo): void;
 }
 
 /** What the stateless dispatcher needs from the tasks extension (`tasks/manager.ts`). */

@@ -177,6 +177,24 @@ export class ServerSession implements SessionInfo {
   }
 }
 
+/** The transport of a detached session: never started, it delivers nothing. */
+const DETACHED: Transport = {
+  start: () => SENT,
+  send: () =>
+    Promise.reject(new McpkitError('NOT_CONNECTED', 'A stateless request has no connection to send on')),
+  close: () => SENT,
+};
+
+/**
+ * The one session of a server's 2026-07-28 requests that have no connection of their own (a POST without a session):
+ * their handlers' `session` argument (the revision has no method that keeps state on it), never connected, transient.
+ */
+export function detachedSession(host: SessionHost, defaultLogLevel: LoggingLevel): ServerSession {
+  const session = new ServerSession(DETACHED, host, defaultLogLevel);
+  session.transient = true;
+  return session;
+}
+
 /** What a request without a connection reaches the client through: nothing (its notifications go to a notifier). */
 const NO_CONNECTION: { readonly closed: boolean } = Object.freeze({ closed: true });
 

@@ -2,8 +2,8 @@ import { ErrorCode, errorMessage, JsonRpcError } from '../../jsonrpc/errors.js';
 import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
 import { preloadJsonSchema } from '../../schema/index.js';
-import { INPUT_METHODS } from '../../spec/modern.js';
-import { POLICIES, statefulPolicy } from '../../spec/revision.js';
+import { claimsModern, INPUT_METHODS } from '../../spec/modern.js';
+import { POLICIES, type RevisionPolicy, statefulPolicy } from '../../spec/revision.js';
 import type { Implementation, InitializeResult } from '../../spec/types.js';
 import { LATEST_STATEFUL_REVISION } from '../../spec/versions.js';
 import { IncomingCall, intercept } from '../handler/middleware.js';
@@ -11,7 +11,20 @@ import { declares } from './capabilities.js';
 import type { DispatchHost } from './host.js';
 import { fulfilInputLocally } from './local-input.js';
 import { createRequestContext } from './request-context.js';
+import { type ServerSession, TransientSession } from './session.js';
 import { type DispatchSession, type Notifier, statefulSetup } from './setup.js';
+import { dispatchModern } from './stateless.js';
+
+/** Answers one request of a session, in the era the request itself selects (a `_meta` envelope: 2026-07-28). */
+export function dispatchRequest(
+  host: DispatchHost,
+  session: ServerSession,
+  incoming: IncomingRequest,
+): Promise<JsonObject> | JsonObject {
+  const { method, params = {} } = incoming.request;
+  if (claimsModern(params)) return dispatchModern(host, session, incoming);
+  return dispatchStateful(host, session, incoming, method, params);
+}
 
 /**
  * Answers one request of a stateful session (2024-11-05 to 2025-11-25): `initialize` first, then the
@@ -54,6 +67,44 @@ export function dispatchStateful(
   return result instanceof Promise
     ? result.then((r) => fitting.result(method, r))
     : fitting.result(method, result);
+}
+
+/**
+ * Answers a stateful-era request that has no connection of its own (a POST to an endpoint without sessions) in
+ * `policy`, its header's revision: on a `TransientSession` of its own, as if initialized, its notifications to
+ * `notifier`; the host is told the session's end once the request is answered, as of a session that closed (what the
+ * request held through mounted servers, a subscription, is released).
+ */
+export function dispatchTransient(
+  host: DispatchHost,
+  incoming: IncomingRequest,
+  notifier: Notifier,
+  policy: RevisionPolicy,
+  logLevel: number,
+): Promise<JsonObject> | JsonObject {
+  const { method, params = {} } = incoming.request;
+  const session = new TransientSession(policy, host.capabilities, logLevel, method === 'initialize');
+  let out: Promise<JsonObject> | JsonObject;
+  try {
+    out = dispatchStateful(host, session, incoming, method, params, notifier);
+  } catch (e) {
+    host.sessionEnded(session);
+    throw e;
+  }
+  if (!(out instanceof Promise)) {
+    host.sessionEnded(session);
+    return out;
+  }
+  return out.then(
+    (result) => {
+      host.sessionEnded(session);
+      return result;
+    },
+    (e: unknown) => {
+      host.sessionEnded(session);
+      throw e;
+    },
+  );
 }
 
 /** Answers `initialize`: fixes the session's revision, the client's capabilities and the server's. */
