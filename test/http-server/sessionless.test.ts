@@ -101,6 +101,16 @@ test('notifications alone reach the server at once (202) without a session', T, 
   assert.deepEqual(server.roots, [0]);
 });
 
+test('a batch of notifications alone is delivered at once (202)', T, async () => {
+  const { server, url } = await start();
+  const note = { jsonrpc: '2.0', method: 'notifications/roots/list_changed' };
+  const reply = await post(url, undefined, JSON.stringify([note, note]), {
+    'mcp-protocol-version': '2025-03-26',
+  });
+  assert.equal(reply.status, 202);
+  assert.deepEqual(server.roots, [0, 0]);
+});
+
 test(
   'what a request held (a subscription) ends with it: the server is told, as of a session that closed',
   T,

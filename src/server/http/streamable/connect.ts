@@ -7,7 +7,8 @@ import type { StreamSettings } from './stream-settings.js';
 
 /**
  * Connects a new HTTP transport to `server`: a stateful session when `sessionId` is given (its transport
- * then knows the session, for the revision's batch and priming rules), else one stateless exchange.
+ * then knows the session, for the revision's batch and priming rules), else a `subscriptions/listen` stream, which
+ * lives on after its request (every other request without a session is an `Exchange`, with no transport).
  */
 export async function connectTransport(
   server: McpServer,

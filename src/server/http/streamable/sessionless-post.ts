@@ -69,13 +69,19 @@ export function postStateless(
   const policy = statefulPolicy(version) ?? POLICIES[DEFAULT_HTTP_REVISION];
   const refused = refuseBatch(body, { negotiated: { policy } });
   if (refused) return Promise.resolve(refused);
+  const requests = body.messages.filter((m): m is JsonRpcRequest => 'method' in m && 'id' in m);
+  if (requests.length === 0) return Promise.resolve(postNotifications(server, body.messages));
   if (body.batch) {
     const batch = new BatchExchange(req.authInfo, address, settings.stateful, policy);
     return batch.run(server, body.messages, settings.inFlight);
   }
-  const message = body.messages[0] as JsonRpcMessage;
-  if (!('method' in message && 'id' in message)) return Promise.resolve(postNotifications(server, [message]));
-  const exchange = new Exchange(message, req.authInfo, address, settings.stateful, policy);
+  const exchange = new Exchange(
+    requests[0] as JsonRpcRequest,
+    req.authInfo,
+    address,
+    settings.stateful,
+    policy,
+  );
   return exchange.run(server, req, settings.inFlight);
 }
 
