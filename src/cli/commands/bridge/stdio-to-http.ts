@@ -25,6 +25,7 @@ export interface StdioBridge {
   startupTimeoutMs: number;
 }
 
+/** Serves the stdio server over Streamable HTTP until SIGINT/SIGTERM; resolves with the exit code. */
 export async function bridgeStdioToHttp(bridge: StdioBridge): Promise<number> {
   const env = parseEnv(bridge.env);
   const label = commandLabel([bridge.command, ...bridge.args]);

@@ -10,6 +10,7 @@ import { CliError, ExitCode } from '../../shared/exit.js';
 import { note } from '../../shared/output.js';
 import { isUrl, parseHeaders } from '../../shared/target.js';
 
+/** Serves the remote server on this process's stdin and stdout until either side ends or SIGINT/SIGTERM; resolves with the exit code. */
 export async function bridgeUrlToStdio(
   url: string,
   headerLines: string[],

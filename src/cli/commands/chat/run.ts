@@ -16,6 +16,7 @@ import type { ChatFlags } from './flags.js';
 const HELP = `/tools  /prompts  /resources  /servers  /log [n]  /attach <uri>  /clear  /help  /quit
 /<prompt> arg=value …   use a server's prompt (its qualified name, or its own when only one server has it)`;
 
+/** Holds the conversation until stdin ends or `/quit`; resolves with the exit code. */
 export async function runChat(flags: ChatFlags): Promise<number> {
   const format = parseFormat(flags.format ?? 'text');
   const spec = flags.model ?? process.env.MCPKIT_MODEL;

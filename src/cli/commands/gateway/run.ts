@@ -12,6 +12,7 @@ import { toolPinStore } from '../../shared/pins.js';
 import type { GatewayFlags } from './flags.js';
 import { listen } from './http.js';
 
+/** Serves the configured host as one MCP server over stdio or `--http`; resolves with the exit code once it ends. */
 export async function runGateway(flags: GatewayFlags): Promise<number> {
   if (configSources(flags.config).length === 0)
     throw new CliError(

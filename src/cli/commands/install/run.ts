@@ -1,5 +1,5 @@
 // What `mcpkit install` does once parsed. Claude Desktop's file holds only commands: a URL is installed there as
-// `mcpkit bridge --from-url URL --to-stdio` (install-bridge.ts).
+// `mcpkit bridge --from-url URL --to-stdio` (bridge-entry.ts).
 import { redactServerEntry } from '../../../host/config/entries.js';
 import { type InstallApp, type InstallEntry, installServer } from '../../../host/config/install.js';
 import { McpkitError } from '../../../jsonrpc/errors.js';
@@ -13,6 +13,7 @@ import type { InstallFlags } from './flags.js';
 
 const APPS: readonly InstallApp[] = ['claude-desktop', 'claude-code', 'vscode', 'cursor'];
 
+/** Adds the server to the app's config file and says what changed; resolves with the exit code. */
 export async function installCommand(
   app: string,
   name: string,
