@@ -15,9 +15,12 @@ import {
   INVALID_ARGUMENTS_META,
   type ModelAdapter,
   type ModelStreamEvent,
+  type ModelTool,
   type ModelUsage,
 } from '../model/types.js';
 import type { HostPrompt, HostTool } from '../registry.js';
+import { estimateToolTokens } from '../search/budget.js';
+import { CALL_TOOL, SEARCH_TOOLS, type ToolSearch } from '../search/facade.js';
 import { promptMessages, resourceContent, toolResultBlock } from './content.js';
 import { parseSlashCommand, promptArguments } from './slash.js';
 
@@ -40,7 +43,17 @@ export type ChatEvent =
   | { type: 'skipped'; reason: string }
   | { type: 'prompt'; name: string; messages: number }
   | { type: 'resource'; uri: string }
-  | { type: 'done'; stopReason: string; text: string };
+  | { type: 'done'; stopReason: string; text: string }
+  /** How the tools are shown to the model, said when it changes (see {@link ChatOptions.toolExposure}). */
+  | { type: 'tool-exposure'; mode: 'all' | 'search' | 'provider'; tools: number; tokens: number };
+
+/**
+ * How a chat shows the host's tools to the model: `all` (every definition, each turn), `search` (the two tools of the
+ * tool search, `search_tools` and `call_tool`, plus the tools found so far), `auto` (`search` once the definitions
+ * take more than `toolBudget` tokens, else `all`), or `provider` (every tool deferred to the model API's own tool
+ * search; Anthropic's only: other adapters refuse it).
+ */
+export type ToolExposure = 'all' | 'search' | 'auto' | 'provider';
 
 /** Options of a chat ({@link Host.chat}). */
 export interface ChatOptions {
@@ -61,6 +74,15 @@ export interface ChatOptions {
   approve?: ApprovalCallback;
   /** Which of the registry's tools the model sees (default: all). */
   tools?: (tool: HostTool) => boolean;
+  /** How the tools are shown to the model. Default `all`. */
+  toolExposure?: ToolExposure;
+  /** For `auto`: the tokens of tool definitions (estimated) past which the chat uses tool search. Default 10 000. */
+  toolBudget?: number;
+  /**
+   * In tool search: how many of the tools `search_tools` found are also offered natively in the following rounds
+   * and turns (in the order found, never reordered, so prompt caches hold). Default 10; 0 offers none.
+   */
+  promoteFound?: number;
   /** An earlier conversation to go on with. */
   messages?: SamplingMessage[];
 }
@@ -91,6 +113,8 @@ export interface ChatHost {
     args: Record<string, unknown>,
     options: RequestOptions & { approve?: ApprovalCallback },
   ): Promise<CallToolResult>;
+  /** The tool search (`search_tools` and `call_tool`), for the `search` and `auto` exposures. */
+  readonly toolSearch?: ToolSearch;
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult>;
   getPrompt(name: string, args: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult>;
   /** The host's approval callback. */
@@ -110,8 +134,22 @@ export class Chat {
   #messages: SamplingMessage[];
   #attached: SamplingContent[] = [];
   #busy = false;
+  /** Tools found by `search_tools`, offered natively from then on, in the order found. */
+  readonly #promoted: string[] = [];
+  #exposed: string | undefined;
 
   constructor(host: ChatHost, model: ModelAdapter, options: ChatOptions = {}) {
+    const exposure = options.toolExposure ?? 'all';
+    if (exposure === 'provider' && model.deferredToolSearch !== true)
+      throw new McpkitError(
+        'MODEL_CONFIG_INVALID',
+        `${model.provider}: mcpkit does not speak this API's own tool search (built for anthropic only); use the tool exposure "search" instead`,
+      );
+    if ((exposure === 'search' || exposure === 'auto') && !host.toolSearch)
+      throw new McpkitError(
+        'CONFIG_INVALID',
+        `The tool exposure "${exposure}" needs a host with a tool search`,
+      );
     this.#host = host;
     this.model = model;
     this.#options = options;
@@ -228,7 +266,7 @@ export class Chat {
       if (e.type === 'text' || e.type === 'retry' || e.type === 'skipped') this.#emit(e);
     };
     for (let round = 1; round <= maxRounds; round++) {
-      const tools = this.#host.tools().filter((t) => o.tools?.(t) ?? true);
+      const { mode, tools } = this.#offer();
       const last = round === maxRounds;
       this.#emit({ type: 'model-request', round, provider: this.model.provider, model: this.model.model });
       const started = performance.now();
@@ -237,9 +275,8 @@ export class Chat {
         response = await this.model.complete({
           messages: this.#messages,
           ...(o.system === undefined ? {} : { system: o.system }),
-          ...(tools.length > 0
-            ? { tools: tools.map((t) => t.definition), toolChoice: last ? 'none' : 'auto' }
-            : {}),
+          ...(tools.length > 0 ? { tools, toolChoice: last ? 'none' : 'auto' } : {}),
+          ...(mode === 'provider' && tools.length > 0 ? { toolSearch: 'provider' as const } : {}),
           maxTokens: o.maxTokens ?? 4096,
           ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
           ...(signal ? { signal } : {}),
@@ -279,13 +316,54 @@ export class Chat {
       const results: SamplingContent[] = [];
       for (const call of calls) {
         turn.toolCalls++;
-        results.push(await this.#call(call, signal));
+        results.push(await this.#call(call, signal, mode === 'search'));
       }
       this.#messages.push({ role: 'user', content: results });
     }
   }
 
-  async #call(call: ToolUseContent, signal: AbortSignal | undefined): Promise<SamplingContent> {
+  /** The tools of this round and how they are shown (see {@link ToolExposure}); the change of mode said as an event. */
+  #offer(): { mode: 'all' | 'search' | 'provider'; tools: ModelTool[] } {
+    const o = this.#options;
+    const offered = this.#host.tools().filter((t) => o.tools?.(t) ?? true);
+    const definitions = offered.map((t) => t.definition);
+    const exposure = o.toolExposure ?? 'all';
+    const tokens = exposure === 'all' ? 0 : estimateToolTokens(definitions);
+    const mode = exposure === 'auto' ? (tokens > (o.toolBudget ?? 10_000) ? 'search' : 'all') : exposure;
+    const said = `${mode}/${offered.length}`;
+    if (exposure !== 'all' && said !== this.#exposed) {
+      this.#exposed = said;
+      this.#emit({ type: 'tool-exposure', mode, tools: offered.length, tokens });
+    }
+    if (mode === 'all') return { mode, tools: definitions };
+    if (mode === 'provider') return { mode, tools: definitions.map((d) => ({ ...d, defer: true })) };
+    const search = this.#host.toolSearch as ToolSearch;
+    const promoted = this.#promoted
+      .map((name) => this.#host.tool(name))
+      .filter((t): t is HostTool => t !== undefined && !search.has(t.name) && (o.tools?.(t) ?? true))
+      .map((t) => t.definition);
+    return { mode, tools: [...search.tools, ...promoted] };
+  }
+
+  /** Remembers the tools a search found, to offer them natively (bounded, in the order first found). */
+  #promote(result: CallToolResult): void {
+    const max = this.#options.promoteFound ?? 10;
+    const found = result.structuredContent?.tools;
+    if (result.isError === true || !Array.isArray(found)) return;
+    for (const t of found) {
+      if (this.#promoted.length >= max) return;
+      const name = (t as { name?: unknown }).name;
+      if (typeof name === 'string' && !this.#promoted.includes(name)) this.#promoted.push(name);
+    }
+  }
+
+  async #call(
+    call: ToolUseContent,
+    signal: AbortSignal | undefined,
+    searching: boolean,
+  ): Promise<SamplingContent> {
+    const search = searching ? this.#host.toolSearch : undefined;
+    if (search?.has(call.name)) return this.#searchCall(search, call, signal);
     const tool = this.#host.tool(call.name);
     this.#emit({
       type: 'tool-call',
@@ -322,6 +400,45 @@ export class Chat {
       type: 'tool-result',
       id: call.id,
       name: call.name,
+      result,
+      durationMs: performance.now() - started,
+    });
+    return toolResultBlock(call.id, result);
+  }
+
+  /**
+   * A call of `search_tools` or `call_tool`: shown as the search, or as the call of the tool it names (its server and
+   * arguments), run by the tool search with this chat's approvals and tool filter.
+   */
+  async #searchCall(
+    search: ToolSearch,
+    call: ToolUseContent,
+    signal: AbortSignal | undefined,
+  ): Promise<SamplingContent> {
+    const input = call.input;
+    const inner = call.name === CALL_TOOL && typeof input.name === 'string' ? input.name : undefined;
+    const shown = inner ?? call.name;
+    const args = inner !== undefined && isRecord(input.arguments) ? input.arguments : input;
+    this.#emit({
+      type: 'tool-call',
+      id: call.id,
+      name: shown,
+      server: inner === undefined ? undefined : this.#host.tool(inner)?.server,
+      arguments: args,
+    });
+    const started = performance.now();
+    const approve = this.#approver();
+    const filter = this.#options.tools;
+    const result = await search.call(call.name, input, {
+      ...(signal ? { signal } : {}),
+      ...(approve ? { approve } : {}),
+      ...(filter ? { filter } : {}),
+    });
+    if (call.name === SEARCH_TOOLS) this.#promote(result);
+    this.#emit({
+      type: 'tool-result',
+      id: call.id,
+      name: shown,
       result,
       durationMs: performance.now() - started,
     });
@@ -370,6 +487,10 @@ export class Chat {
       });
     }
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The text of a message's blocks (for showing a conversation). */
