@@ -2,7 +2,7 @@
 // conversation line by line; slash commands for the registry, the log and the servers' prompts.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Chat, messageText } from '../host/chat/chat.js';
+import { type Chat, messageText, type ToolExposure } from '../host/chat/chat.js';
 import { Host } from '../host/host.js';
 import { createModel } from '../host/model/spec.js';
 import type { ChatFlags } from './chat.js';
@@ -10,7 +10,7 @@ import { askApproval, askElicitation, cut, renderer, reviewSampling } from './ch
 import { CliError, ExitCode, exitCodeOf } from './exit.js';
 import { configSources, loadHostConfig } from './host-config.js';
 import { note, out, parseFormat, printError, table } from './output.js';
-import { toolPinStore } from './pins.js';
+import { toolListCache, toolPinStore } from './pins.js';
 import { Lines } from './terminal.js';
 
 const HELP = `/tools  /prompts  /resources  /servers  /log [n]  /attach <uri>  /clear  /help  /quit
@@ -33,6 +33,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       ExitCode.usage,
       'no host config file found: give --config FILE (Claude Desktop, Claude Code, VS Code, Cursor or mcpkit format)',
     );
+  const exposure = toolExposure(flags.toolSearch);
 
   const lines = new Lines(process.stdin, process.stderr);
   const interactive = lines.interactive;
@@ -45,6 +46,8 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     model,
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     toolPins: toolPinStore(),
+    toolListCache: toolListCache(),
+    ...(flags.lazy === true ? { lazy: true } : {}),
     // Not a terminal: nobody to ask. Approvals follow the policy only (ask = deny); sampling and forms are declined.
     ...(interactive
       ? {
@@ -81,6 +84,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     );
     const chat = host.chat({
       maxTokens,
+      toolExposure: exposure,
       onevent: renderer(),
       ...(flags.system === undefined ? {} : { system: flags.system }),
     });
@@ -104,6 +108,14 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     lines.close();
     await host.close();
   }
+}
+
+/** The chat's tool exposure from `--tool-search [mode]` (absent: every tool). */
+function toolExposure(flag: string | boolean | undefined): ToolExposure {
+  if (flag === undefined || flag === false) return 'all';
+  if (flag === true) return 'search';
+  if (flag === 'search' || flag === 'auto' || flag === 'provider') return flag;
+  throw new CliError(ExitCode.usage, `--tool-search takes search, auto or provider, got ${flag}`);
 }
 
 async function command(input: string, host: Host, chat: Chat): Promise<void> {

@@ -13,6 +13,10 @@ export interface GatewayFlags extends HostConfigFlags {
   host?: string;
   /** Serve on a non-loopback --host (off by default: the gateway has no authentication). */
   allowRemote?: boolean;
+  /** Serve `search_tools` and `call_tool` instead of every tool. */
+  toolSearch?: boolean;
+  /** Start every server only when a search or a call needs it. */
+  lazy?: boolean;
 }
 
 export function register(program: Command): void {
@@ -30,6 +34,14 @@ export function register(program: Command): void {
       '--host <address>',
       'address to bind with --http (loopback only, unless --allow-remote)',
       '127.0.0.1',
+    )
+    .option(
+      '--tool-search',
+      'serve two tools, search_tools and call_tool, instead of every tool of every server (calls still approved one by one)',
+    )
+    .option(
+      '--lazy',
+      'start each server only when a tool search or a call needs it (its last known tools answer searches)',
     )
     .option(
       '--allow-remote',
