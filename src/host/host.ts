@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Client } from '../client/client.js';
 import { errorMessage, McpkitError } from '../jsonrpc/errors.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
@@ -33,8 +32,7 @@ import { ToolSearch, type ToolSearchAnswer, type ToolSearchOptions } from './sea
 import { searchHostTools } from './search/host-search.js';
 import { ToolIndex } from './search/tool-index.js';
 import { type ServerRequestOptions, serverRequestHandlers } from './server-requests.js';
-import { canonicalJson } from './tool-digest.js';
-import { type ToolListCache, toolListKey } from './tool-list-cache.js';
+import { KnownToolLists } from './tool-list-cache.js';
 import { ToolPins } from './tool-pins.js';
 
 export type { HostEvents, HostOptions, RegistryChange } from './options.js';
@@ -72,9 +70,7 @@ export class Host {
   readonly #authFor: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
   readonly #index: ToolIndex;
   readonly #toolSearch: ToolSearch;
-  readonly #lists: ToolListCache | undefined;
-  /** The digest of each server's tool list as last saved to (or read from) the cache, to write only changes. */
-  readonly #saved = new Map<string, string>();
+  readonly #lists: KnownToolLists | undefined;
 
   /** Reads config files (see {@link loadConfig}) and makes a host of their servers. */
   static async load(
@@ -133,7 +129,11 @@ export class Host {
       const client = connection?.client;
       if (connection && client) await this.#list(connection.config, client, kinds, kinds);
     });
-    this.#lists = options.toolListCache;
+    this.#lists =
+      options.toolListCache &&
+      new KnownToolLists(options.toolListCache, (server, message) =>
+        this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
+      );
     this.#index = new ToolIndex(
       () => this.#registry.tools().map((t) => ({ name: t.name, server: t.server, tool: t.tool })),
       options.toolSearch?.ranker,
@@ -398,7 +398,7 @@ export class Host {
     if (!this.#connections.get(config.name)?.owns(client)) return;
     this.#registry.set(config, lists);
     if (pins && lists.tools) this.#reviewPins(pins, config);
-    if (lists.tools) this.#saveList(config, lists.tools);
+    if (lists.tools) this.#lists?.save(config, lists.tools);
     const count = (items: unknown[] | undefined) => (items === undefined ? '-' : String(items.length));
     this.log.record({
       kind: 'server',
@@ -416,18 +416,9 @@ export class Host {
    */
   async #loadCached(connection: ServerConnection): Promise<void> {
     const { config } = connection;
-    const cache = this.#lists;
-    if (!cache || config.disabled) return;
-    const key = toolListKey(config);
-    let tools: Tool[] | undefined;
-    try {
-      tools = await cache.load(key);
-    } catch (e) {
-      this.#warn(config.name, `reading its cached tool list failed: ${errorMessage(e)}`);
-      return;
-    }
+    if (!this.#lists || config.disabled) return;
+    const tools = await this.#lists.read(config);
     if (tools === undefined || this.#registry.listed(config.name) !== undefined) return;
-    this.#saved.set(config.name, listDigest(tools));
     const pins = this.#pins;
     if (pins) await pins.load(config);
     if (this.#registry.listed(config.name) !== undefined) return;
@@ -441,23 +432,6 @@ export class Host {
       summary: `${tools.length} tools known from the tool-list cache`,
     });
     this.#emit('registry', { server: config.name, kinds: ['tools'] });
-  }
-
-  /** Keeps a server's tool list in the cache when it differs from the one kept (in the background; failures logged). */
-  #saveList(config: ServerConfig, tools: Tool[]): void {
-    const cache = this.#lists;
-    if (!cache) return;
-    const digest = listDigest(tools);
-    if (this.#saved.get(config.name) === digest) return;
-    this.#saved.set(config.name, digest);
-    cache.save(toolListKey(config), tools).catch((e: unknown) => {
-      this.#saved.delete(config.name);
-      this.#warn(config.name, `saving its tool list failed: ${errorMessage(e)}`);
-    });
-  }
-
-  #warn(server: string, message: string): void {
-    this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) });
   }
 
   /** Pins what a server's new list shows for the first time, and logs the tools that changed since pinned. */
@@ -496,11 +470,6 @@ export class Host {
       }
     }
   }
-}
-
-/** A digest of a whole tool list (to save only a changed one). */
-function listDigest(tools: readonly Tool[]): string {
-  return createHash('sha256').update(canonicalJson(tools)).digest('hex');
 }
 
 function isLoaded(config: LoadedConfig | readonly ServerConfig[]): config is LoadedConfig {

@@ -121,3 +121,46 @@ function toolsOf(value: unknown): Tool[] | undefined {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * A host's use of its cache: each server's list read once at start, and saved again only when the server lists
+ * something else (a digest of the whole list compared), in the background; failures reported, never thrown.
+ */
+export class KnownToolLists {
+  readonly #cache: ToolListCache;
+  readonly #onproblem: (server: string, message: string) => void;
+  /** The digest of each server's list as last read or saved. */
+  readonly #saved = new Map<string, string>();
+
+  constructor(cache: ToolListCache, onproblem: (server: string, message: string) => void) {
+    this.#cache = cache;
+    this.#onproblem = onproblem;
+  }
+
+  /** The list kept for `config`'s server, or undefined (none, or unreadable: reported). */
+  async read(config: ServerConfig): Promise<Tool[] | undefined> {
+    try {
+      const tools = await this.#cache.load(toolListKey(config));
+      if (tools !== undefined) this.#saved.set(config.name, listDigest(tools));
+      return tools;
+    } catch (e) {
+      this.#onproblem(config.name, `reading its cached tool list failed: ${errorMessage(e)}`);
+      return undefined;
+    }
+  }
+
+  /** Keeps the list `config`'s server just gave, when it differs from the one kept. */
+  save(config: ServerConfig, tools: readonly Tool[]): void {
+    const digest = listDigest(tools);
+    if (this.#saved.get(config.name) === digest) return;
+    this.#saved.set(config.name, digest);
+    this.#cache.save(toolListKey(config), tools).catch((e: unknown) => {
+      this.#saved.delete(config.name);
+      this.#onproblem(config.name, `saving its tool list failed: ${errorMessage(e)}`);
+    });
+  }
+}
+
+function listDigest(tools: readonly Tool[]): string {
+  return createHash('sha256').update(canonicalJson(tools)).digest('hex');
+}

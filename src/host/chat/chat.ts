@@ -15,14 +15,15 @@ import {
   INVALID_ARGUMENTS_META,
   type ModelAdapter,
   type ModelStreamEvent,
-  type ModelTool,
   type ModelUsage,
 } from '../model/types.js';
 import type { HostPrompt, HostTool } from '../registry.js';
-import { estimateToolTokens } from '../search/budget.js';
 import { CALL_TOOL, SEARCH_TOOLS, type ToolSearch } from '../search/facade.js';
 import { promptMessages, resourceContent, toolResultBlock } from './content.js';
+import { type ToolExposure, ToolOffer } from './exposure.js';
 import { parseSlashCommand, promptArguments } from './slash.js';
+
+export type { ToolExposure } from './exposure.js';
 
 /** What a chat shows the app as it happens (a terminal prints these). */
 export type ChatEvent =
@@ -46,14 +47,6 @@ export type ChatEvent =
   | { type: 'done'; stopReason: string; text: string }
   /** How the tools are shown to the model, said when it changes (see {@link ChatOptions.toolExposure}). */
   | { type: 'tool-exposure'; mode: 'all' | 'search' | 'provider'; tools: number; tokens: number };
-
-/**
- * How a chat shows the host's tools to the model: `all` (every definition, each turn), `search` (the two tools of the
- * tool search, `search_tools` and `call_tool`, plus the tools found so far), `auto` (`search` once the definitions
- * take more than `toolBudget` tokens, else `all`), or `provider` (every tool deferred to the model API's own tool
- * search; Anthropic's only: other adapters refuse it).
- */
-export type ToolExposure = 'all' | 'search' | 'auto' | 'provider';
 
 /** Options of a chat ({@link Host.chat}). */
 export interface ChatOptions {
@@ -134,9 +127,7 @@ export class Chat {
   #messages: SamplingMessage[];
   #attached: SamplingContent[] = [];
   #busy = false;
-  /** Tools found by `search_tools`, offered natively from then on, in the order found. */
-  readonly #promoted: string[] = [];
-  #exposed: string | undefined;
+  readonly #offer: ToolOffer;
 
   constructor(host: ChatHost, model: ModelAdapter, options: ChatOptions = {}) {
     const exposure = options.toolExposure ?? 'all';
@@ -154,6 +145,7 @@ export class Chat {
     this.model = model;
     this.#options = options;
     this.#messages = [...(options.messages ?? [])];
+    this.#offer = new ToolOffer(host, options, (change) => this.#emit({ type: 'tool-exposure', ...change }));
   }
 
   /** The conversation so far. */
@@ -266,7 +258,7 @@ export class Chat {
       if (e.type === 'text' || e.type === 'retry' || e.type === 'skipped') this.#emit(e);
     };
     for (let round = 1; round <= maxRounds; round++) {
-      const { mode, tools } = this.#offer();
+      const { mode, tools } = this.#offer.offer();
       const last = round === maxRounds;
       this.#emit({ type: 'model-request', round, provider: this.model.provider, model: this.model.model });
       const started = performance.now();
@@ -319,41 +311,6 @@ export class Chat {
         results.push(await this.#call(call, signal, mode === 'search'));
       }
       this.#messages.push({ role: 'user', content: results });
-    }
-  }
-
-  /** The tools of this round and how they are shown (see {@link ToolExposure}); the change of mode said as an event. */
-  #offer(): { mode: 'all' | 'search' | 'provider'; tools: ModelTool[] } {
-    const o = this.#options;
-    const offered = this.#host.tools().filter((t) => o.tools?.(t) ?? true);
-    const definitions = offered.map((t) => t.definition);
-    const exposure = o.toolExposure ?? 'all';
-    const tokens = exposure === 'all' ? 0 : estimateToolTokens(definitions);
-    const mode = exposure === 'auto' ? (tokens > (o.toolBudget ?? 10_000) ? 'search' : 'all') : exposure;
-    const said = `${mode}/${offered.length}`;
-    if (exposure !== 'all' && said !== this.#exposed) {
-      this.#exposed = said;
-      this.#emit({ type: 'tool-exposure', mode, tools: offered.length, tokens });
-    }
-    if (mode === 'all') return { mode, tools: definitions };
-    if (mode === 'provider') return { mode, tools: definitions.map((d) => ({ ...d, defer: true })) };
-    const search = this.#host.toolSearch as ToolSearch;
-    const promoted = this.#promoted
-      .map((name) => this.#host.tool(name))
-      .filter((t): t is HostTool => t !== undefined && !search.has(t.name) && (o.tools?.(t) ?? true))
-      .map((t) => t.definition);
-    return { mode, tools: [...search.tools, ...promoted] };
-  }
-
-  /** Remembers the tools a search found, to offer them natively (bounded, in the order first found). */
-  #promote(result: CallToolResult): void {
-    const max = this.#options.promoteFound ?? 10;
-    const found = result.structuredContent?.tools;
-    if (result.isError === true || !Array.isArray(found)) return;
-    for (const t of found) {
-      if (this.#promoted.length >= max) return;
-      const name = (t as { name?: unknown }).name;
-      if (typeof name === 'string' && !this.#promoted.includes(name)) this.#promoted.push(name);
     }
   }
 
@@ -434,7 +391,7 @@ export class Chat {
       ...(approve ? { approve } : {}),
       ...(filter ? { filter } : {}),
     });
-    if (call.name === SEARCH_TOOLS) this.#promote(result);
+    if (call.name === SEARCH_TOOLS) this.#offer.promote(result);
     this.#emit({
       type: 'tool-result',
       id: call.id,
