@@ -22,6 +22,8 @@ const { values } = parseArgs({
     rankers: { type: 'string', default: 'full,no-concepts,uniform-fields,description-only' },
     data: { type: 'string', default: 'bench/data' },
     misses: { type: 'boolean', default: false },
+    /** LexicalRankerOptions as JSON, for the ranker named `custom` (tuning on the dev half). */
+    params: { type: 'string', default: '{}' },
   },
 });
 
@@ -113,6 +115,7 @@ function registries(size: number, seed: number): SearchableTool[][] {
 
 const RANKERS: Record<string, () => ToolRanker> = {
   full: () => new LexicalRanker(),
+  custom: () => new LexicalRanker(JSON.parse(values.params as string) as LexicalRankerOptions),
   'no-concepts': () => new LexicalRanker({ conceptWeight: 0 }),
   'uniform-fields': () => {
     const same = { weight: 1, b: 0.75 };

@@ -6,10 +6,10 @@
 const STOP = new Set(
   (
     'a an the of to in on for with by from at as into onto about via per and or but not no nor is are was were be ' +
-    'been being am do does did done has have had having it its this that these those there here than then ' +
-    'so such if else when while which who whom whose what where why how can could would should will shall may ' +
+    'been being do does did done has have had having it its this that these those there here than then ' +
+    'so such if else when while which whom whose what where why how can could would should will shall may ' +
     'might must i me my mine we us our you your yours he she they them their his her some any each every all ' +
-    'both either neither one ones other another more most much many few lot lots please want wants wanted need ' +
+    'both either neither one ones other another more most much few lot lots please want wants wanted need ' +
     'needs like just also only very really quite using use used uses tool tools function able let lets help ' +
     'something thing things someone somebody anything stuff etc eg ie again whether ' +
     'given optional default defaults specified specify provided provide returns return returned'
@@ -58,13 +58,58 @@ const CONCEPTS = [
   'log logs',
   'weather forecast',
   'summary summarize',
+  'sum add plus total',
+  'remember memorize memory',
+  'comment note reply annotate',
+  'approve accept review',
+  'spreadsheet sheet workbook excel',
+  'slide presentation deck',
+  'table grid',
+  'tab page',
+  'project workspace space',
+  'status state',
+  'schedule reschedule plan',
+  'notification alert ping',
+  'transcript caption subtitle',
+  'diagram chart graph plot',
+  'database collection',
+  'cluster kubernetes k8s',
+  'whoami who am current profile',
+  'count many number total',
+  'hit click push',
+  'internet online web google',
+  'look search lookup',
+  'scrape extract crawl pull',
+  'subtask child nest sub',
+  'mute silence snooze downtime',
+  'reaction emoji react thumb',
+  'thread discussion conversation',
+  'diff compare changed differ',
+  'branch fork',
+  'permission access share shared',
+  'upload attach',
+  'download export save',
+  'sprint iteration cycle',
+  'contact people address',
+  'deploy launch release ship',
+  'error issue problem broke broken fail failed failure',
+  'slow performance speed profile trace',
+  'test spec',
+  'reason think step',
+  'question ask answer',
+  'docs documentation manual guide',
 ];
 
-const concept = new Map<string, string>();
+/** The concepts of each (stemmed) word: a word may stand in several lines (`change` is an update and a diff). */
+const concepts = new Map<string, string[]>();
 for (const line of CONCEPTS) {
   const words = line.split(' ').map(stem);
   const head = `~${words[0] as string}`;
-  for (const w of words) if (!concept.has(w)) concept.set(w, head);
+  for (const w of words) {
+    const known = concepts.get(w);
+    if (!known) concepts.set(w, [head]);
+    else if (!known.includes(head)) known.push(head);
+  }
 }
 
 /** `camelCase`, `snake_case`, `kebab-case`, `dotted.names` and `HTTPServer` as separate lowercase words. */
@@ -102,11 +147,12 @@ export function stem(word: string): string {
 export function terms(text: string): string[] {
   const out: string[] = [];
   for (const word of splitWords(text)) {
-    if (STOP.has(word)) continue;
+    // Numbers (an id, a count, a line) name no tool; `s3` and `v2` keep their letters and stay.
+    if (STOP.has(word) || /^[0-9]+$/.test(word)) continue;
     const s = stem(word);
     out.push(s);
-    const c = concept.get(s);
-    if (c !== undefined) out.push(c);
+    const c = concepts.get(s);
+    if (c !== undefined) out.push(...c);
   }
   return out;
 }
