@@ -26,7 +26,13 @@ before(async () => {
       stdioServer('up', ODD_SERVER, [], { approval: { default: 'ask' } }),
       {
         ...stdioServer('example', EXAMPLE_SERVER),
-        transport: { type: 'stdio', command: process.execPath, args: [EXAMPLE_SERVER], env: {}, namedEnv: [] },
+        transport: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [EXAMPLE_SERVER],
+          env: {},
+          namedEnv: [],
+        },
         approval: { default: 'allow' },
       },
     ],
