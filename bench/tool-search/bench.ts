@@ -25,7 +25,7 @@ import {
 } from '../../src/host.js';
 import type { Tool } from '../../src/spec/types.js';
 import { generatedTools } from '../../test/host/fixtures/generated-tools.js';
-import { shortName } from './quality.js';
+import { collectedTools } from './data.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,16 +37,7 @@ const { values } = parseArgs({
 const only = new Set((values.only as string).split(','));
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
-interface Collected {
-  servers: { package: string; tools: Tool[] }[];
-}
-const collected = JSON.parse(
-  readFileSync(join(values.data as string, 'npm-mcp-tools.json'), 'utf8'),
-) as Collected;
-const real: SearchableTool[] = collected.servers.flatMap((s) => {
-  const server = shortName(s.package);
-  return s.tools.map((tool) => ({ name: `${server}__${tool.name}`.slice(0, 64), server, tool }));
-});
+const { tools: real, servers: serverCount } = collectedTools(values.data as string, '__');
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -69,18 +60,8 @@ if (only.has('tokens')) {
   const TESTED = new Set(['everything', 'filesystem', 'memory', 'sequential-thinking']);
   const sets: [string, SearchableTool[]][] = [
     ['the 4 npm servers of the tests', real.filter((t) => TESTED.has(t.server))],
-    [`every collected npm server (${collected.servers.length})`, real],
-    [
-      'collected + generated to 1,000',
-      [
-        ...real,
-        ...generatedTools(Math.max(0, 1000 - real.length)).map((tool) => ({
-          name: tool.name,
-          server: 'gen',
-          tool,
-        })),
-      ],
-    ],
+    [`every collected npm server (${serverCount})`, real],
+    ['1,000 generated tools', generatedTools(1000).map((tool) => ({ name: tool.name, server: 'gen', tool }))],
     [
       'collected + generated to 10,000',
       [
@@ -119,6 +100,14 @@ if (only.has('tokens')) {
       `| ${label} | ${tools.length} | ${tokens(openAIToolsJson(model))} | ${tokens(anthropicToolsJson(model))} | ${estimateToolTokens(model)} | ${tokens(openAIToolsJson(facade))} | ${tokens(openAIToolsJson([...facade, ...found]))} | ${encode(answer).length} |`,
     );
   }
+  // The heaviest servers alone.
+  const perServer = new Map<string, number>();
+  for (const t of real)
+    perServer.set(t.server, (perServer.get(t.server) ?? 0) + tokens(openAIToolsJson(asModel([t]))));
+  const heaviest = [...perServer].sort((a, b) => b[1] - a[1]).slice(0, 6);
+  line(
+    `\nheaviest servers (OpenAI tokens): ${heaviest.map(([s, n]) => `${s} ${n}`).join(', ')}; github ${perServer.get('github')}`,
+  );
   await host.close();
 }
 

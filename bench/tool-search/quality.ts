@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LexicalRanker, type LexicalRankerOptions } from '../../src/host/search/lexical.js';
 import type { SearchableTool, ToolRanker } from '../../src/host/search/ranker.js';
-import type { Tool } from '../../src/spec/types.js';
 import { generatedTools } from '../../test/host/fixtures/generated-tools.js';
+import { collectedTools } from './data.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,40 +27,15 @@ const { values } = parseArgs({
   },
 });
 
-interface Collected {
-  servers: { package: string; version: string; tools: Tool[] }[];
-}
 interface Labeled {
   /** `<server>/<tool>`, the server as in the collected data's short names. */
   tool: string;
   queries: { precise: string[]; plain: string[]; vague: string[] };
 }
 
-/** A server's short name: the package without its scope and the usual `mcp`/`server` words. */
-export function shortName(pkg: string): string {
-  return (
-    pkg
-      .replace(/^@[^/]+\//, '')
-      .replace(/(^|-)(mcp|server)(?=-|$)/g, '')
-      .replace(/^-+|-+$/g, '')
-      .replace(/-+/g, '-') || pkg.replace(/^@|\/.*/g, '')
-  );
-}
-
-const collected = JSON.parse(
-  readFileSync(join(values.data as string, 'npm-mcp-tools.json'), 'utf8'),
-) as Collected;
 const labeled = JSON.parse(readFileSync(join(values.data as string, 'tool-queries.json'), 'utf8'))
   .tools as Labeled[];
-
-const real: SearchableTool[] = [];
-const seenServers = new Set<string>();
-for (const s of collected.servers) {
-  let server = shortName(s.package);
-  while (seenServers.has(server)) server = `${server}2`;
-  seenServers.add(server);
-  for (const tool of s.tools) real.push({ name: `${server}/${tool.name}`, server, tool });
-}
+const { tools: real, servers: serverCount } = collectedTools(values.data as string);
 const byName = new Map(real.map((t) => [t.name, t]));
 for (const l of labeled)
   if (!byName.has(l.tool)) throw new Error(`labeled tool ${l.tool} is not in the data`);
@@ -193,7 +168,7 @@ const queryCount = chosen.reduce(
   0,
 );
 process.stdout.write(
-  `${real.length} real tools from ${collected.servers.length} servers; ${chosen.length} labeled tools (${values.split}), ${queryCount} requests; ${seeds} seeds\n\n`,
+  `${real.length} real tools from ${serverCount} servers; ${chosen.length} labeled tools (${values.split}), ${queryCount} requests; ${seeds} seeds\n\n`,
 );
 process.stdout.write(
   '| ranker | tools | recall@1 | recall@5 | @1 precise / plain / vague | @5 precise / plain / vague |\n',
