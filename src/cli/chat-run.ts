@@ -73,6 +73,10 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     for (const s of await host.start()) {
       const tools = host.registry.tools().filter((t) => t.server === s.name).length;
       if (s.state === 'ready') note(`✓ ${s.name}: ready, ${tools} tools`);
+      else if (s.state === 'idle')
+        note(
+          `○ ${s.name}: idle (started when a search or a call needs it)${tools > 0 ? `, ${tools} tools known` : ''}`,
+        );
       else
         note(
           `✗ ${s.name}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}${s.stderrTail ? `\n  ${cut(s.stderrTail, 300)}` : ''}`,
