@@ -61,3 +61,23 @@ test("the host searches with the app's ranker, indexing once per registry change
     (await ranker.search('0', { limit: 3 })).map((r) => r.name),
   );
 });
+
+test('a ranker that fails is a tool result saying so; an unknown name still answers, without suggestions', async () => {
+  const failing: ToolRanker = {
+    index: () => undefined,
+    search: () => {
+      throw new Error('the embedding service is down');
+    },
+  };
+  const other = new Host([stdioServer('c', MANY, ['--tools', '5'])], { toolSearch: { ranker: failing } });
+  try {
+    await other.start();
+    const result = await other.toolSearch.call('search_tools', { query: 'anything' });
+    assert.equal(result.isError, true);
+    assert.match(JSON.stringify(result.content), /The search failed: the embedding service is down/);
+    const unknown = await other.toolSearch.call('call_tool', { name: 'c__nothing' });
+    assert.match(JSON.stringify(unknown.content), /There is no tool named c__nothing\. \(search_tools finds/);
+  } finally {
+    await other.close();
+  }
+});
