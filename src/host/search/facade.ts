@@ -1,3 +1,4 @@
+import { errorMessage } from '../../jsonrpc/errors.js';
 import { compileJsonSchema } from '../../schema/json-schema.js';
 import type { CallToolResult, JsonSchema, Tool } from '../../spec/types.js';
 import { type ActivityLog, shorten } from '../activity-log.js';
@@ -166,11 +167,17 @@ export class ToolSearch {
     if (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1))
       return refuse(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}.`);
     const started = performance.now();
-    const answer = await this.#host.searchTools(query, {
-      limit: Math.min(MAX_SEARCH_LIMIT, (limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT),
-      ...(servers === undefined ? {} : { servers: servers as string[] }),
-      ...(filter ? { filter } : {}),
-    });
+    let answer: ToolSearchAnswer;
+    try {
+      answer = await this.#host.searchTools(query, {
+        limit: Math.min(MAX_SEARCH_LIMIT, (limit as number | undefined) ?? DEFAULT_SEARCH_LIMIT),
+        ...(servers === undefined ? {} : { servers: servers as string[] }),
+        ...(filter ? { filter } : {}),
+      });
+    } catch (e) {
+      // An app's ranker that fails is the model's tool error, not the end of its turn.
+      return refuse(`The search failed: ${errorMessage(e)}`);
+    }
     log.record({
       kind: 'tool',
       name: SEARCH_TOOLS,
@@ -214,10 +221,10 @@ export class ToolSearch {
       );
     const tool = this.#host.tool(name);
     if (!tool || (filter && !filter(tool))) {
-      const near = await this.#host.searchTools(name.slice(0, MAX_QUERY_CHARS), {
-        limit: 3,
-        ...(filter ? { filter } : {}),
-      });
+      // The names offered are a courtesy: a search that fails offers none (the search itself reports its failure).
+      const near = await this.#host
+        .searchTools(name.slice(0, MAX_QUERY_CHARS), { limit: 3, ...(filter ? { filter } : {}) })
+        .catch((): ToolSearchAnswer => ({ tools: [], notes: [] }));
       const names = near.tools.map((t) => t.name).filter((n) => n !== name);
       return refuse(
         `There is no tool named ${name}.${names.length > 0 ? ` Did you mean ${names.join(', ')}?` : ''} (${SEARCH_TOOLS} finds tools by what they do.)`,
