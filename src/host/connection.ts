@@ -61,7 +61,7 @@ export interface ConnectionOptions {
   onlistChanged: (kind: ListKind) => void;
   onlog?: ((params: LoggingMessageParams) => void) | undefined;
   onproblem: (message: string) => void;
-  /** Started only when {@link ServerConnection.ensure} is called (the host's `lazy`, or the server's config). */
+  /** Started only when `ensure()` is called (the host's `lazy`, or the server's config). */
   lazy?: boolean;
   /** Random numbers in [0, 1) for the jitter (tests pin it). */
   random?: () => number;
@@ -102,7 +102,7 @@ export class ServerConnection {
     return this.#status;
   }
 
-  /** Whether it starts only when needed ({@link ensure}), not with the host. */
+  /** Whether it starts only when needed (`ensure`), not with the host. */
   get lazy(): boolean {
     return this.config.lazy === true || this.#options.lazy === true;
   }

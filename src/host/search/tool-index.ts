@@ -2,7 +2,7 @@ import { LexicalRanker } from './lexical.js';
 import type { RankedTool, RankOptions, SearchableTool, ToolRanker } from './ranker.js';
 
 /**
- * A ranker kept in step with a changing set of tools: told of changes ({@link changed}), it indexes the set again
+ * A ranker kept in step with a changing set of tools: told of changes (`changed`), it indexes the set again
  * once, on the next search (concurrent searches share that indexing).
  */
 export class ToolIndex {
