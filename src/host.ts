@@ -24,9 +24,10 @@ export {
   type ChatOptions,
   type ChatTurn,
   messageText,
+  type ToolExposure,
 } from './host/chat/chat.js';
 export { parseSlashCommand, promptArguments, type SlashCommand } from './host/chat/slash.js';
-export { configDir } from './host/config/config-dir.js';
+export { cacheDir, configDir } from './host/config/config-dir.js';
 export { ConfigError, type ConfigPlace } from './host/config/config-error.js';
 export {
   type ConfiguredServer,
@@ -102,6 +103,7 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  ModelTool,
   ModelUsage,
 } from './host/model/types.js';
 export { MODEL_NAME_PATTERN, qualifyNames } from './host/names.js';
@@ -116,6 +118,29 @@ export type {
   Registry,
   ServerLists,
 } from './host/registry.js';
+export { estimateToolTokens } from './host/search/budget.js';
+export {
+  CALL_TOOL,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_QUERY_CHARS,
+  MAX_SEARCH_LIMIT,
+  SEARCH_TOOLS,
+  type ToolMatch,
+  ToolSearch,
+  type ToolSearchAnswer,
+  type ToolSearchHost,
+  type ToolSearchOptions,
+} from './host/search/facade.js';
+export { type FieldWeight, LexicalRanker, type LexicalRankerOptions } from './host/search/lexical.js';
+export {
+  type RankedTool,
+  type RankOptions,
+  type SearchableTool,
+  type ToolFields,
+  type ToolRanker,
+  toolDocument,
+  toolFields,
+} from './host/search/ranker.js';
 export type {
   HostElicitation,
   HostSampling,
@@ -131,3 +156,9 @@ export {
   serverPinKey,
   toolDigest,
 } from './host/tool-digest.js';
+export {
+  FileToolListCache,
+  MemoryToolListCache,
+  type ToolListCache,
+  toolListKey,
+} from './host/tool-list-cache.js';

@@ -10,8 +10,8 @@ import { StdioClientTransport } from '../transport/stdio-client.js';
 import type { ServerConfig } from './config/types.js';
 import { serverEnvironment } from './environment.js';
 
-/** Where a server stands. */
-export type ServerState = 'starting' | 'ready' | 'failed' | 'restarting' | 'disabled' | 'stopped';
+/** Where a server stands (`idle`: a lazy server not started yet, started when a search or a call needs it). */
+export type ServerState = 'idle' | 'starting' | 'ready' | 'failed' | 'restarting' | 'disabled' | 'stopped';
 
 /** A server's visible state. */
 export interface ServerStatus {
@@ -61,6 +61,8 @@ export interface ConnectionOptions {
   onlistChanged: (kind: ListKind) => void;
   onlog?: ((params: LoggingMessageParams) => void) | undefined;
   onproblem: (message: string) => void;
+  /** Started only when `ensure()` is called (the host's `lazy`, or the server's config). */
+  lazy?: boolean;
   /** Random numbers in [0, 1) for the jitter (tests pin it). */
   random?: () => number;
 }
@@ -90,7 +92,7 @@ export class ServerConnection {
     this.#auth = options.authFor?.(config);
     this.#status = {
       name: config.name,
-      state: config.disabled ? 'disabled' : 'starting',
+      state: config.disabled ? 'disabled' : this.lazy ? 'idle' : 'starting',
       restarts: 0,
       since: Date.now(),
     };
@@ -98,6 +100,22 @@ export class ServerConnection {
 
   get status(): ServerStatus {
     return this.#status;
+  }
+
+  /** Whether it starts only when needed (`ensure`), not with the host. */
+  get lazy(): boolean {
+    return this.config.lazy === true || this.#options.lazy === true;
+  }
+
+  /**
+   * Starts an idle server and resolves when it is ready or failed; waits for one that is starting or restarting;
+   * resolves at once otherwise. Concurrent callers share one start.
+   */
+  ensure(): Promise<void> {
+    const state = this.#status.state;
+    if (state === 'idle') return this.start();
+    if (state === 'starting' || state === 'restarting') return this.#settled;
+    return Promise.resolve();
   }
 
   /** The connected client while the server is ready. */

@@ -23,6 +23,11 @@ export interface GatewayOptions {
    * kept per verified principal and client, never beyond the principal's token. Default 3 600 000 (an hour).
    */
   statelessApprovalTtlMs?: number;
+  /**
+   * Serve exactly two tools, `search_tools` and `call_tool` (the host's tool search), instead of every qualified tool:
+   * a client with many servers behind the gateway sees two tools, and every call still goes through approval.
+   */
+  toolSearch?: boolean;
 }
 
 const DECISIONS: Record<string, ApprovalDecision> = {
@@ -108,8 +113,8 @@ class ClientScopes {
 }
 
 /**
- * The host's registry served as one MCP server: the qualified tools and prompts, the resources and resource
- * templates of every ready server,
+ * The host's registry served as one MCP server: the qualified tools (or, with `toolSearch`, `search_tools` and
+ * `call_tool` in their place) and prompts, the resources and resource templates of every ready server,
  * kept in step with the registry (list changes reach the connected clients). Tool calls go through the host, so
  * the approval policy and the activity log apply; a call whose mode is `ask` becomes an elicitation to the
  * connecting client when it supports elicitation (the person behind it decides), and a denial otherwise.
@@ -137,20 +142,27 @@ export function hostGateway(host: Host, options: GatewayOptions = {}): McpServer
       summary: shorten(`gateway: ${what}: ${errorMessage(e)}`),
     }),
   );
+  /** The options of a call from `ctx`: approval asked of its client, "for this session" kept in its scope. */
+  const callOptions = (ctx: RequestContext) => {
+    const approvals = scopes.of(ctx, server.connection.getStore());
+    return { signal: ctx.signal, approve: askThroughClient(ctx, approvals.remembers), approvals };
+  };
+  const search = host.toolSearch;
   const sync = () => {
     mirror.tools(
-      host.registry.tools().map((t) => ({
-        name: t.name,
-        definition: t.definition,
-        call: (args: unknown, ctx: RequestContext) => {
-          const approvals = scopes.of(ctx, server.connection.getStore());
-          return host.callTool(t.name, args as Record<string, unknown>, {
-            signal: ctx.signal,
-            approve: askThroughClient(ctx, approvals.remembers),
-            approvals,
-          }) as never;
-        },
-      })),
+      options.toolSearch === true
+        ? search.tools.map((t) => ({
+            name: t.name,
+            definition: t,
+            call: (args: unknown, ctx: RequestContext) =>
+              search.call(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
+          }))
+        : host.registry.tools().map((t) => ({
+            name: t.name,
+            definition: t.definition,
+            call: (args: unknown, ctx: RequestContext) =>
+              host.callTool(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
+          })),
     );
     mirror.prompts(
       host.registry.prompts().map((p) => ({

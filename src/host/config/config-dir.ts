@@ -13,3 +13,16 @@ export function configDir(): string {
     return join(homedir(), 'Library', 'Application Support', 'mcpkit');
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'mcpkit');
 }
+
+/**
+ * The user's cache folder for mcpkit (what can be rebuilt: the servers' last known tool lists):
+ * `$XDG_CACHE_HOME/mcpkit` (`~/.cache/mcpkit`), `%LOCALAPPDATA%\mcpkit\Cache`, or `~/Library/Caches/mcpkit`.
+ */
+export function cacheDir(): string {
+  const env = process.env;
+  if (process.platform === 'win32')
+    return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'mcpkit', 'Cache');
+  if (process.platform === 'darwin' && env.XDG_CACHE_HOME === undefined)
+    return join(homedir(), 'Library', 'Caches', 'mcpkit');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mcpkit');
+}

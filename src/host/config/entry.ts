@@ -99,10 +99,12 @@ export async function readEntry(name: string, raw: unknown, rules: EntryRules): 
   return config;
 }
 
-/** The mcpkit fields: approval, tool changes, tool filters, timeouts (absent from the other formats' field lists). */
+/** The mcpkit fields: approval, tool changes, tool filters, timeouts, lazy (absent from the other formats' field lists). */
 function readGovernance(r: FieldReader, config: ServerConfig): void {
   const approval = readApproval(r);
   if (approval) config.approval = approval;
+  const lazy = r.boolean('lazy');
+  if (lazy !== undefined) config.lazy = lazy;
   const toolChanges = r.oneOf<ToolChangePolicy>('toolChanges', ['ask', 'refuse', 'accept']);
   if (toolChanges) config.toolChanges = toolChanges;
   const allowed = r.stringArray('allowedTools');

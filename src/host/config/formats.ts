@@ -46,6 +46,7 @@ const MCPKIT_FIELDS = [
   'cwd',
   'envFile',
   'disabled',
+  'lazy',
   'trusted',
   'approval',
   'toolChanges',

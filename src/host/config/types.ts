@@ -38,6 +38,11 @@ export interface ServerConfig {
   transport: ServerTransportConfig;
   /** Configured but not to be started. */
   disabled: boolean;
+  /**
+   * Started only when a tool search or a call needs it, not with the host (its last known tools, kept in the host's
+   * tool-list cache, answer searches meanwhile).
+   */
+  lazy?: boolean;
   /** Whether the server's tool annotations (`readOnlyHint`, …) may decide approvals. */
   trusted: boolean;
   approval?: ApprovalPolicy;

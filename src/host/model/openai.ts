@@ -66,6 +66,13 @@ export class OpenAIChatModel implements ModelAdapter {
 
   /** The request body this adapter sends for `request` (what the API documents). */
   body(request: ModelRequest): Json {
+    // The Chat Completions API has no tool search of its own that mcpkit speaks; the Responses API's is not built.
+    if (request.toolSearch === 'provider')
+      throw new ModelError(
+        'MODEL_CONFIG_INVALID',
+        `${this.provider}: the provider's own tool search is not built for this API (Chat Completions); use the tool search of the host instead`,
+        { provider: this.provider },
+      );
     const stream = this.#options.stream ?? true;
     const field =
       this.#options.maxTokensField ?? (this.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens');

@@ -108,6 +108,14 @@ export function renderer(): (event: ChatEvent) => void {
       case 'resource':
         note(`(attached ${event.uri} to the next message)`);
         break;
+      case 'tool-exposure':
+        end();
+        note(
+          event.mode === 'all'
+            ? `(every tool shown to the model: ${event.tools} tools, about ${event.tokens} tokens)`
+            : `(${event.mode === 'provider' ? "the model API's own tool search" : 'tool search'} over ${event.tools} tools, about ${event.tokens} tokens of definitions not sent)`,
+        );
+        break;
       case 'done':
         end();
         if (event.stopReason === 'maxRounds') note('(stopped: the turn reached its limit of tool rounds)');

@@ -23,6 +23,11 @@ export function register(program: Command): void {
       )
       .option('--system <text>', 'the system prompt')
       .option('--max-tokens <n>', 'tokens per answer', '4096')
+      .option(
+        '--tool-search [mode]',
+        "show the model search_tools and call_tool instead of every tool: search (the default), auto (once the tools pass 10,000 tokens) or provider (the API's own tool search: anthropic only)",
+      )
+      .option('--lazy', 'start each server only when a tool search or a call needs it')
       .addHelpText(
         'after',
         `

@@ -7,4 +7,7 @@ export interface ChatFlags extends HostConfigFlags {
   system?: string;
   maxTokens?: string;
   format?: string;
+  /** `search`, `auto` or `provider` (true: `search`). */
+  toolSearch?: string | boolean;
+  lazy?: boolean;
 }

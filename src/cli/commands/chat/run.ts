@@ -2,13 +2,13 @@
 // conversation line by line; slash commands for the registry, the log and the servers' prompts.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Chat, messageText } from '../../../host/chat/chat.js';
+import { type Chat, messageText, type ToolExposure } from '../../../host/chat/chat.js';
 import { Host } from '../../../host/host.js';
 import { createModel } from '../../../host/model/spec.js';
 import { CliError, ExitCode, exitCodeOf } from '../../shared/exit.js';
 import { configSources, loadHostConfig } from '../../shared/host-config.js';
 import { cut, note, out, parseFormat, printError, table } from '../../shared/output.js';
-import { toolPinStore } from '../../shared/pins.js';
+import { toolListCache, toolPinStore } from '../../shared/pins.js';
 import { Lines } from '../../shared/terminal.js';
 import { askApproval, askElicitation, renderer, reviewSampling } from './ask.js';
 import type { ChatFlags } from './flags.js';
@@ -34,6 +34,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       ExitCode.usage,
       'no host config file found: give --config FILE (Claude Desktop, Claude Code, VS Code, Cursor or mcpkit format)',
     );
+  const exposure = toolExposure(flags.toolSearch);
 
   const lines = new Lines(process.stdin, process.stderr);
   const interactive = lines.interactive;
@@ -46,6 +47,8 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     model,
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     toolPins: toolPinStore(),
+    toolListCache: toolListCache(),
+    ...(flags.lazy === true ? { lazy: true } : {}),
     // Not a terminal: nobody to ask. Approvals follow the policy only (ask = deny); sampling and forms are declined.
     ...(interactive
       ? {
@@ -71,6 +74,10 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     for (const s of await host.start()) {
       const tools = host.registry.tools().filter((t) => t.server === s.name).length;
       if (s.state === 'ready') note(`✓ ${s.name}: ready, ${tools} tools`);
+      else if (s.state === 'idle')
+        note(
+          `○ ${s.name}: idle (started when a search or a call needs it)${tools > 0 ? `, ${tools} tools known` : ''}`,
+        );
       else
         note(
           `✗ ${s.name}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}${s.stderrTail ? `\n  ${cut(s.stderrTail, 300)}` : ''}`,
@@ -82,6 +89,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     );
     const chat = host.chat({
       maxTokens,
+      toolExposure: exposure,
       onevent: renderer(),
       ...(flags.system === undefined ? {} : { system: flags.system }),
     });
@@ -105,6 +113,14 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     lines.close();
     await host.close();
   }
+}
+
+/** The chat's tool exposure from `--tool-search [mode]` (absent: every tool). */
+function toolExposure(flag: string | boolean | undefined): ToolExposure {
+  if (flag === undefined || flag === false) return 'all';
+  if (flag === true) return 'search';
+  if (flag === 'search' || flag === 'auto' || flag === 'provider') return flag;
+  throw new CliError(ExitCode.usage, `--tool-search takes search, auto or provider, got ${flag}`);
 }
 
 async function command(input: string, host: Host, chat: Chat): Promise<void> {

@@ -25,6 +25,14 @@ export function register(program: Command): void {
       '127.0.0.1',
     )
     .option(
+      '--tool-search',
+      'serve two tools, search_tools and call_tool, instead of every tool of every server (calls still approved one by one)',
+    )
+    .option(
+      '--lazy',
+      'start each server only when a tool search or a call needs it (its last known tools answer searches)',
+    )
+    .option(
       '--allow-remote',
       'allow a non-loopback --host: every configured server is then reachable, without authentication, by anyone who can connect',
     )

@@ -7,4 +7,8 @@ export interface GatewayFlags extends HostConfigFlags {
   host?: string;
   /** Serve on a non-loopback --host (off by default: the gateway has no authentication). */
   allowRemote?: boolean;
+  /** Serve `search_tools` and `call_tool` instead of every tool. */
+  toolSearch?: boolean;
+  /** Start every server only when a search or a call needs it. */
+  lazy?: boolean;
 }

@@ -8,7 +8,7 @@ import { StdioServerTransport } from '../../../transport/stdio-server.js';
 import { CliError, ExitCode } from '../../shared/exit.js';
 import { configSources, loadHostConfig } from '../../shared/host-config.js';
 import { cut, note } from '../../shared/output.js';
-import { toolPinStore } from '../../shared/pins.js';
+import { toolListCache, toolPinStore } from '../../shared/pins.js';
 import type { GatewayFlags } from './flags.js';
 import { listen } from './http.js';
 
@@ -28,17 +28,23 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   const host = new Host(await loadHostConfig(flags), {
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     toolPins: toolPinStore(),
+    toolListCache: toolListCache(),
+    ...(flags.lazy === true ? { lazy: true } : {}),
   });
   host.on('state', (s) => {
     if (s.state !== 'starting') note(`${s.name}: ${s.state}${s.reason ? ` — ${cut(s.reason, 300)}` : ''}`);
   });
   try {
     await host.start();
-    const tools = host.registry.tools().length;
-    const gateway = host.toServer({ info: { name: 'mcpkit-gateway', version: '0.1.0' } });
+    const count = host.registry.tools().length;
+    const tools = flags.toolSearch === true ? `tool search over ${count} tools` : `${count} tools`;
+    const gateway = host.toServer({
+      info: { name: 'mcpkit-gateway', version: '0.1.0' },
+      ...(flags.toolSearch === true ? { toolSearch: true } : {}),
+    });
     if (port === undefined) {
       note(
-        `gateway on stdio: ${host.servers.filter((s) => s.state === 'ready').length} servers ready, ${tools} tools`,
+        `gateway on stdio: ${host.servers.filter((s) => s.state === 'ready').length} servers ready, ${tools}`,
       );
       const ended = new Promise<void>((resolve) => {
         process.stdin.once('end', resolve);
@@ -54,7 +60,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
       return 0;
     }
     const running = await listen(gateway, port, address);
-    note(`Gateway: ${running.url} (legacy SSE: ${running.sseUrl}); ${tools} tools`);
+    note(`Gateway: ${running.url} (legacy SSE: ${running.sseUrl}); ${tools}`);
     await new Promise<void>((resolve) => {
       process.once('SIGTERM', resolve);
       process.once('SIGINT', resolve);

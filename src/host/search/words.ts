@@ -1,0 +1,158 @@
+// The words of tool definitions and of the requests that look for them: names split on case and separators, words
+// lowercased and stemmed, words that say nothing dropped, and common verbs and nouns that tools name in many ways
+// (get / fetch / retrieve, folder / directory) joined under one concept. Pure and dependency-free.
+
+/** Words that carry nothing for finding a tool (the person's and the descriptions' filler). */
+const STOP = new Set(
+  (
+    'a an the of to in on for with by from at as into onto about via per and or but not no nor is are was were be ' +
+    'been being do does did done has have had having it its this that these those there here than then ' +
+    'so such if else when while which whom whose what where why how can could would should will shall may ' +
+    'might must i me my mine we us our you your yours he she they them their his her some any each every all ' +
+    'both either neither one ones other another more most much few lot lots please want wants wanted need ' +
+    'needs like just also only very really quite using use used uses tool tools function able let lets help ' +
+    'something thing things someone somebody anything stuff etc eg ie again whether ' +
+    'given optional default defaults specified specify provided provide returns return returned'
+  ).split(/\s+/),
+);
+
+/**
+ * Concepts: each line's words (stemmed) also count as the line's first word, marked `~`, so a request saying "fetch"
+ * finds a tool named `get_…`. Kept to verbs and nouns that tool sets really spell in several ways.
+ */
+const CONCEPTS = [
+  'get fetch retrieve obtain read load lookup',
+  'list enumerate browse catalog',
+  'show view display print see',
+  'create add new make insert generate',
+  'update edit modify change set patch alter amend',
+  'delete remove erase destroy drop discard trash purge',
+  'search find query seek locate discover grep',
+  'run execute exec invoke launch trigger perform',
+  'stop kill terminate halt abort cancel',
+  'send post notify dm',
+  'write save store persist put',
+  'move rename relocate',
+  'copy duplicate clone',
+  'navigate go goto visit open',
+  'screenshot capture snapshot',
+  'click press tap',
+  'type fill enter input',
+  'close resolve finish complete',
+  'file document doc',
+  'folder directory dir',
+  'repo repository',
+  'issue ticket bug',
+  'user member person people account',
+  'message chat conversation',
+  'email mail inbox gmail',
+  'database db',
+  'image picture photo',
+  'event meeting appointment calendar',
+  'task todo',
+  'url link website webpage site web',
+  'location place address',
+  'route directions',
+  'pr pull merge request',
+  'error exception failure crash',
+  'log logs',
+  'weather forecast',
+  'summary summarize',
+  'sum add plus total',
+  'remember memorize memory',
+  'comment note reply annotate',
+  'approve accept review',
+  'spreadsheet sheet workbook excel',
+  'slide presentation deck',
+  'table grid',
+  'tab page',
+  'project workspace space',
+  'status state',
+  'schedule reschedule plan',
+  'notification alert ping',
+  'transcript caption subtitle',
+  'diagram chart graph plot',
+  'database collection',
+  'cluster kubernetes k8s',
+  'whoami who am current profile',
+  'count many number total',
+  'hit click push',
+  'internet online web google',
+  'look search lookup',
+  'scrape extract crawl pull',
+  'subtask child nest sub',
+  'mute silence snooze downtime',
+  'reaction emoji react thumb',
+  'thread discussion conversation',
+  'diff compare changed differ',
+  'branch fork',
+  'permission access share shared',
+  'upload attach',
+  'download export save',
+  'sprint iteration cycle',
+  'contact people address',
+  'deploy launch release ship',
+  'error issue problem broke broken fail failed failure',
+  'slow performance speed profile trace',
+  'test spec',
+  'reason think step',
+  'question ask answer',
+  'docs documentation manual guide',
+];
+
+/** The concepts of each (stemmed) word: a word may stand in several lines (`change` is an update and a diff). */
+const concepts = new Map<string, string[]>();
+for (const line of CONCEPTS) {
+  const words = line.split(' ').map(stem);
+  const head = `~${words[0] as string}`;
+  for (const w of words) {
+    const known = concepts.get(w);
+    if (!known) concepts.set(w, [head]);
+    else if (!known.includes(head)) known.push(head);
+  }
+}
+
+/** `camelCase`, `snake_case`, `kebab-case`, `dotted.names` and `HTTPServer` as separate lowercase words. */
+export function splitWords(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+/**
+ * A light English stemmer: plurals, `-ing`, `-ed`, `-ion` (and the consonant they doubled), a final `e`, so that
+ * create / creates / created / creating / creation meet. Not Porter's: short and predictable, for names and requests.
+ */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(ss|ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  let suffix = true;
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 5 && w.endsWith('ion')) w = w.slice(0, -3);
+  else suffix = false;
+  // running → run, stopped → stop; but fill, pass and buzz keep theirs, and add stays add.
+  if (suffix && w.length > 3 && /([b-df-hj-kmnp-rtv-y])\1$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+/** The terms of a text: its words, stemmed, without stop words; each word of a concept also as the concept (`~…`). */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const word of splitWords(text)) {
+    // Numbers (an id, a count, a line) name no tool; `s3` and `v2` keep their letters and stay.
+    if (STOP.has(word) || /^[0-9]+$/.test(word)) continue;
+    const s = stem(word);
+    out.push(s);
+    const c = concepts.get(s);
+    if (c !== undefined) out.push(...c);
+  }
+  return out;
+}
