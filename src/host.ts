@@ -1,6 +1,7 @@
 // `mcpkit/host`: one application driving many MCP servers (Node only): config files of the hosts people use,
 // connections with state and restarts, one registry of qualified names, approvals, an activity log, and the model
-// loop (`host.chat`) over the OpenAI Chat Completions and Anthropic Messages APIs.
+// loop (`host.chat`) over the OpenAI Chat Completions and Anthropic Messages APIs, and the sandbox of the stdio
+// servers it starts (bubblewrap on Linux).
 
 export {
   type ActivityEntry,
@@ -112,6 +113,15 @@ export type {
   Registry,
   ServerLists,
 } from './host/registry.js';
+export {
+  checkSandboxSetting,
+  SANDBOX_DEFAULTS,
+  type SandboxGrants,
+  type SandboxProblem,
+  type SandboxSetting,
+} from './host/sandbox/policy.js';
+export { type SandboxTools, sandboxTools } from './host/sandbox/support.js';
+export { type SandboxView, settingSummary } from './host/sandbox/view.js';
 export type {
   HostElicitation,
   HostSampling,

@@ -11,7 +11,8 @@ export type ActivityKind =
   | 'resource'
   | 'prompt'
   | 'model'
-  | 'server';
+  | 'server'
+  | 'sandbox';
 
 /** One line of the activity log. */
 export interface ActivityEntry {

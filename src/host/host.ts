@@ -26,6 +26,7 @@ import type { HostEvents, HostOptions } from './options.js';
 import { listServer, RefreshScheduler } from './refresh.js';
 import { Registry } from './registry.js';
 import { type HostCallOptions, Router } from './routing.js';
+import { checkSandboxSetting, type SandboxSetting } from './sandbox/policy.js';
 import { type ServerRequestOptions, serverRequestHandlers } from './server-requests.js';
 
 export type { HostEvents, HostOptions, RegistryChange } from './options.js';
@@ -60,6 +61,7 @@ export class Host {
   readonly #serverRequests: ServerRequestOptions;
   #roots: Root[];
   readonly #authFor: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
+  readonly #sandbox: SandboxSetting | undefined;
 
   /** Reads config files (see {@link loadConfig}) and makes a host of their servers. */
   static async load(
@@ -93,6 +95,7 @@ export class Host {
         `The separator must be 1 to 8 of a-z A-Z 0-9 _ -, got ${JSON.stringify(separator)}`,
       );
     const hostDefault = options.defaultApproval ?? loaded.settings.defaultApproval ?? 'ask';
+    this.#sandbox = hostSandbox(options.sandbox ?? loaded.settings.sandbox);
     this.#registry = new Registry(
       separator,
       (server, tool) => approvalMode(server, tool.name, tool.annotations, hostDefault),
@@ -266,6 +269,15 @@ export class Host {
       connectTimeoutMs: o.connectTimeoutMs ?? 30_000,
       restart: o.restart ?? {},
       inheritEnv: o.inheritEnv ?? [],
+      sandbox: this.#sandbox,
+      onsandbox: (event) =>
+        this.log.record({
+          kind: 'sandbox',
+          server: config.name,
+          name: event.name,
+          outcome: event.outcome,
+          summary: shorten(event.summary),
+        }),
       authFor: this.#authFor,
       transportFor: o.transportFor,
       ...(o.random ? { random: o.random } : {}),
@@ -346,6 +358,20 @@ export class Host {
       }
     }
   }
+}
+
+/** The host-wide sandbox default, checked as a config file's is (an app's object may hold anything). */
+function hostSandbox(setting: SandboxSetting | undefined): SandboxSetting | undefined {
+  if (setting === undefined) return undefined;
+  const checked = checkSandboxSetting(setting);
+  if ('problems' in checked) {
+    const p = checked.problems[0];
+    throw new McpkitError(
+      'CONFIG_INVALID',
+      `The host's sandbox${p?.field ? `, ${p.field}` : ''}: ${p?.message ?? 'invalid'}`,
+    );
+  }
+  return checked.setting;
 }
 
 function isLoaded(config: LoadedConfig | readonly ServerConfig[]): config is LoadedConfig {

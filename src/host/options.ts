@@ -7,6 +7,7 @@ import type { ApprovalMode, ServerConfig } from './config/types.js';
 import type { ListKind, RestartOptions, ServerStatus } from './connection.js';
 import type { ModelAdapter } from './model/types.js';
 import type { HostOAuthOptions } from './oauth.js';
+import type { SandboxGrants, SandboxSetting } from './sandbox/policy.js';
 import type { HostElicitation, HostSampling, SamplingReview } from './server-requests.js';
 
 /** Options of a {@link Host}. */
@@ -31,6 +32,12 @@ export interface HostOptions {
   refreshDebounceMs?: number;
   /** Host variables spawned servers also get (loader variables such as LD_PRELOAD only when a config names them). */
   inheritEnv?: string[];
+  /**
+   * The sandbox of every stdio server that sets none (overrides the config's `host.sandbox`): `true` for the safe
+   * preset (no network, the system read-only, the home folder hidden), or grants (see {@link SandboxGrants}).
+   * Linux only (bubblewrap); elsewhere such servers do not start.
+   */
+  sandbox?: SandboxSetting;
   /** OAuth for HTTP servers: an `OAuthClient` per server, tokens in one file (see {@link HostOAuthOptions}). */
   oauth?: HostOAuthOptions;
   /**

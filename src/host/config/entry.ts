@@ -5,6 +5,7 @@ import { ConfigError } from './config-error.js';
 import { parseEnvFile } from './env-file.js';
 import { expandString, type VariableResolver } from './expand.js';
 import { FieldReader, kind } from './fields.js';
+import { readSandboxField } from './sandbox-field.js';
 import type { ApprovalMode, ApprovalPolicy, ConfigFormat, ServerConfig } from './types.js';
 
 /** What differs between the formats when one server entry is read. */
@@ -18,6 +19,8 @@ export interface EntryRules {
   resolver: VariableResolver;
   /** Relative `envFile` and `cwd` paths are resolved against this folder. */
   baseDir: string;
+  /** The home folder (`~/` in sandbox grants, and the folder a grant may not be without `force`). */
+  home: string;
 }
 
 const APPROVAL_MODES: readonly ApprovalMode[] = ['allow', 'deny', 'ask'];
@@ -96,10 +99,19 @@ export async function readEntry(name: string, raw: unknown, rules: EntryRules): 
     if (auth) config.oauth = await readOAuth(auth, expand);
   }
   readGovernance(r, config);
+  if (r.has('sandbox')) {
+    if (config.transport.type !== 'stdio')
+      throw r.error(
+        'a sandbox applies to a server the host starts (stdio), not to one reached by URL',
+        'sandbox',
+      );
+    const sandbox = await readSandboxField(r, 'sandbox', rules.home, expand);
+    if (sandbox !== undefined) config.sandbox = sandbox;
+  }
   return config;
 }
 
-/** The mcpkit fields: approval, tool filters, timeouts (absent from the other formats' field lists). */
+/** The mcpkit fields: approval, tool filters, timeouts (absent from the other formats' field lists; `sandbox` after). */
 function readGovernance(r: FieldReader, config: ServerConfig): void {
   const approval = readApproval(r);
   if (approval) config.approval = approval;

@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { errorMessage } from '../../jsonrpc/errors.js';
 import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
 import { type EntryRules, readEntries } from './entry.js';
@@ -6,12 +7,14 @@ import {
   claudeCodeResolver,
   cursorResolver,
   type ExpansionContext,
+  expandString,
   mcpkitResolver,
   type VariableResolver,
   vscodeResolver,
 } from './expand.js';
 import { FieldReader, kind } from './fields.js';
 import { parseConfigText } from './jsonc.js';
+import { readSandboxField } from './sandbox-field.js';
 import type { ApprovalMode, ConfigFormat, HostSettings, LoadedConfig } from './types.js';
 
 /** A VS Code input (`inputs[]`), as the input callback receives it. */
@@ -52,6 +55,7 @@ const MCPKIT_FIELDS = [
   'disabledTools',
   'connectTimeoutMs',
   'requestTimeoutMs',
+  'sandbox',
 ];
 
 /** Parses the text of a config file of `format`, expanding its variables. */
@@ -69,7 +73,7 @@ export async function parseConfig(
     userHome: options.userHome,
     workspaceFolder: options.workspaceFolder,
   };
-  const base = { file, baseDir: options.workspaceFolder ?? dirname(file) };
+  const base = { file, baseDir: options.workspaceFolder ?? dirname(file), home: options.userHome };
   const settings: HostSettings = {};
   switch (format) {
     case 'claude-desktop': {
@@ -130,7 +134,7 @@ export async function parseConfig(
       top.rejectUnknown(['$schema', 'servers', 'host']);
       const host = top.nested('host');
       if (host) {
-        host.rejectUnknown(['separator', 'defaultApproval']);
+        host.rejectUnknown(['separator', 'defaultApproval', 'sandbox']);
         const separator = host.string('separator');
         if (separator !== undefined) {
           if (!/^[a-zA-Z0-9_-]{1,8}$/.test(separator))
@@ -139,6 +143,12 @@ export async function parseConfig(
         }
         const mode = host.oneOf<ApprovalMode>('defaultApproval', ['allow', 'deny', 'ask']);
         if (mode) settings.defaultApproval = mode;
+        const sandbox = await readSandboxField(host, 'sandbox', options.userHome, (value, field) =>
+          expandString(value, mcpkitResolver(ctx)).catch((e: unknown) => {
+            throw e instanceof ConfigError ? e : host.error(errorMessage(e), field);
+          }),
+        );
+        if (sandbox !== undefined) settings.sandbox = sandbox;
       }
       const rules: EntryRules = {
         ...base,

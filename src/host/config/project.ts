@@ -1,6 +1,7 @@
 // A project's config files (a working folder's `.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, `mcpkit.json`)
 // come from whoever wrote the repository, not from the person: their servers load only once the person trusts that
-// file's exact bytes, they never set host-wide settings or loosen approvals, and they never take a user's name.
+// file's exact bytes, they never set host-wide settings or loosen approvals or the sandbox, and they never take a
+// user's name.
 import { createHash } from 'node:crypto';
 import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
@@ -99,11 +100,19 @@ export async function readProjectFile(
   return { file, shown: servers, servers: kept };
 }
 
-/** A project server without what would loosen the person's approvals: `trusted`, and every `allow`. */
+/**
+ * A project server without what would loosen the person's approvals or sandbox: `trusted`, every `allow`, and
+ * `sandbox: false`. Marked as a project's, so its own sandbox grants count only where they are within the host's
+ * default (see `decideSandbox`).
+ */
 function withoutLoosening(server: ServerConfig, notices: ConfigNotice[]): ServerConfig {
   const ignored: string[] = [];
-  const out: ServerConfig = { ...server, trusted: false };
+  const out: ServerConfig = { ...server, trusted: false, source: { ...server.source, scope: 'project' } };
   if (server.trusted) ignored.push('trusted');
+  if (server.sandbox === false) {
+    ignored.push('sandbox false');
+    delete out.sandbox;
+  }
   const approval = server.approval;
   if (approval) {
     const kept: NonNullable<ServerConfig['approval']> = {};
@@ -123,7 +132,7 @@ function withoutLoosening(server: ServerConfig, notices: ConfigNotice[]): Server
       kind: 'ignored',
       file: server.source.file,
       server: server.name,
-      message: `${server.source.file}: a project file cannot loosen approvals; ignored for "${server.name}": ${ignored.join(', ')}`,
+      message: `${server.source.file}: a project file cannot loosen ${ignored.includes('sandbox false') ? 'the sandbox or approvals' : 'approvals'}; ignored for "${server.name}": ${ignored.join(', ')}`,
     });
   return out;
 }
