@@ -35,7 +35,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   out.push('--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL');
   out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   const tmpfsBytes = String(policy.memoryMb * 1024 * 1024);
-  for (const folder of outermost(plan.hidden)) out.push('--size', tmpfsBytes, '--tmpfs', folder);
+  // Outer folders first: the home folder may be inside another hidden one (/home), and must still exist.
+  for (const folder of byDepth(plan.hidden)) out.push('--size', tmpfsBytes, '--tmpfs', folder);
   for (const file of SECRET_FILES) if (existsSync(file)) out.push('--ro-bind', '/dev/null', file);
   for (const folder of SECRET_FOLDERS)
     if (existsSync(folder)) out.push('--tmpfs', folder, '--remount-ro', folder);
@@ -56,7 +57,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
 /** prlimit's options for the policy: processes, data (memory) per process, CPU seconds, no core files. */
 export function rlimits(policy: SandboxPolicy): string[] {
   const out = [`--nproc=${policy.processes}`, `--data=${policy.memoryMb * 1024 * 1024}`, '--core=0'];
-  if (policy.cpuSeconds !== undefined) out.push(`--cpu=${policy.cpuSeconds}`);
+  // SIGXCPU at the limit (it says why), SIGKILL a second later for a process that ignores it.
+  if (policy.cpuSeconds !== undefined) out.push(`--cpu=${policy.cpuSeconds}:${policy.cpuSeconds + 1}`);
   return out;
 }
 
@@ -69,12 +71,9 @@ function mounts(plan: BwrapPlan): [string, 'read' | 'write'][] {
   return [...byPath].sort(([a], [b]) => depth(a) - depth(b) || a.localeCompare(b));
 }
 
-/** The folders not inside another of the list. */
-function outermost(folders: readonly string[]): string[] {
-  const sorted = [...new Set(folders)].sort((a, b) => a.length - b.length);
-  return sorted.filter(
-    (f, i) => !sorted.slice(0, i).some((o) => f.startsWith(o.endsWith(sep) ? o : o + sep)),
-  );
+/** The folders, each once, shallower first. */
+function byDepth(folders: readonly string[]): string[] {
+  return [...new Set(folders)].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
 }
 
 function realOf(path: string): string {

@@ -47,7 +47,7 @@ export interface SandboxStart {
 }
 
 /** Events told per start at most; a server failing in a loop does not flood the log. */
-const MAX_EVENTS = 20;
+const MAX_EVENTS = 50;
 /** The longest an npx install may take. */
 const INSTALL_TIMEOUT_MS = 300_000;
 
@@ -204,13 +204,16 @@ export class ServerSandbox {
     return { command, args, reads };
   }
 
-  /** Tells events of one start, at most {@link MAX_EVENTS} of them. */
+  /** Tells events of one start: each text once (a fork bomb prints the same refusal by the thousand), at most {@link MAX_EVENTS}. */
   #teller(listener?: (event: SandboxEvent) => void): (event: SandboxEvent) => void {
-    let told = 0;
+    const seen = new Set<string>();
     return (event) => {
+      const key = `${event.name} ${event.outcome} ${event.summary}`;
+      if (seen.has(key) || seen.size > MAX_EVENTS) return;
+      seen.add(key);
       listener?.(event);
-      if (++told <= MAX_EVENTS) this.#onevent(event);
-      else if (told === MAX_EVENTS + 1)
+      if (seen.size <= MAX_EVENTS) this.#onevent(event);
+      else
         this.#onevent({
           name: event.name,
           outcome: event.outcome,
