@@ -5,7 +5,7 @@
 // follow the config's policy only (an `ask` is denied), sampling and elicitation declined.
 import type { Command } from 'commander';
 import type { HostConfigFlags } from './host-config.js';
-import { withFormat, withTrustProject } from './options.js';
+import { withFormat, withSandbox, withTrustProject } from './options.js';
 import { execute } from './run.js';
 
 /** The flags of `mcpkit chat`. */
@@ -18,11 +18,13 @@ export interface ChatFlags extends HostConfigFlags {
 
 export function register(program: Command): void {
   withFormat(
-    withTrustProject(
-      program
-        .command('chat')
-        .description('Chat with a model that uses the servers of a host config (approvals asked inline)')
-        .option('--config <file>', 'host config file (default: the known locations)'),
+    withSandbox(
+      withTrustProject(
+        program
+          .command('chat')
+          .description('Chat with a model that uses the servers of a host config (approvals asked inline)')
+          .option('--config <file>', 'host config file (default: the known locations)'),
+      ),
     )
       .option(
         '--model <provider:name>',

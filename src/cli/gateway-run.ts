@@ -26,9 +26,15 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   const cwd = process.cwd();
   const host = new Host(await loadHostConfig(flags), {
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
+    ...(flags.sandbox ? { sandbox: true } : {}),
   });
   host.on('state', (s) => {
-    if (s.state !== 'starting') note(`${s.name}: ${s.state}${s.reason ? ` — ${cut(s.reason, 300)}` : ''}`);
+    if (s.state === 'starting') return;
+    const sandbox = s.state === 'ready' && s.sandbox ? ` (${s.sandbox.summary})` : '';
+    note(`${s.name}: ${s.state}${s.reason ? ` — ${cut(s.reason, 300)}` : ''}${sandbox}`);
+  });
+  host.on('activity', (e) => {
+    if (e.kind === 'sandbox' && e.name === 'prepare') note(`${e.server}: ${e.summary ?? ''}`);
   });
   try {
     await host.start();

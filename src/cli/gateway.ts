@@ -4,7 +4,7 @@
 // client as an elicitation, or denied when it cannot ask. Logs go to stderr; stdout is the protocol's over stdio.
 import type { Command } from 'commander';
 import type { HostConfigFlags } from './host-config.js';
-import { withTrustProject } from './options.js';
+import { withSandbox, withTrustProject } from './options.js';
 import { execute } from './run.js';
 
 /** The flags of `mcpkit gateway`. */
@@ -16,11 +16,13 @@ export interface GatewayFlags extends HostConfigFlags {
 }
 
 export function register(program: Command): void {
-  withTrustProject(
-    program
-      .command('gateway')
-      .description('Serve the servers of a host config as one MCP server (stdio, or --http PORT)')
-      .option('--config <file>', 'host config file (default: the known locations)'),
+  withSandbox(
+    withTrustProject(
+      program
+        .command('gateway')
+        .description('Serve the servers of a host config as one MCP server (stdio, or --http PORT)')
+        .option('--config <file>', 'host config file (default: the known locations)'),
+    ),
   )
     .option(
       '--http <port>',

@@ -48,7 +48,9 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     ...(target === undefined ? {} : { target }),
     ...(configured === undefined ? {} : { configured }),
-    ...(config === undefined ? {} : { host: { config } }),
+    ...(config === undefined
+      ? {}
+      : { host: { config, ...(flags.sandbox ? { options: { sandbox: true } } : {}) } }),
   });
   note(`Inspector: ${inspector.url}`);
   // After the Inspector line, which scripts read as the first.

@@ -29,7 +29,12 @@ let host: Host;
 const pids: number[] = [];
 const realHome = process.env.HOME;
 
-function stdio(name: string, command: string, args: string[], extra: Partial<ServerConfig> = {}): ServerConfig {
+function stdio(
+  name: string,
+  command: string,
+  args: string[],
+  extra: Partial<ServerConfig> = {},
+): ServerConfig {
   return {
     name,
     transport: { type: 'stdio', command, args, env: {}, namedEnv: [] },
@@ -49,7 +54,11 @@ function sandboxEntries(server: string): ActivityEntry[] {
 }
 
 /** Waits (bounded) until the log holds a sandbox entry of `server` matching `test`. */
-async function logged(server: string, match: (e: ActivityEntry) => boolean, what: string): Promise<ActivityEntry> {
+async function logged(
+  server: string,
+  match: (e: ActivityEntry) => boolean,
+  what: string,
+): Promise<ActivityEntry> {
   for (let i = 0; i < 100; i++) {
     const found = sandboxEntries(server).find(match);
     if (found) return found;
@@ -206,9 +215,15 @@ test('safe preset: allocating without bound stops at the memory limit', { timeou
 });
 
 test('with grants: reads its read grant only, writes its write grant only', async () => {
-  assert.equal(await call('granted__read_file', { path: join(grantedRead, 'notes.txt') }), 'read: granted notes');
+  assert.equal(
+    await call('granted__read_file', { path: join(grantedRead, 'notes.txt') }),
+    'read: granted notes',
+  );
   assert.match(await call('granted__write_file', { path: join(grantedRead, 'x.txt') }), /EROFS/);
-  assert.match(await call('granted__write_file', { path: join(grantedWrite, 'out.txt'), text: 'kept' }), /^wrote/);
+  assert.match(
+    await call('granted__write_file', { path: join(grantedWrite, 'out.txt'), text: 'kept' }),
+    /^wrote/,
+  );
   assert.equal(readFileSync(join(grantedWrite, 'out.txt'), 'utf8'), 'kept');
   assert.match(await call('granted__read_file', { path: join(other, 'private.txt') }), /ENOENT/);
   assert.match(await call('granted__read_file', { path: join(home, '.ssh', 'id_ed25519') }), /ENOENT/);
@@ -221,19 +236,27 @@ test('with a network grant: the granted host through the proxy, nothing else', a
     await call('granted__proxy_get', { url: `http://127.0.0.1:${otherWebPort}/` }),
     /^403 mcpkit sandbox: 127\.0\.0\.1:\d+ is not in this server's network grants/,
   );
-  assert.equal(await call('granted__proxy_connect', { host: '127.0.0.1', port: otherWebPort }), 'CONNECT 403');
+  assert.equal(
+    await call('granted__proxy_connect', { host: '127.0.0.1', port: otherWebPort }),
+    'CONNECT 403',
+  );
   // Around the proxy there is no way out: its loopback is its own.
   assert.match(await call('granted__connect', { host: '127.0.0.1', port: webPort }), /ECONNREFUSED/);
   await logged('granted', (e) => e.name === 'network' && e.outcome === 'allowed', 'the allowed connection');
   const refused = await logged(
     'granted',
-    (e) => e.name === 'network' && e.outcome === 'refused' && /not in this server's network grants/.test(e.summary ?? ''),
+    (e) =>
+      e.name === 'network' &&
+      e.outcome === 'refused' &&
+      /not in this server's network grants/.test(e.summary ?? ''),
     'the refused host',
   );
   assert.match(refused.summary ?? '', new RegExp(`127\\.0\\.0\\.1:${otherWebPort}`));
 });
 
-test('with a CPU limit: a server spinning past it is stopped, logged, and restarted', { timeout: 60_000 }, async () => {
+test('with a CPU limit: a server spinning past it is stopped, logged, and restarted', {
+  timeout: 60_000,
+}, async () => {
   const first = host.pidOf('granted');
   const result = await host.callTool('granted__spin', { seconds: 6 });
   assert.equal(result.isError, true);

@@ -73,7 +73,9 @@ function mounts(plan: BwrapPlan): [string, 'read' | 'write'][] {
 
 /** The folders, each once, shallower first. */
 function byDepth(folders: readonly string[]): string[] {
-  return [...new Set(folders)].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
+  return [...new Set(folders)].sort(
+    (a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b),
+  );
 }
 
 function realOf(path: string): string {

@@ -48,8 +48,10 @@ export class SandboxedStdioTransport implements Transport {
     return this.#view ?? this.#sandbox.view;
   }
 
-  /** The server's stderr tail, and a line saying it runs sandboxed and what the sandbox refused or stopped. */
+  /** The server's stderr tail and a line saying it runs sandboxed and what the sandbox refused or stopped (once spawned). */
   get stderrTail(): string {
+    // Never spawned (the sandbox could not be prepared): there is nothing of the server's to show.
+    if (!this.#inner) return '';
     const tail = (this.#inner?.stderrTail ?? '').trimEnd();
     const hits = this.#hits.length > 0 ? ` It ran into it: ${this.#hits.join('; ')}.` : '';
     return `${tail}${tail === '' ? '' : '\n'}[mcpkit sandbox] this server runs ${this.view.summary}.${hits}\n`;

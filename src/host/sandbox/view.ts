@@ -1,7 +1,6 @@
 // How a server's sandbox is shown to the person (server states, `mcpkit chat`, the inspector, the activity log):
 // whether it runs sandboxed, and with what grants and limits.
-import type { SandboxPolicy, SandboxSetting } from './policy.js';
-import { resolveSandbox } from './policy.js';
+import { checkSandboxSetting, type SandboxPolicy } from './policy.js';
 
 /** A server's sandbox as shown. */
 export interface SandboxView {
@@ -41,12 +40,29 @@ export function sandboxView(
   return view;
 }
 
-/** One line for a setting as written (`mcpkit config list`): `safe preset`, `off`, or the grants. */
-export function settingSummary(setting: SandboxSetting | undefined): string {
-  const policy = setting === undefined ? undefined : resolveSandbox(setting, undefined);
-  if (!policy) return 'off';
-  if (setting === true) return 'safe preset';
-  return summarize(sandboxView(policy)).replace(/^sandboxed: /, '');
+/**
+ * A short line for a setting as written (`mcpkit config list`): `off`, `safe preset`, `safe preset + ` what it
+ * grants or sets, or `invalid: …` with what is wrong with it.
+ */
+export function settingSummary(value: unknown): string {
+  if (value === undefined) return 'off';
+  const checked = checkSandboxSetting(value);
+  if ('problems' in checked) {
+    const p = checked.problems[0];
+    return `invalid: ${p?.field ? `${p.field}: ` : ''}${p?.message ?? ''}`;
+  }
+  const g = checked.setting;
+  if (g === false) return 'off';
+  if (g === true) return 'safe preset';
+  const grants = [
+    g.network === true ? 'full network' : Array.isArray(g.network) ? `network ${g.network.join(', ')}` : '',
+    g.read ? `read ${g.read.join(', ')}` : '',
+    g.write ? `write ${g.write.join(', ')}` : '',
+    g.memoryMb === undefined ? '' : `memory ${g.memoryMb} MB`,
+    g.processes === undefined ? '' : `${g.processes} processes`,
+    g.cpuSeconds === undefined ? '' : `cpu ${g.cpuSeconds} s`,
+  ].filter(Boolean);
+  return grants.length === 0 ? 'safe preset' : `safe preset + ${grants.join('; ')}`;
 }
 
 function summarize(v: SandboxView): string {
