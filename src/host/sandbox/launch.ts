@@ -103,7 +103,7 @@ export class ServerSandbox {
         'the host runs as root, which the process limit (RLIMIT_NPROC) does not bind, and no pids control group is writable here: the sandbox cannot stop a fork bomb, so the server is not started',
       );
     }
-    const work = mkdtempSync(join(tmpdir(), 'mcpkit-sandbox-'));
+    const work = mkdtempSync(join(tmpdir(), 'mcpkit-sandbox-run-'));
     let proxy: FilteringProxy | undefined;
     try {
       if (Array.isArray(policy.network)) {

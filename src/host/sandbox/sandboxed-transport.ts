@@ -23,6 +23,7 @@ export class SandboxedStdioTransport implements Transport {
   #start: SandboxStart | undefined;
   #view: SandboxView | undefined;
   #starting: Promise<void> | undefined;
+  #finishing: Promise<void> | undefined;
   #hits: string[] = [];
   #closed = false;
 
@@ -121,11 +122,12 @@ export class SandboxedStdioTransport implements Transport {
     }
   }
 
-  /** Takes the sandbox of this run down (proxy, control groups, files); once. */
-  async #finish(): Promise<void> {
+  /** Takes the sandbox of this run down (proxy, control groups, files); once, every caller waiting for it. */
+  #finish(): Promise<void> {
     const start = this.#start;
-    this.#start = undefined;
-    await start?.close();
+    if (!start) return Promise.resolve();
+    this.#finishing ??= start.close();
+    return this.#finishing;
   }
 
   #remember(hit: string): void {
