@@ -113,14 +113,26 @@ export type {
   Registry,
   ServerLists,
 } from './host/registry.js';
+export type { AllowedHost } from './host/sandbox/allowed-hosts.js';
+export type { SandboxHit, SandboxHitKind } from './host/sandbox/hits.js';
+export {
+  type SandboxEvent,
+  type SandboxedCommand,
+  type SandboxStart,
+  ServerSandbox,
+} from './host/sandbox/launch.js';
 export {
   checkSandboxSetting,
+  resolveSandbox,
   SANDBOX_DEFAULTS,
+  type SandboxCheckOptions,
   type SandboxGrants,
+  type SandboxPolicy,
   type SandboxProblem,
   type SandboxSetting,
 } from './host/sandbox/policy.js';
-export { type SandboxTools, sandboxTools } from './host/sandbox/support.js';
+export { SandboxedStdioTransport } from './host/sandbox/sandboxed-transport.js';
+export { type SandboxTools, type SupportOptions, sandboxTools } from './host/sandbox/support.js';
 export { type SandboxView, settingSummary } from './host/sandbox/view.js';
 export type {
   HostElicitation,
