@@ -3,24 +3,21 @@
 // pane shows the host's sandbox entries (each start and its grants, what a server ran into). Screenshots in
 // dist/test-output/inspector-sandbox/.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { MCPKIT, tempHome } from '../cli/helpers.js';
-import { type Browser, launch, outputDir, ROOT } from './chromium.js';
+import { tempHome } from '../cli/helpers.js';
+import { type Browser, launch, outputDir } from './chromium.js';
 import { EVERYTHING } from './everything.js';
+import { type InspectProcess, startInspect } from './inspect-process.js';
 
 const out = outputDir('inspector-sandbox');
 const home = tempHome();
 const data = join(home, 'data');
 let browser: Browser;
 let page: Page;
-let inspector: ChildProcess | undefined;
-let inspectorUrl = '';
-let stderr = '';
+let inspector: InspectProcess | undefined;
 
 before(async () => {
   mkdirSync(data);
@@ -36,38 +33,18 @@ before(async () => {
       },
     }),
   );
-  inspector = spawn(process.execPath, [MCPKIT, 'inspect', '--config', config, '--no-open'], {
-    cwd: ROOT,
-    env: { ...process.env, XDG_CONFIG_HOME: home },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  inspectorUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no Inspector line: ${stderr}`)), 30_000);
-    inspector?.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const m = /^Inspector: (\S+)\n/.exec(stderr);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    inspector?.once('exit', (code) => reject(new Error(`mcpkit inspect exited (${code}): ${stderr}`)));
-  });
+  inspector = await startInspect(config, home);
   browser = await launch();
   page = browser.page;
 });
 
 after(async () => {
   await browser?.close();
-  if (inspector?.exitCode === null && inspector.pid !== undefined) {
-    const exited = once(inspector, 'exit');
-    process.kill(inspector.pid, 'SIGTERM');
-    await exited;
-  }
+  await inspector?.stop();
 });
 
 test('the host’s servers: which run sandboxed, with what grants, and which do not', async () => {
-  await page.goto(inspectorUrl);
+  await page.goto(inspector?.url ?? '');
   await page.locator('[data-status="connected"]').waitFor();
   for (const name of ['boxed', 'granted', 'open'])
     await page.locator(`[data-host-server="${name}"] [data-host-state="ready"]`).waitFor();
