@@ -33,10 +33,16 @@ const MAX_CONNECTIONS = 128;
 /** A tunnel or request idle this long is closed. */
 const IDLE_MS = 10 * 60_000;
 
+/** How the proxy resolves a name to its addresses (tests give their own). */
+export type Resolve = (name: string) => Promise<{ address: string }[]>;
+
+const systemResolve: Resolve = (name) => lookup(name, { all: true });
+
 /** Starts a proxy letting through only `allowed`, telling `onevent` about each connection. */
 export async function startFilteringProxy(
   allowed: readonly AllowedHost[],
   onevent: (event: ProxyEvent) => void,
+  resolveName: Resolve = systemResolve,
 ): Promise<FilteringProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-proxy-'));
   const socket = join(dir, 'proxy.sock');
@@ -45,13 +51,14 @@ export async function startFilteringProxy(
     open.add(s);
     s.once('close', () => open.delete(s));
   };
-  const server: Server = createServer((req, res) => void plainRequest(req, res, allowed, onevent));
+  const decide = (host: string, port: number) => decideTarget(allowed, host, port, resolveName);
+  const server: Server = createServer((req, res) => void plainRequest(req, res, decide, onevent));
   server.maxConnections = MAX_CONNECTIONS;
   server.on('connection', track);
   server.on(
     'connect',
     (req: IncomingMessage, client: Duplex, head: Buffer) =>
-      void tunnel(req, client, head, allowed, onevent, track),
+      void tunnel(req, client, head, decide, onevent, track),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -71,11 +78,14 @@ export async function startFilteringProxy(
 }
 
 /** Where a request may go: the address to connect to, or why not. */
-async function decide(
+type Verdict = { address: string } | { refused: string };
+
+async function decideTarget(
   allowed: readonly AllowedHost[],
   host: string,
   port: number,
-): Promise<{ address: string } | { refused: string }> {
+  resolveName: Resolve,
+): Promise<Verdict> {
   const entry = allowedEntry(allowed, host, port);
   if (!entry) return { refused: `${host}:${port} is not in this server's network grants` };
   const bare = host.startsWith('[') ? host.slice(1, -1) : host;
@@ -84,7 +94,7 @@ async function decide(
   const literal = hostRange(entry.host) !== undefined;
   let addresses: { address: string }[];
   try {
-    addresses = await lookup(bare, { all: true });
+    addresses = await resolveName(bare);
   } catch (e) {
     return { refused: `${host} does not resolve: ${errorMessage(e)}` };
   }
@@ -101,17 +111,18 @@ async function tunnel(
   req: IncomingMessage,
   client: Duplex,
   head: Buffer,
-  allowed: readonly AllowedHost[],
+  decide: (host: string, port: number) => Promise<Verdict>,
   onevent: (event: ProxyEvent) => void,
   track: (s: Duplex) => void,
 ): Promise<void> {
+  // A sandboxed client that hangs up mid-request has nothing more to say; its socket is simply gone.
   client.on('error', () => client.destroy());
   const target = req.url ?? '';
   const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(target);
   if (!m) return refuse(client, target, 'a CONNECT target must be host:port', onevent);
   const host = m[1] as string;
   const port = Number(m[2]);
-  const verdict = await decide(allowed, host, port);
+  const verdict = await decide(host, port);
   if ('refused' in verdict) return refuse(client, target, verdict.refused, onevent);
   const upstream: Socket = connect({ host: verdict.address, port });
   track(upstream);
@@ -136,7 +147,7 @@ async function tunnel(
 async function plainRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  allowed: readonly AllowedHost[],
+  decide: (host: string, port: number) => Promise<Verdict>,
   onevent: (event: ProxyEvent) => void,
 ): Promise<void> {
   const raw = req.url ?? '';
@@ -149,7 +160,7 @@ async function plainRequest(
   }
   const port = Number(url.port || 80);
   const target = `${url.hostname}:${port}`;
-  const verdict = await decide(allowed, url.hostname, port);
+  const verdict = await decide(url.hostname, port);
   if ('refused' in verdict) {
     onevent({ outcome: 'refused', target, reason: verdict.refused });
     res.writeHead(403, { 'content-type': 'text/plain' }).end(`mcpkit sandbox: ${verdict.refused}\n`);
