@@ -9,6 +9,7 @@ import {
   describeEntry,
   redactServerEntry,
 } from '../host/config/entries.js';
+import { isOverlayEntry } from '../host/config/entry.js';
 import { parseConfigText } from '../host/config/jsonc.js';
 import { detectFormat } from '../host/config/load.js';
 import { appOf, type ConfigLocation, knownConfigLocations } from '../host/config/locations.js';
@@ -74,6 +75,11 @@ async function readAll(flags: ConfigFlags): Promise<{
   return { servers, files, errors, hostSandbox };
 }
 
+/** Whether a row is an mcpkit overlay: an entry that changes a server another file defines. */
+function isOverlay(s: ConfiguredServer): boolean {
+  return s.app === 'mcpkit' && isOverlayEntry(s.entry);
+}
+
 /** The `host.sandbox` of an mcpkit file's text, as written. */
 function hostSandboxIn(text: string): unknown {
   const root = text.trim() === '' ? {} : parseConfigText(text, '', false);
@@ -113,6 +119,7 @@ function given(file: string): ConfigLocation {
  */
 function sandboxColumn(s: ConfiguredServer, hostSandbox: unknown): string {
   if (typeof s.entry.url === 'string') return '-';
+  if (isOverlay(s)) return s.entry.sandbox === undefined ? '(unchanged)' : settingSummary(s.entry.sandbox);
   const own = s.entry.sandbox;
   if (own !== undefined && !(own === false && s.scope === 'project')) return settingSummary(own);
   return hostSandbox === undefined ? 'off' : `default: ${settingSummary(hostSandbox)}`;
@@ -138,7 +145,15 @@ function failIfBroken(errors: readonly ConfigError[]): void {
 export async function configList(flags: ConfigFlags): Promise<number> {
   const { servers, files, errors, hostSandbox } = await readAll(flags);
   const paths = files.map((f) => f.file);
-  const sandboxOf = (s: ConfiguredServer) => sandboxColumn(s, hostSandbox);
+  // The person's overlays (entries of an mcpkit file without command or url) set the sandbox of the servers above them.
+  const overlays = new Map<string, unknown>();
+  for (const s of servers)
+    if (isOverlay(s) && s.scope === 'user' && s.entry.sandbox !== undefined)
+      overlays.set(s.name, s.entry.sandbox);
+  const sandboxOf = (s: ConfiguredServer) =>
+    !isOverlay(s) && s.scope === 'user' && overlays.has(s.name)
+      ? settingSummary(overlays.get(s.name))
+      : sandboxColumn(s, hostSandbox);
   if (flags.format === 'json') {
     outJson({
       files: paths,
@@ -152,7 +167,9 @@ export async function configList(flags: ConfigFlags): Promise<number> {
         out(files.length === 0 ? 'no host config files found' : `no servers in ${paths.join(', ')}`);
     } else {
       const rows = servers.map((s) => {
-        const { transport, target } = describeEntry(s.entry);
+        const { transport, target } = isOverlay(s)
+          ? { transport: 'overlay', target: '(settings for the server of that name above)' }
+          : describeEntry(s.entry);
         return [s.name, s.app, s.scope, s.trust, transport, target, sandboxOf(s)];
       });
       out(table(['NAME', 'HOST', 'SCOPE', 'TRUST', 'TRANSPORT', 'COMMAND / URL', 'SANDBOX'], rows));

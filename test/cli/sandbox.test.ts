@@ -188,3 +188,30 @@ test('bad grants are refused naming the file, the server and the field', async (
     /a sandbox applies to a server the host starts \(stdio\), not to one reached by URL/,
   );
 });
+
+test('another host’s server sandboxed by an overlay in mcpkit’s own config file: listed so, and run so', async () => {
+  const home = join(dir, 'overlay-home');
+  const configHome = join(home, '.config');
+  mkdirSync(join(configHome, 'mcpkit'), { recursive: true });
+  mkdirSync(join(home, '.cursor'));
+  writeFileSync(
+    join(home, '.cursor', 'mcp.json'),
+    JSON.stringify({ mcpServers: { cursed: { command: process.execPath, args: [HOSTILE] } } }),
+  );
+  writeFileSync(
+    join(configHome, 'mcpkit', 'mcpkit.json'),
+    JSON.stringify({ servers: { cursed: { sandbox: true } } }),
+  );
+  const env = { HOME: home, XDG_CONFIG_HOME: configHome };
+  const list = await mcpkit(['config', 'list'], { env, cwd: dir });
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /cursed\s+Cursor\s+user\s+yours\s+stdio\s+.*hostile-server\.js\s+safe preset/);
+  assert.match(
+    list.stdout,
+    /cursed\s+mcpkit\s+user\s+yours\s+overlay\s+\(settings for the server of that name above\)\s+safe preset/,
+  );
+  const run = await mcpkit(['call', 'cursed', 'connect', 'host=192.0.2.1', 'port=443'], { env, cwd: dir });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /ENETUNREACH/);
+  assert.match(run.stderr, /sandboxed: network none/);
+});

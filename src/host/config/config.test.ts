@@ -283,6 +283,35 @@ test('mcpkit format: sandbox per server and host-wide, variables expanded, bad g
   await refused(loadConfig(desktop), { server: 's', field: 'sandbox', text: /unknown field/ });
 });
 
+test('mcpkit overlays: an entry without command or url governs the server of that name in an earlier file', async () => {
+  const desktop = write('ov/claude_desktop_config.json', {
+    mcpServers: { files: { command: 'npx', args: ['-y', 'server-files'] }, other: { command: 'o' } },
+  });
+  const notes = write('ov/notes/n.txt', 'n').replace(/\/n\.txt$/, '');
+  const overlay = write('ov/mcpkit.json', {
+    servers: {
+      files: { sandbox: { read: ['${DATA}'] }, approval: { default: 'deny' }, disabledTools: ['rm'] },
+      other: { disabled: true },
+    },
+  });
+  const { servers } = await loadConfig([desktop, overlay], { env: { DATA: notes } });
+  const by = new Map(servers.map((x) => [x.name, x]));
+  assert.deepEqual(by.get('files')?.sandbox, { read: [notes] });
+  assert.deepEqual(by.get('files')?.approval, { default: 'deny' });
+  assert.deepEqual(by.get('files')?.disabledTools, ['rm']);
+  assert.deepEqual(stdio(by.get('files')).args, ['-y', 'server-files']);
+  assert.equal(by.get('files')?.source.file, desktop);
+  assert.equal(by.get('other')?.disabled, true);
+  const orphan = write('ov2/mcpkit.json', { servers: { nobody: { sandbox: true } } });
+  await refused(loadConfig([desktop, orphan]), {
+    file: orphan,
+    server: 'nobody',
+    text: /no server "nobody" in the files read before this one/,
+  });
+  const starts = write('ov3/mcpkit.json', { servers: { files: { env: { A: '1' } } } });
+  await refused(loadConfig([desktop, starts]), { server: 'files', field: 'env', text: /not how it starts/ });
+});
+
 test('broken files: syntax error with line and column, unknown field, missing command, wrong types', async () => {
   const syntax = write('b1/.mcp.json', '{\n  "mcpServers": {\n    "a": { "command": "x", }\n  }\n}');
   await refused(loadConfig(syntax), { file: syntax, text: /syntax error: .*line 3/ });
@@ -353,7 +382,13 @@ test('known locations per platform', () => {
     env: { XDG_CONFIG_HOME: '/x' },
   });
   assert.equal(linux[0]?.path, '/x/Claude/claude_desktop_config.json');
-  assert.equal(linux.length, 4);
+  assert.deepEqual(linux[4], {
+    format: 'mcpkit',
+    app: 'mcpkit',
+    scope: 'user',
+    path: '/x/mcpkit/mcpkit.json',
+  });
+  assert.equal(linux.length, 5);
   const win = knownConfigLocations({
     platform: 'win32',
     userHome: 'C:\\Users\\u',

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { errorMessage } from '../../jsonrpc/errors.js';
 import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
-import { type EntryRules, readEntries } from './entry.js';
+import { type EntryRules, isOverlayEntry, readEntries, readOverlay, type ServerOverlay } from './entry.js';
 import {
   claudeCodeResolver,
   cursorResolver,
@@ -58,13 +58,16 @@ const MCPKIT_FIELDS = [
   'sandbox',
 ];
 
+/** A file read: its servers and settings, and (mcpkit format) its overlays of servers other files define. */
+export type ParsedConfig = LoadedConfig & { overlays?: ServerOverlay[] };
+
 /** Parses the text of a config file of `format`, expanding its variables. */
 export async function parseConfig(
   text: string,
   file: string,
   format: ConfigFormat,
   options: ParseOptions,
-): Promise<LoadedConfig> {
+): Promise<ParsedConfig> {
   const root = parseConfigText(text, file, format === 'vscode');
   if (!isJsonObject(root))
     throw new ConfigError({ file }, `the file must hold a JSON object, got ${kind(root)}`);
@@ -157,7 +160,16 @@ export async function parseConfig(
         types: STDIO_HTTP_SSE,
         resolver: mcpkitResolver(ctx),
       };
-      return { servers: await readEntries(root, 'servers', rules), settings, files: [file] };
+      // An entry naming no way to reach a server is an overlay of a server another file defines.
+      const map = root.servers;
+      const entries = isJsonObject(map) ? Object.entries(map) : [];
+      const overlays: ServerOverlay[] = [];
+      for (const [name, raw] of entries)
+        if (isOverlayEntry(raw)) overlays.push(await readOverlay(name, raw, rules));
+      const full = isJsonObject(map)
+        ? { servers: Object.fromEntries(entries.filter(([, raw]) => !isOverlayEntry(raw))) }
+        : root;
+      return { servers: await readEntries(full, 'servers', rules), settings, files: [file], overlays };
     }
   }
 }

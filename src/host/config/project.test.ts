@@ -225,6 +225,29 @@ test('a trusted project file cannot drop the sandbox: its sandbox false is ignor
   );
 });
 
+test('a project file’s overlay (an entry without command or url) never changes a server, the user’s or its own', async () => {
+  const s = setup(USER, {
+    'mcpkit.json': { servers: { userfs: { sandbox: false, trusted: true }, p: { command: 'p' } } },
+  });
+  const shown: string[][] = [];
+  const config = await loadConfig(s.sources, {
+    ...s.options,
+    trustProject: (file) => {
+      shown.push(file.servers.map((x) => x.name));
+      return true;
+    },
+  });
+  assert.deepEqual(shown, [['p']]);
+  const userfs = config.servers.find((x) => x.name === 'userfs');
+  assert.equal(userfs?.trusted, false);
+  assert.equal(userfs?.sandbox, undefined);
+  assert.ok(
+    (config.notices ?? []).some((x) =>
+      /cannot change servers other files define; ignored: userfs/.test(x.message),
+    ),
+  );
+});
+
 test('only the servers shown load: a stray "projects" key of a project .mcp.json adds nothing', async () => {
   const s = setup(USER, {
     '.mcp.json': { mcpServers: { shown: { command: 's' } }, projects: {} },

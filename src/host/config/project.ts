@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
 import { configuredServersIn, describeEntry } from './entries.js';
+import { isOverlayEntry } from './entry.js';
 import { mergeInto, type ParseOptions, parseConfig } from './formats.js';
 import { parseConfigText } from './jsonc.js';
 import { appOf } from './locations.js';
@@ -75,9 +76,18 @@ export async function readProjectFile(
         message: `${file}: host settings are never taken from a project file; ignored: ${fields}`,
       });
     }
-    servers = configuredServersIn(text, { format, app: appOf(format), scope: 'project', path: file }).map(
-      (s) => ({ name: s.name, ...describeEntry(s.entry) }),
-    );
+    const entries = configuredServersIn(text, { format, app: appOf(format), scope: 'project', path: file });
+    // An mcpkit overlay (no command or url) would change another file's server: a project file never does.
+    const overlays = format === 'mcpkit' ? entries.filter((e) => isOverlayEntry(e.entry)) : [];
+    if (overlays.length > 0)
+      notices.push({
+        kind: 'ignored',
+        file,
+        message: `${file}: a project file cannot change servers other files define; ignored: ${overlays.map((e) => e.name).join(', ')}`,
+      });
+    servers = entries
+      .filter((e) => !overlays.includes(e))
+      .map((e) => ({ name: e.name, ...describeEntry(e.entry) }));
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     notices.push({ kind: 'unreadable', file, message: `${e.message} (its servers are skipped)` });
