@@ -266,8 +266,12 @@ export class ServerConnection {
 
   /** How the server is sandboxed (stdio servers): the current run's view once started. */
   #sandboxView(): SandboxView | undefined {
-    if (this.#transport instanceof SandboxedStdioTransport) return this.#transport.view;
+    const t = this.#transport;
+    if (t instanceof SandboxedStdioTransport) return t.view;
     if (this.config.transport.type !== 'stdio') return undefined;
+    // The app's own transport (an in-process server): nothing was spawned, nothing sandboxed.
+    if (t !== undefined && !(t instanceof StdioClientTransport))
+      return { sandboxed: false, summary: 'not sandboxed (the app gives its own transport)' };
     return this.#sandbox?.view ?? sandboxView(undefined);
   }
 

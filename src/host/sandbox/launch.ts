@@ -269,7 +269,8 @@ export class ServerSandbox {
           });
         const stop = stopOf(code, (counters?.oomKills ?? 0) > 0, this.policy.cpuSeconds);
         if (stop) hits.push(stop);
-        for (const hit of hits) tell({ name: hit.kind, outcome: 'stopped', summary: hit.message });
+        for (const hit of hits)
+          tell({ name: hit.kind, outcome: hit.kind === 'processes' ? 'refused' : 'stopped', summary: hit.message });
         return hits;
       },
       close: async () => {
