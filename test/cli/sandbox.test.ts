@@ -3,7 +3,7 @@
 // `chat` shows each server's sandbox in its start-up status, and what cannot be is refused with a clear message:
 // bwrap missing (naming the package), a grant that is relative, missing, `/` or the home folder.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -93,6 +93,12 @@ test('a target command runs a configured sandboxed server sandboxed, and says so
   assert.doesNotMatch(read.stdout, /PLANTED/);
   assert.match(read.stdout, /ENOENT/);
   assert.match(read.stderr, /sandbox: a hidden path was not found/);
+  // The run's own files (the sandbox's exit status) are gone once the command has exited.
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
+  const again = await mcpkit(['tools', 'hostile', '--config', config], { env: { TMPDIR: tmp } });
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(readdirSync(tmp), []);
   const open = await mcpkit(['call', 'open', 'whoami', '--config', config]);
   assert.equal(open.code, 0, open.stderr);
   assert.doesNotMatch(open.stderr, /sandboxed/);
