@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type StandIn, startModelServer } from '../host/fixtures/model-server.js';
+import { alive } from '../host/helpers.js';
 import { mcpkit, ROOT } from './helpers.js';
 
 const BIN = join(ROOT, 'node_modules', '.bin');
@@ -21,6 +22,31 @@ function write(name: string, content: unknown): string {
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(content, null, 2));
   return file;
+}
+
+/** Control groups of the sandbox left behind by a process that has exited (where the host could make them). */
+function deadCgroups(): string[] {
+  const out: string[] = [];
+  for (const line of readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n')) {
+    const [, controllers = '', path = '/'] = line.split(':');
+    const roots =
+      controllers === ''
+        ? ['/sys/fs/cgroup', '/sys/fs/cgroup/unified']
+        : controllers.split(',').map((c) => `/sys/fs/cgroup/${c}`);
+    for (const root of roots) {
+      let names: string[];
+      try {
+        names = readdirSync(join(root, path));
+      } catch {
+        continue; // Not mounted there.
+      }
+      for (const name of names) {
+        const pid = /^mcpkit-sandbox-(\d+)-\d+$/.exec(name)?.[1];
+        if (pid !== undefined && !alive(Number(pid))) out.push(join(root, path, name));
+      }
+    }
+  }
+  return out;
 }
 
 before(async () => {
@@ -99,6 +125,7 @@ test('a target command runs a configured sandboxed server sandboxed, and says so
   const again = await mcpkit(['tools', 'hostile', '--config', config], { env: { TMPDIR: tmp } });
   assert.equal(again.code, 0, again.stderr);
   assert.deepEqual(readdirSync(tmp), []);
+  assert.deepEqual(deadCgroups(), []);
   const open = await mcpkit(['call', 'open', 'whoami', '--config', config]);
   assert.equal(open.code, 0, open.stderr);
   assert.doesNotMatch(open.stderr, /sandboxed/);
