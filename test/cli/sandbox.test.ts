@@ -69,6 +69,8 @@ before(async () => {
 
 after(async () => {
   await standIn.close();
+  // Every command of this file has exited: none left a control group of its sandbox behind.
+  assert.deepEqual(deadCgroups(), []);
 });
 
 test('config list: the SANDBOX column (own setting, the host default, off, - for a URL) and in JSON', async () => {
@@ -125,7 +127,6 @@ test('a target command runs a configured sandboxed server sandboxed, and says so
   const again = await mcpkit(['tools', 'hostile', '--config', config], { env: { TMPDIR: tmp } });
   assert.equal(again.code, 0, again.stderr);
   assert.deepEqual(readdirSync(tmp), []);
-  assert.deepEqual(deadCgroups(), []);
   const open = await mcpkit(['call', 'open', 'whoami', '--config', config]);
   assert.equal(open.code, 0, open.stderr);
   assert.doesNotMatch(open.stderr, /sandboxed/);
