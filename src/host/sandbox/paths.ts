@@ -10,7 +10,8 @@ import { which } from './support.js';
 /** Folders that are empty (a fresh tmpfs) in the sandbox unless granted by name. */
 export function hiddenFolders(home: string = homedir()): string[] {
   const list = ['/home', '/root', '/tmp', '/var/tmp', '/run', '/mnt', '/media', resolve(home)];
-  return [...new Set(list.filter((p) => existsSync(p)))];
+  // A home folder of `/` (some service accounts) is not hidden: that would hide the system.
+  return [...new Set(list.filter((p) => p !== sep && existsSync(p)))];
 }
 
 /** Files readable by root that the sandbox never shows (bound to /dev/null), and folders it empties. */
