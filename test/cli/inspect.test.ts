@@ -211,7 +211,8 @@ test('mcpkit inspect --config FILE: the page lists its servers and inspects the 
       // Connected at once; the host's servers come up in the background.
       (s) =>
         s.status === 'connected' &&
-        JSON.stringify(s.hostServers) === JSON.stringify([{ name: 'one', state: 'ready', sandbox: UNSANDBOXED }]),
+        JSON.stringify(s.hostServers) ===
+          JSON.stringify([{ name: 'one', state: 'ready', sandbox: UNSANDBOXED }]),
     );
     assert.deepEqual([state.configured, state.host, state.transport], [['one'], true, 'host']);
     assert.deepEqual(state.hostServers, [{ name: 'one', state: 'ready', sandbox: UNSANDBOXED }]);

@@ -35,7 +35,19 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   out.push('--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL');
   const tmpfsBytes = String(policy.memoryMb * 1024 * 1024);
   // /dev's own tmpfs has no size: shared memory gets one of its own, bounded like the other writable folders.
-  out.push('--ro-bind', '/', '/', '--dev', '/dev', '--size', tmpfsBytes, '--tmpfs', '/dev/shm', '--proc', '/proc');
+  out.push(
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--size',
+    tmpfsBytes,
+    '--tmpfs',
+    '/dev/shm',
+    '--proc',
+    '/proc',
+  );
   // Outer folders first: the home folder may be inside another hidden one (/home), and must still exist.
   for (const folder of byDepth(plan.hidden)) out.push('--size', tmpfsBytes, '--tmpfs', folder);
   for (const file of SECRET_FILES) if (existsSync(file)) out.push('--ro-bind', '/dev/null', file);

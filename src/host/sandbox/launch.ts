@@ -270,7 +270,11 @@ export class ServerSandbox {
         const stop = stopOf(code, (counters?.oomKills ?? 0) > 0, this.policy.cpuSeconds);
         if (stop) hits.push(stop);
         for (const hit of hits)
-          tell({ name: hit.kind, outcome: hit.kind === 'processes' ? 'refused' : 'stopped', summary: hit.message });
+          tell({
+            name: hit.kind,
+            outcome: hit.kind === 'processes' ? 'refused' : 'stopped',
+            summary: hit.message,
+          });
         return hits;
       },
       close: async () => {
