@@ -2,9 +2,13 @@
 //   node dist/bench/sandbox.js [--starts 20] [--calls 3000]
 // 1. Start: our example server over stdio, spawn to the first byte of its `initialize` answer, plain against
 //    sandboxed (the safe preset: the sandbox prepared, its control groups made, sh, bwrap and prlimit started),
-//    interleaved one of each, medians; and the same through a Host (start to ready, lists included).
+//    interleaved one of each: wall-clock medians and minimums, and the CPU time of each start and stop (this process
+//    and every process it ran, reaped: less sensitive than wall time to what else the machine runs); and the same
+//    through a Host (start to ready, lists included).
 // 2. Tool calls: `tools/call echo` through a Host over stdio, one plain server and one sandboxed, sequential,
-//    interleaved in blocks, medians of the blocks and the p99 of single calls.
+//    interleaved in blocks: medians of the blocks, the p99 of single calls, and each server's CPU per call (its
+//    process tree, from /proc).
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +19,7 @@ import { Host, type ServerConfig } from '../src/host.js';
 import type { Transport } from '../src/index.js';
 import { StdioClientTransport } from '../src/stdio.js';
 import { ROOT } from './implementations.js';
+import { cpuMs, ownTreeCpuMs } from './lib/proc.js';
 
 const { values } = parseArgs({
   options: { starts: { type: 'string', default: '20' }, calls: { type: 'string', default: '3000' } },
@@ -65,26 +70,54 @@ async function firstAnswer(transport: Transport): Promise<number> {
 async function startFigures(): Promise<void> {
   const options = { command: process.execPath, args: [EXAMPLE], env: {} };
   const sandbox = new ServerSandbox(options, PRESET as NonNullable<typeof PRESET>, () => undefined);
-  const plain: number[] = [];
-  const boxed: number[] = [];
+  const wall = { plain: [] as number[], boxed: [] as number[] };
+  const cpu = { plain: [] as number[], boxed: [] as number[] };
+  const open = {
+    plain: () => new StdioClientTransport(options),
+    boxed: () => new SandboxedStdioTransport(sandbox, options),
+  };
   // One of each first, not counted: files and the bwrap binary in the page cache.
-  await firstAnswer(new StdioClientTransport(options));
-  await firstAnswer(new SandboxedStdioTransport(sandbox, options));
+  await firstAnswer(open.plain());
+  await firstAnswer(open.boxed());
   for (let i = 0; i < STARTS; i++) {
-    plain.push(await firstAnswer(new StdioClientTransport(options)));
-    boxed.push(await firstAnswer(new SandboxedStdioTransport(sandbox, options)));
+    for (const kind of ['plain', 'boxed'] as const) {
+      const c0 = ownTreeCpuMs();
+      wall[kind].push(await firstAnswer(open[kind]()));
+      cpu[kind].push(ownTreeCpuMs() - c0);
+    }
   }
-  const p = median(plain);
-  const b = median(boxed);
+  const line = (label: string, xs: typeof wall, pick: (v: number[]) => number) => {
+    const p = pick(xs.plain);
+    const b = pick(xs.boxed);
+    return `  ${label}: plain ${p.toFixed(1)} ms, sandboxed ${b.toFixed(1)} ms, the sandbox adds ${(b - p).toFixed(1)} ms`;
+  };
   console.log(
-    `start, spawn to the first byte of the initialize answer, ${STARTS} of each, interleaved (medians):`,
+    `start, spawn to the first byte of the initialize answer, ${STARTS} of each, interleaved (target: adds <= 50 ms):`,
   );
-  console.log(
-    `  plain ${p.toFixed(1)} ms, sandboxed ${b.toFixed(1)} ms: the sandbox adds ${(b - p).toFixed(1)} ms (target <= 50 ms)`,
-  );
-  console.log(
-    `  (min plain ${Math.min(...plain).toFixed(1)} ms, sandboxed ${Math.min(...boxed).toFixed(1)} ms: ${(Math.min(...boxed) - Math.min(...plain)).toFixed(1)} ms)`,
-  );
+  console.log(line('wall, median', wall, median));
+  console.log(line('wall, minimum', wall, (v) => Math.min(...v)));
+  console.log(line('CPU of the start and stop (every process), median', cpu, median));
+}
+
+/** CPU time of a process and every process below it, in milliseconds (from /proc). */
+function treeCpuMs(root: number): number {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  let total = 0;
+  for (const pid of parent.keys()) {
+    let p: number | undefined = pid;
+    for (let i = 0; i < 64 && p !== undefined && p !== root && p > 1; i++) p = parent.get(p);
+    if (p === root) total += cpuMs(pid);
+  }
+  return total;
 }
 
 function server(name: string, sandbox: boolean): ServerConfig {
@@ -131,6 +164,8 @@ async function callFigures(): Promise<void> {
   }
   const blocks: Record<'plain' | 'boxed', number[]> = { plain: [], boxed: [] };
   const singles: Record<'plain' | 'boxed', number[]> = { plain: [], boxed: [] };
+  const pids = { plain: host.pidOf('plain') as number, boxed: host.pidOf('boxed') as number };
+  const cpu0 = { plain: treeCpuMs(pids.plain), boxed: treeCpuMs(pids.boxed) };
   const BLOCK = 50;
   for (let done = 0; done < CALLS; done += BLOCK) {
     for (const name of ['plain', 'boxed'] as const) {
@@ -143,6 +178,8 @@ async function callFigures(): Promise<void> {
       blocks[name].push(((performance.now() - t0) * 1000) / BLOCK);
     }
   }
+  const perCall = (kind: 'plain' | 'boxed') => ((treeCpuMs(pids[kind]) - cpu0[kind]) * 1000) / CALLS;
+  const serverCpu = { plain: perCall('plain'), boxed: perCall('boxed') };
   await host.close();
   const p = median(blocks.plain);
   const b = median(blocks.boxed);
