@@ -194,6 +194,9 @@ async function callFigures(): Promise<void> {
   console.log(
     `  block medians' interquartile range: plain ${spread(blocks.plain)} us, sandboxed ${spread(blocks.boxed)} us`,
   );
+  console.log(
+    `  the server's CPU per call (its process tree): plain ${serverCpu.plain.toFixed(0)} us, sandboxed ${serverCpu.boxed.toFixed(0)} us`,
+  );
 }
 
 const load = () =>
