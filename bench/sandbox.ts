@@ -2,9 +2,9 @@
 //   node dist/bench/sandbox.js [--starts 20] [--calls 3000]
 // 1. Start: our example server over stdio, spawn to the first byte of its `initialize` answer, plain against
 //    sandboxed (the safe preset: the sandbox prepared, its control groups made, sh, bwrap and prlimit started),
-//    interleaved one of each: wall-clock medians and minimums, and the CPU time of each start and stop (this process
-//    and every process it ran, reaped: less sensitive than wall time to what else the machine runs); and the same
-//    through a Host (start to ready, lists included).
+//    interleaved one of each: wall-clock medians and minimums, and the CPU time used to the first answer (this
+//    process and the server's process tree: less sensitive than wall time to what else the machine runs); and the
+//    same through a Host (start to ready, lists included).
 // 2. Tool calls: `tools/call echo` through a Host over stdio, one plain server and one sandboxed, sequential,
 //    interleaved in blocks: medians of the blocks, the p99 of single calls, and each server's CPU per call (its
 //    process tree, from /proc).
@@ -16,10 +16,9 @@ import { ServerSandbox } from '../src/host/sandbox/launch.js';
 import { resolveSandbox } from '../src/host/sandbox/policy.js';
 import { SandboxedStdioTransport } from '../src/host/sandbox/sandboxed-transport.js';
 import { Host, type ServerConfig } from '../src/host.js';
-import type { Transport } from '../src/index.js';
 import { StdioClientTransport } from '../src/stdio.js';
 import { ROOT } from './implementations.js';
-import { cpuMs, ownTreeCpuMs } from './lib/proc.js';
+import { cpuMs } from './lib/proc.js';
 
 const { values } = parseArgs({
   options: { starts: { type: 'string', default: '20' }, calls: { type: 'string', default: '3000' } },
@@ -47,8 +46,14 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
 };
 
-/** Spawn (and for the sandbox, prepare) to the first message back; then closed. */
-async function firstAnswer(transport: Transport): Promise<number> {
+/**
+ * Spawn (and for the sandbox, prepare) to the first message back, then closed: the wall time, and the CPU time used
+ * by then (this process's, and the server's process tree's: sh, bwrap and the server for a sandboxed one).
+ */
+async function firstAnswer(
+  transport: StdioClientTransport | SandboxedStdioTransport,
+): Promise<[number, number]> {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   let answered!: () => void;
   const answer = new Promise<void>((resolve) => {
@@ -63,8 +68,10 @@ async function firstAnswer(transport: Transport): Promise<number> {
   await transport.send(INITIALIZE);
   await answer;
   const ms = performance.now() - t0;
+  const own = process.cpuUsage(c0);
+  const cpu = (own.user + own.system) / 1000 + treeCpuMs(transport.pid as number);
   await transport.close();
-  return ms;
+  return [ms, cpu];
 }
 
 async function startFigures(): Promise<void> {
@@ -81,9 +88,9 @@ async function startFigures(): Promise<void> {
   await firstAnswer(open.boxed());
   for (let i = 0; i < STARTS; i++) {
     for (const kind of ['plain', 'boxed'] as const) {
-      const c0 = ownTreeCpuMs();
-      wall[kind].push(await firstAnswer(open[kind]()));
-      cpu[kind].push(ownTreeCpuMs() - c0);
+      const [ms, used] = await firstAnswer(open[kind]());
+      wall[kind].push(ms);
+      cpu[kind].push(used);
     }
   }
   const line = (label: string, xs: typeof wall, pick: (v: number[]) => number) => {
@@ -96,7 +103,7 @@ async function startFigures(): Promise<void> {
   );
   console.log(line('wall, median', wall, median));
   console.log(line('wall, minimum', wall, (v) => Math.min(...v)));
-  console.log(line('CPU of the start and stop (every process), median', cpu, median));
+  console.log(line('CPU used to the first answer (this process and the server tree), median', cpu, median));
 }
 
 /** CPU time of a process and every process below it, in milliseconds (from /proc). */
