@@ -5,9 +5,11 @@
 //    interleaved one of each: wall-clock medians and minimums, and the CPU time used to the first answer (this
 //    process and the server's process tree: less sensitive than wall time to what else the machine runs); and the
 //    same through a Host (start to ready, lists included).
+//    The floor: `node -e 0` bare against through the sandbox's command line (the sandbox's own fixed cost).
 // 2. Tool calls: `tools/call echo` through a Host over stdio, one plain server and one sandboxed, sequential,
 //    interleaved in blocks: medians of the blocks, the p99 of single calls, and each server's CPU per call (its
 //    process tree, from /proc).
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +129,36 @@ function treeCpuMs(root: number): number {
   return total;
 }
 
+/**
+ * The sandbox's own fixed cost, without a server's start in it: `node -e 0` run bare against run through the
+ * sandbox's command line (the preparation, sh joining the control groups, bwrap, prlimit), interleaved.
+ */
+async function floorFigures(): Promise<void> {
+  const sandbox = new ServerSandbox(
+    { command: process.execPath, args: ['-e', '0'], env: {} },
+    PRESET as NonNullable<typeof PRESET>,
+    () => undefined,
+  );
+  const bare: number[] = [];
+  const boxed: number[] = [];
+  for (let i = 0; i < STARTS * 2; i++) {
+    let t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    bare.push(performance.now() - t0);
+    t0 = performance.now();
+    const start = await sandbox.start();
+    const run = spawnSync(start.command, start.args, { stdio: 'ignore', env: start.env, cwd: start.cwd });
+    boxed.push(performance.now() - t0);
+    await start.close();
+    if (run.status !== 0) throw new Error(`the sandboxed node -e 0 exited with ${run.status}`);
+  }
+  const row = (label: string, pick: (v: number[]) => number) =>
+    `  ${label}: bare ${pick(bare).toFixed(1)} ms, sandboxed ${pick(boxed).toFixed(1)} ms, the sandbox adds ${(pick(boxed) - pick(bare)).toFixed(1)} ms`;
+  console.log(`floor: node -e 0, ${bare.length} of each, interleaved:`);
+  console.log(row('median', median));
+  console.log(row('minimum', (v) => Math.min(...v)));
+}
+
 function server(name: string, sandbox: boolean): ServerConfig {
   return {
     name,
@@ -211,6 +243,7 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 console.log(`load average at start: ${load()}`);
+await floorFigures();
 await startFigures();
 await hostStartFigures();
 await callFigures();
