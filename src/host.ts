@@ -1,6 +1,7 @@
 // `mcpkit/host`: one application driving many MCP servers (Node only): config files of the hosts people use,
 // connections with state and restarts, one registry of qualified names, approvals, an activity log, and the model
-// loop (`host.chat`) over the OpenAI Chat Completions and Anthropic Messages APIs.
+// loop (`host.chat`) over the OpenAI Chat Completions and Anthropic Messages APIs, and the sandbox of the stdio
+// servers it starts (bubblewrap on Linux).
 
 export {
   type ActivityEntry,
@@ -118,6 +119,27 @@ export type {
   Registry,
   ServerLists,
 } from './host/registry.js';
+export type { AllowedHost } from './host/sandbox/allowed-hosts.js';
+export type { SandboxHit, SandboxHitKind } from './host/sandbox/hits.js';
+export {
+  type SandboxEvent,
+  type SandboxedCommand,
+  type SandboxStart,
+  ServerSandbox,
+} from './host/sandbox/launch.js';
+export {
+  checkSandboxSetting,
+  resolveSandbox,
+  SANDBOX_DEFAULTS,
+  type SandboxCheckOptions,
+  type SandboxGrants,
+  type SandboxPolicy,
+  type SandboxProblem,
+  type SandboxSetting,
+} from './host/sandbox/policy.js';
+export { SandboxedStdioTransport } from './host/sandbox/sandboxed-transport.js';
+export { type SandboxTools, type SupportOptions, sandboxTools } from './host/sandbox/support.js';
+export { type SandboxView, settingSummary } from './host/sandbox/view.js';
 export { estimateToolTokens } from './host/search/budget.js';
 export {
   CALL_TOOL,

@@ -28,6 +28,7 @@ import { MemoryPinStore } from './pin-store.js';
 import { listServer, RefreshScheduler } from './refresh.js';
 import { Registry } from './registry.js';
 import { type HostCallOptions, Router } from './routing.js';
+import { checkSandboxSetting, type SandboxSetting } from './sandbox/policy.js';
 import { ToolSearch, type ToolSearchAnswer, type ToolSearchOptions } from './search/facade.js';
 import { searchHostTools } from './search/host-search.js';
 import { ToolIndex } from './search/tool-index.js';
@@ -71,6 +72,7 @@ export class Host {
   readonly #index: ToolIndex;
   readonly #toolSearch: ToolSearch;
   readonly #lists: KnownToolLists | undefined;
+  readonly #sandbox: SandboxSetting | undefined;
 
   /** Reads config files (see {@link loadConfig}) and makes a host of their servers. */
   static async load(
@@ -104,6 +106,7 @@ export class Host {
         `The separator must be 1 to 8 of a-z A-Z 0-9 _ -, got ${JSON.stringify(separator)}`,
       );
     const hostDefault = options.defaultApproval ?? loaded.settings.defaultApproval ?? 'ask';
+    this.#sandbox = hostSandbox(options.sandbox ?? loaded.settings.sandbox);
     this.#registry = new Registry(
       separator,
       (server, tool) => approvalMode(server, tool.name, tool.annotations, hostDefault),
@@ -336,6 +339,15 @@ export class Host {
       connectTimeoutMs: o.connectTimeoutMs ?? 30_000,
       restart: o.restart ?? {},
       inheritEnv: o.inheritEnv ?? [],
+      sandbox: this.#sandbox,
+      onsandbox: (event) =>
+        this.log.record({
+          kind: 'sandbox',
+          server: config.name,
+          name: event.name,
+          outcome: event.outcome,
+          summary: shorten(event.summary),
+        }),
       authFor: this.#authFor,
       transportFor: o.transportFor,
       ...(o.random ? { random: o.random } : {}),
@@ -470,6 +482,20 @@ export class Host {
       }
     }
   }
+}
+
+/** The host-wide sandbox default, checked as a config file's is (an app's object may hold anything). */
+function hostSandbox(setting: SandboxSetting | undefined): SandboxSetting | undefined {
+  if (setting === undefined) return undefined;
+  const checked = checkSandboxSetting(setting);
+  if ('problems' in checked) {
+    const p = checked.problems[0];
+    throw new McpkitError(
+      'CONFIG_INVALID',
+      `The host's sandbox${p?.field ? `, ${p.field}` : ''}: ${p?.message ?? 'invalid'}`,
+    );
+  }
+  return checked.setting;
 }
 
 function isLoaded(config: LoadedConfig | readonly ServerConfig[]): config is LoadedConfig {

@@ -8,6 +8,7 @@ import type { ListKind, RestartOptions, ServerStatus } from './connection.js';
 import type { ModelAdapter } from './model/types.js';
 import type { HostOAuthOptions } from './oauth.js';
 import type { ToolPinStore } from './pin-store.js';
+import type { SandboxGrants, SandboxSetting } from './sandbox/policy.js';
 import type { ToolRanker } from './search/ranker.js';
 import type { HostElicitation, HostSampling, SamplingReview } from './server-requests.js';
 import type { ToolListCache } from './tool-list-cache.js';
@@ -41,6 +42,12 @@ export interface HostOptions {
   refreshDebounceMs?: number;
   /** Host variables spawned servers also get (loader variables such as LD_PRELOAD only when a config names them). */
   inheritEnv?: string[];
+  /**
+   * The sandbox of every stdio server that sets none (overrides the config's `host.sandbox`): `true` for the safe
+   * preset (no network, the system read-only, the home folder hidden), or grants (see {@link SandboxGrants}).
+   * Linux only (bubblewrap); elsewhere such servers do not start.
+   */
+  sandbox?: SandboxSetting;
   /** OAuth for HTTP servers: an `OAuthClient` per server, tokens in one file (see {@link HostOAuthOptions}). */
   oauth?: HostOAuthOptions;
   /**

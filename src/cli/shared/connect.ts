@@ -3,6 +3,8 @@
 // the connection turned into the right exit code (2 with the server's stderr tail, 3, or 4).
 import { Client } from '../../client/client.js';
 import type { ClientOptions } from '../../client/options.js';
+import { ServerSandbox } from '../../host/sandbox/launch.js';
+import { SandboxedStdioTransport } from '../../host/sandbox/sandboxed-transport.js';
 import { errorMessage, McpkitError } from '../../jsonrpc/errors.js';
 import type { Transport } from '../../protocol/transport.js';
 import { LOG_LEVELS } from '../../server/session.js';
@@ -76,12 +78,17 @@ export function parseLogLevel(value: string | undefined): LoggingLevel | undefin
 /** The transport of a target (stdio: the server's stderr is kept for the failure message). */
 export function transportOf(target: Target, auth: HttpAuthorizer | undefined, http?: HttpWatch): Transport {
   if (target.kind === 'stdio') {
-    return new StdioClientTransport({
+    const options = {
       command: target.command,
       args: target.args,
       env: target.env,
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    };
+    if (target.sandbox === undefined) return new StdioClientTransport(options);
+    const sandbox = new ServerSandbox(options, target.sandbox, (e) => {
+      if (e.outcome !== 'allowed') note(e.name === 'start' ? e.summary : `sandbox: ${e.summary}`);
     });
+    return new SandboxedStdioTransport(sandbox, options);
   }
   const options = {
     headers: target.headers,
@@ -162,7 +169,7 @@ export function connectFailure(
   if (e instanceof CliError) return e;
   const code = http?.refused ? ExitCode.authRequired : exitCodeOf(e, target.kind);
   const message = errorMessage(e);
-  if (transport instanceof StdioClientTransport) {
+  if (transport instanceof StdioClientTransport || transport instanceof SandboxedStdioTransport) {
     const stderr = transport.stderrTail.trim().split('\n').slice(-20).join('\n');
     if (code === ExitCode.serverFailed || code === ExitCode.usage)
       return new CliError(

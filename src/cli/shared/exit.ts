@@ -53,6 +53,7 @@ const BY_CODE: Record<McpkitErrorCode, ExitClass> = {
   CONFIG_CONFLICT: ExitCode.usage,
   NOT_FOUND: ExitCode.usage,
   AMBIGUOUS_RESOURCE: ExitCode.usage,
+  SANDBOX_UNAVAILABLE: ExitCode.serverFailed,
   RATE_LIMITED: ExitCode.usage,
   AUTH_DISCOVERY_FAILED: ExitCode.authRequired,
   AUTH_REGISTRATION_FAILED: ExitCode.authRequired,

@@ -16,6 +16,8 @@ export interface HostConfigFlags {
   config?: string;
   /** `--trust-project`: the working folder's project files are trusted for this run (nothing is recorded). */
   trustProject?: boolean;
+  /** `--sandbox`: stdio servers run sandboxed (the safe preset) unless their config sets `sandbox`. */
+  sandbox?: boolean;
 }
 
 /** What {@link loadHostConfig} may use: the chat's own input lines, and VS Code's `${input:…}` questions. */

@@ -15,6 +15,14 @@ export function withTrustProject(command: Command): Command {
   );
 }
 
+/** `--sandbox`: every stdio server runs sandboxed (the safe preset) unless its config says otherwise. */
+export function withSandbox(command: Command): Command {
+  return command.option(
+    '--sandbox',
+    'run stdio servers sandboxed (no network, the system read-only, your home folder hidden) unless a config sets their "sandbox"; Linux, with bubblewrap',
+  );
+}
+
 /** `--format text|json`. */
 export function withFormat(command: Command): Command {
   return command.option(
@@ -27,10 +35,12 @@ export function withFormat(command: Command): Command {
 /** The flags of a command that talks to a server: how to reach it, the era, logs, time limit, output. */
 export function withTarget(command: Command): Command {
   return withFormat(
-    withTrustProject(
-      command.option(
-        '--config <file>',
-        'host config file to look a server name up in (default: the known locations)',
+    withSandbox(
+      withTrustProject(
+        command.option(
+          '--config <file>',
+          'host config file to look a server name up in (default: the known locations)',
+        ),
       ),
     )
       .option('--cwd <dir>', 'working directory of a stdio server')

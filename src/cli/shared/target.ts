@@ -4,9 +4,12 @@
 import type { LoadedConfig, ServerConfig } from '../../host/config/types.js';
 import { serverEnvironment } from '../../host/environment.js';
 import { isSecretName, REDACTED, redactText } from '../../host/redact.js';
+import { decideSandbox } from '../../host/sandbox/decide.js';
+import { resolveSandbox, type SandboxPolicy } from '../../host/sandbox/policy.js';
 import { CliError, ExitCode, type TargetKind } from './exit.js';
 import { configSources, type HostConfigFlags, loadHostConfig } from './host-config.js';
 import { nearest } from './nearest.js';
+import { note } from './output.js';
 
 /** The target options every command that talks to a server accepts. */
 export interface TargetFlags extends HostConfigFlags {
@@ -28,6 +31,8 @@ export type Target =
       /** The child's complete environment (the stdio allow-list, the config's and `-e` variables). */
       env: Record<string, string>;
       cwd?: string;
+      /** Its sandbox (the config's `sandbox`, its `host.sandbox`, or `--sandbox`); none: not sandboxed. */
+      sandbox?: SandboxPolicy;
     }
   | {
       kind: 'url';
@@ -88,6 +93,7 @@ export async function resolveTarget(
     if (name !== undefined)
       throw new CliError(ExitCode.usage, `give either a target ("${name}") or a command after --, not both`);
     const [program, ...args] = command as [string, ...string[]];
+    const sandbox = flags.sandbox === true ? resolveSandbox(true, undefined) : undefined;
     return {
       kind: 'stdio',
       label: commandLabel(command),
@@ -95,6 +101,7 @@ export async function resolveTarget(
       args,
       env: serverEnvironment(extraEnv, Object.keys(extraEnv)),
       ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+      ...(sandbox ? { sandbox } : {}),
     };
   }
   if (name === undefined || name === '')
@@ -122,8 +129,11 @@ export async function resolveTarget(
       headers: extraHeaders,
     };
   }
-  const server = await configuredServer(name, flags, config);
+  const { server, settings } = await configuredServer(name, flags, config);
   const t = server.transport;
+  const sandboxed = decideSandbox(server, flags.sandbox === true ? true : settings.sandbox);
+  if (sandboxed.refused) throw new CliError(ExitCode.usage, sandboxed.refused.message);
+  for (const line of sandboxed.notes) note(`notice: ${line}`);
   if (t.type === 'stdio') {
     const env = { ...t.env, ...extraEnv };
     const cwd = flags.cwd ?? t.cwd;
@@ -134,6 +144,7 @@ export async function resolveTarget(
       args: t.args,
       env: serverEnvironment(env, [...t.namedEnv, ...Object.keys(extraEnv)]),
       ...(cwd === undefined ? {} : { cwd }),
+      ...(sandboxed.policy ? { sandbox: sandboxed.policy } : {}),
     };
   }
   return {
@@ -202,7 +213,7 @@ async function configuredServer(
   name: string,
   flags: HostConfigFlags,
   given: LoadedConfig | undefined,
-): Promise<ServerConfig> {
+): Promise<{ server: ServerConfig; settings: LoadedConfig['settings'] }> {
   const files = configSources(flags.config).map((s) => s.path);
   if (given === undefined && files.length === 0)
     throw new CliError(
@@ -211,7 +222,7 @@ async function configuredServer(
     );
   const loaded = given ?? (await loadHostConfig(flags));
   const found = loaded.servers.find((s) => s.name === name);
-  if (found) return found;
+  if (found) return { server: found, settings: loaded.settings };
   const names = loaded.servers.map((s) => s.name);
   const close = nearest(name, names);
   throw new CliError(

@@ -2,16 +2,24 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * The user's config directory for mcpkit (its tokens, the project files the person trusted):
- * `$XDG_CONFIG_HOME/mcpkit` (`~/.config/mcpkit`), `%APPDATA%\mcpkit`, or `~/Library/Application Support/mcpkit`.
+ * The user's config directory for mcpkit (its tokens, the project files the person trusted, its own config file):
+ * `$XDG_CONFIG_HOME/mcpkit` (`~/.config/mcpkit`), `%APPDATA%\mcpkit`, or `~/Library/Application Support/mcpkit`;
+ * for this machine unless another platform, home or environment is given.
  */
-export function configDir(): string {
-  const env = process.env;
-  if (process.platform === 'win32')
-    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'mcpkit');
-  if (process.platform === 'darwin' && env.XDG_CONFIG_HOME === undefined)
-    return join(homedir(), 'Library', 'Application Support', 'mcpkit');
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'mcpkit');
+export function configDir(
+  options: {
+    platform?: NodeJS.Platform;
+    userHome?: string;
+    env?: Readonly<Record<string, string | undefined>>;
+  } = {},
+): string {
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const home = options.userHome ?? homedir();
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'mcpkit');
+  if (platform === 'darwin' && env.XDG_CONFIG_HOME === undefined)
+    return join(home, 'Library', 'Application Support', 'mcpkit');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'mcpkit');
 }
 
 /**

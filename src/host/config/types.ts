@@ -1,3 +1,5 @@
+import type { SandboxSetting } from '../sandbox/policy.js';
+
 /** The config file formats the host reads. */
 export type ConfigFormat = 'claude-desktop' | 'claude-code' | 'vscode' | 'cursor' | 'mcpkit';
 
@@ -58,8 +60,13 @@ export interface ServerConfig {
   requestTimeoutMs?: number;
   /** A pre-registered OAuth client for an HTTP server (Cursor's `auth` block). */
   oauth?: { clientId?: string; clientSecret?: string; scopes?: string[] };
-  /** Where the entry came from. */
-  source: { file: string; format: ConfigFormat };
+  /**
+   * The sandbox of a stdio server: `true` (the safe preset), `false` (none, even under a host-wide default), or the
+   * safe preset with grants; undefined: the host-wide default.
+   */
+  sandbox?: SandboxSetting;
+  /** Where the entry came from (`scope: 'project'`: a project file's, which may only tighten the sandbox). */
+  source: { file: string; format: ConfigFormat; scope?: 'project' };
 }
 
 /** Host-wide settings an mcpkit config file may carry. */
@@ -68,6 +75,8 @@ export interface HostSettings {
   separator?: string;
   /** Approval mode for tools no policy names. */
   defaultApproval?: ApprovalMode;
+  /** The sandbox of stdio servers that set none (`host.sandbox`). */
+  sandbox?: SandboxSetting;
 }
 
 /**

@@ -219,6 +219,12 @@ export function ServerTab(props: { state: ConnectionState | undefined }) {
                     {h.state}
                     {h.reason ? ` — ${h.reason}` : ''}
                   </td>
+                  <td
+                    data-host-sandbox={h.sandbox === undefined ? 'n/a' : h.sandbox.sandboxed ? 'on' : 'off'}
+                    class={h.sandbox?.sandboxed ? 'sandbox-on' : 'sandbox-off'}
+                  >
+                    {h.sandbox?.summary ?? ''}
+                  </td>
                 </tr>
               ))}
             </tbody>

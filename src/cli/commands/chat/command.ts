@@ -5,17 +5,19 @@
 // follow the config's policy only (an `ask` is denied), sampling and elicitation declined.
 import type { Command } from 'commander';
 import { execute } from '../../shared/execute.js';
-import { withFormat, withTrustProject } from '../../shared/options.js';
+import { withFormat, withSandbox, withTrustProject } from '../../shared/options.js';
 import type { ChatFlags } from './flags.js';
 
 /** Adds `mcpkit chat` to `program`. */
 export function register(program: Command): void {
   withFormat(
-    withTrustProject(
-      program
-        .command('chat')
-        .description('Chat with a model that uses the servers of a host config (approvals asked inline)')
-        .option('--config <file>', 'host config file (default: the known locations)'),
+    withSandbox(
+      withTrustProject(
+        program
+          .command('chat')
+          .description('Chat with a model that uses the servers of a host config (approvals asked inline)')
+          .option('--config <file>', 'host config file (default: the known locations)'),
+      ),
     )
       .option(
         '--model <provider:name>',

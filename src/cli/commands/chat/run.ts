@@ -45,6 +45,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   });
   const host = new Host(config, {
     model,
+    ...(flags.sandbox ? { sandbox: true } : {}),
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     toolPins: toolPinStore(),
     toolListCache: toolListCache(),
@@ -70,19 +71,25 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     if (e.kind === 'tool-change' && e.outcome !== 'approved')
       note(`! ${e.name} on ${e.server}: ${e.summary}`);
   });
+  // What a sandbox does before its server is up (an npx package installed outside it) is worth seeing at once.
+  const preparing = host.on('activity', (e) => {
+    if (e.kind === 'sandbox' && e.name === 'prepare') note(`… ${e.server}: ${e.summary ?? ''}`);
+  });
   try {
     for (const s of await host.start()) {
       const tools = host.registry.tools().filter((t) => t.server === s.name).length;
-      if (s.state === 'ready') note(`✓ ${s.name}: ready, ${tools} tools`);
+      const sandbox = s.sandbox ? `\n  ${s.sandbox.summary}` : '';
+      if (s.state === 'ready') note(`✓ ${s.name}: ready, ${tools} tools${sandbox}`);
       else if (s.state === 'idle')
         note(
-          `○ ${s.name}: idle (started when a search or a call needs it)${tools > 0 ? `, ${tools} tools known` : ''}`,
+          `○ ${s.name}: idle (started when a search or a call needs it)${tools > 0 ? `, ${tools} tools known` : ''}${sandbox}`,
         );
       else
         note(
-          `✗ ${s.name}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}${s.stderrTail ? `\n  ${cut(s.stderrTail, 300)}` : ''}`,
+          `✗ ${s.name}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}${s.stderrTail ? `\n  ${cut(s.stderrTail, 300)}` : ''}${sandbox}`,
         );
     }
+    preparing();
     started = true;
     note(
       `model: ${model.provider}:${model.model}${interactive ? ' — /help for commands, /quit to end' : ''}`,
@@ -166,7 +173,10 @@ async function command(input: string, host: Host, chat: Chat): Promise<void> {
       );
       return;
     case 'servers':
-      for (const s of host.servers) note(`${s.name}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}`);
+      for (const s of host.servers)
+        note(
+          `${s.name}: ${s.state}${s.reason ? ` — ${s.reason}` : ''}${s.sandbox ? ` (${s.sandbox.summary})` : ''}`,
+        );
       return;
     case 'log': {
       const n = Number(rest[0] ?? '20');

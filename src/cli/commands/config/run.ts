@@ -9,11 +9,15 @@ import {
   describeEntry,
   redactServerEntry,
 } from '../../../host/config/entries.js';
+import { isOverlayEntry } from '../../../host/config/entry.js';
+import { parseConfigText } from '../../../host/config/jsonc.js';
 import { detectFormat } from '../../../host/config/load.js';
 import { appOf, type ConfigLocation, knownConfigLocations } from '../../../host/config/locations.js';
 import { fileDigest } from '../../../host/config/project.js';
 import { ProjectTrust } from '../../../host/config/project-trust.js';
+import { settingSummary } from '../../../host/sandbox/view.js';
 import { errorMessage } from '../../../jsonrpc/errors.js';
+import { isJsonObject } from '../../../jsonrpc/types.js';
 import { CliError, ExitCode } from '../../shared/exit.js';
 import { nearest } from '../../shared/nearest.js';
 import { note, out, outJson, table } from '../../shared/output.js';
@@ -34,6 +38,8 @@ async function readAll(flags: ConfigFlags): Promise<{
   servers: (ConfiguredServer & { trust: Trust })[];
   files: FileRead[];
   errors: ConfigError[];
+  /** The host-wide sandbox of the person's mcpkit files (`host.sandbox`; a later file wins). */
+  hostSandbox: unknown;
 }> {
   const workspaceFolder = process.cwd();
   const locations =
@@ -41,6 +47,7 @@ async function readAll(flags: ConfigFlags): Promise<{
   const servers: (ConfiguredServer & { trust: Trust })[] = [];
   const files: FileRead[] = [];
   const errors: ConfigError[] = [];
+  let hostSandbox: unknown;
   const trustStore = new ProjectTrust();
   for (const location of locations) {
     let bytes: Buffer;
@@ -54,8 +61,10 @@ async function readAll(flags: ConfigFlags): Promise<{
     const trust = await trustOf(location, bytes, trustStore, flags.trustProject === true);
     files.push({ file: location.path, scope: location.scope, trust });
     try {
-      for (const s of configuredServersIn(bytes.toString('utf8'), location, workspaceFolder))
-        servers.push({ ...s, trust });
+      const text = bytes.toString('utf8');
+      for (const s of configuredServersIn(text, location, workspaceFolder)) servers.push({ ...s, trust });
+      if (location.format === 'mcpkit' && location.scope === 'user')
+        hostSandbox = hostSandboxIn(text) ?? hostSandbox;
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       errors.push(e);
@@ -63,7 +72,19 @@ async function readAll(flags: ConfigFlags): Promise<{
   }
   if (flags.config !== undefined && files.length === 0 && errors.length === 0)
     throw new CliError(ExitCode.usage, `no such file: ${flags.config}`);
-  return { servers, files, errors };
+  return { servers, files, errors, hostSandbox };
+}
+
+/** Whether a row is an mcpkit overlay: an entry that changes a server another file defines. */
+function isOverlay(s: ConfiguredServer): boolean {
+  return s.app === 'mcpkit' && isOverlayEntry(s.entry);
+}
+
+/** The `host.sandbox` of an mcpkit file's text, as written. */
+function hostSandboxIn(text: string): unknown {
+  const root = text.trim() === '' ? {} : parseConfigText(text, '', false);
+  const host = isJsonObject(root) ? root.host : undefined;
+  return isJsonObject(host) ? host.sandbox : undefined;
 }
 
 async function trustOf(
@@ -91,6 +112,19 @@ function given(file: string): ConfigLocation {
   return { format, app: appOf(format), scope: 'user', path: file };
 }
 
+/**
+ * How a server runs, as its entry is written: `-` for a URL, its own `sandbox` (a project's `false` does not count),
+ * else the `host.sandbox` of the person's mcpkit files (`default: …`), else `off` (`--sandbox` of the commands that
+ * start servers makes the safe preset the default for that run).
+ */
+function sandboxColumn(s: ConfiguredServer, hostSandbox: unknown): string {
+  if (typeof s.entry.url === 'string') return '-';
+  if (isOverlay(s)) return s.entry.sandbox === undefined ? '(unchanged)' : settingSummary(s.entry.sandbox);
+  const own = s.entry.sandbox;
+  if (own !== undefined && !(own === false && s.scope === 'project')) return settingSummary(own);
+  return hostSandbox === undefined ? 'off' : `default: ${settingSummary(hostSandbox)}`;
+}
+
 const TRUST_TEXT: Record<Trust, string> = {
   yours: 'yours',
   trusted: 'trusted (as it is now)',
@@ -109,13 +143,22 @@ function failIfBroken(errors: readonly ConfigError[]): void {
 }
 
 export async function configList(flags: ConfigFlags): Promise<number> {
-  const { servers, files, errors } = await readAll(flags);
+  const { servers, files, errors, hostSandbox } = await readAll(flags);
   const paths = files.map((f) => f.file);
+  // The person's overlays (entries of an mcpkit file without command or url) set the sandbox of the servers above them.
+  const overlays = new Map<string, unknown>();
+  for (const s of servers)
+    if (isOverlay(s) && s.scope === 'user' && s.entry.sandbox !== undefined)
+      overlays.set(s.name, s.entry.sandbox);
+  const sandboxOf = (s: ConfiguredServer) =>
+    !isOverlay(s) && s.scope === 'user' && overlays.has(s.name)
+      ? settingSummary(overlays.get(s.name))
+      : sandboxColumn(s, hostSandbox);
   if (flags.format === 'json') {
     outJson({
       files: paths,
       projects: files.filter((f) => f.scope === 'project').map((f) => ({ file: f.file, trust: f.trust })),
-      servers: servers.map((s) => ({ ...s, entry: redactServerEntry(s.entry) })),
+      servers: servers.map((s) => ({ ...s, entry: redactServerEntry(s.entry), sandbox: sandboxOf(s) })),
       errors: errors.map((e) => ({ file: e.file, message: e.message })),
     });
   } else {
@@ -124,10 +167,12 @@ export async function configList(flags: ConfigFlags): Promise<number> {
         out(files.length === 0 ? 'no host config files found' : `no servers in ${paths.join(', ')}`);
     } else {
       const rows = servers.map((s) => {
-        const { transport, target } = describeEntry(s.entry);
-        return [s.name, s.app, s.scope, s.trust, transport, target];
+        const { transport, target } = isOverlay(s)
+          ? { transport: 'overlay', target: '(settings for the server of that name above)' }
+          : describeEntry(s.entry);
+        return [s.name, s.app, s.scope, s.trust, transport, target, sandboxOf(s)];
       });
-      out(table(['NAME', 'HOST', 'SCOPE', 'TRUST', 'TRANSPORT', 'COMMAND / URL'], rows));
+      out(table(['NAME', 'HOST', 'SCOPE', 'TRUST', 'TRANSPORT', 'COMMAND / URL', 'SANDBOX'], rows));
       out(`\nfiles: ${paths.join(', ')}`);
     }
     for (const f of files.filter((f) => f.scope === 'project'))

@@ -30,9 +30,15 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
     toolPins: toolPinStore(),
     toolListCache: toolListCache(),
     ...(flags.lazy === true ? { lazy: true } : {}),
+    ...(flags.sandbox ? { sandbox: true } : {}),
   });
   host.on('state', (s) => {
-    if (s.state !== 'starting') note(`${s.name}: ${s.state}${s.reason ? ` — ${cut(s.reason, 300)}` : ''}`);
+    if (s.state === 'starting') return;
+    const sandbox = s.state === 'ready' && s.sandbox ? ` (${s.sandbox.summary})` : '';
+    note(`${s.name}: ${s.state}${s.reason ? ` — ${cut(s.reason, 300)}` : ''}${sandbox}`);
+  });
+  host.on('activity', (e) => {
+    if (e.kind === 'sandbox' && e.name === 'prepare') note(`${e.server}: ${e.summary ?? ''}`);
   });
   try {
     await host.start();

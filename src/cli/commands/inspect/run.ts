@@ -49,7 +49,14 @@ export async function inspect(name: string | undefined, flags: InspectFlags): Pr
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     ...(target === undefined ? {} : { target }),
     ...(configured === undefined ? {} : { configured }),
-    ...(config === undefined ? {} : { host: { config, options: { toolPins: toolPinStore() } } }),
+    ...(config === undefined
+      ? {}
+      : {
+          host: {
+            config,
+            options: { toolPins: toolPinStore(), ...(flags.sandbox ? { sandbox: true } : {}) },
+          },
+        }),
   });
   note(`Inspector: ${inspector.url}`);
   // After the Inspector line, which scripts read as the first.
