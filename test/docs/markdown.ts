@@ -35,7 +35,7 @@ export function codeBlocks(page: string): CodeBlock[] {
     for (; j < lines.length; j++) {
       const line = lines[j] as string;
       const close = FENCE.exec(line);
-      if (close && close[2]?.startsWith(fence) && (close[3] ?? '').trim() === '') break;
+      if (close?.[2]?.startsWith(fence) && (close[3] ?? '').trim() === '') break;
       body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
     }
     if (j === lines.length) throw new Error(`line ${i + 1}: a code fence that never closes`);
