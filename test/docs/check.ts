@@ -95,8 +95,14 @@ export function checkPages(pages: readonly Page[], options: CheckOptions): Check
           return;
         }
         if (!isTypeScript(block)) {
-          if (block.run || block.file !== undefined)
-            failures.push(`${where}: only TypeScript blocks take "run" or "file="`);
+          if (block.run) failures.push(`${where}: only TypeScript blocks take "run"`);
+          // A data file a block reads (a config file): written beside the page's blocks, not compiled.
+          if (block.file !== undefined) {
+            if (!/^[a-zA-Z0-9_.-]+$/.test(block.file) || names.has(block.file))
+              failures.push(`${where}: file=${block.file} is not a plain name used once on this page`);
+            names.add(block.file);
+            writeFileSync(join(project, folder, block.file), `${block.text}\n`);
+          }
           return;
         }
         const name = block.file ?? `block-${block.line}.ts`;
