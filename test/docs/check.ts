@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { type CodeBlock, codeBlocks, isTypeScript } from './markdown.js';
 
 /** A Markdown page: its name in messages (`README.md`, `docs/servers.md`) and its text. */
@@ -220,6 +220,8 @@ function runBlock(
     env: {
       ...process.env,
       npm_config_offline: 'true',
+      // The node that runs the test is the one a command started by name (npx, a shebang) runs, as for a user.
+      PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
       npm_config_update_notifier: 'false',
       npm_config_fund: 'false',
       npm_config_audit: 'false',

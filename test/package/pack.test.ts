@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { normalize } from '../docs/check.js';
@@ -30,6 +30,8 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number): s
       npm_config_update_notifier: 'false',
       // The README's commands as written, served from the npm cache where it has them.
       npm_config_prefer_offline: 'true',
+      // The node that runs the test is the one a command started by name (npx, a shebang) runs, as for a user.
+      PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
     },
   });
   const what = `${command} ${args.join(' ')} (in ${cwd})`;
