@@ -34,15 +34,16 @@ test('every TypeScript block of the README and docs/ compiles against the packag
   assert.ok(result.ran >= 3, `ran ${result.ran} blocks`);
 });
 
-test('every relative link of the README and docs/ names a file of the checkout (docs/api/ once generated)', () => {
+test('every relative link of the README and docs/ names a file of the checkout (docs/api/ where generated)', () => {
   const broken: string[] = [];
   for (const page of pages()) {
     for (const m of page.text.matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = (m[1] as string).split('#')[0] as string;
       if (target === '' || /^[a-z]+:/.test(target)) continue;
       const path = join(root, dirname(page.name), target);
-      // The API reference is generated (npm run docs): a link into it must at least name a public module.
-      if (path.startsWith(join(root, 'docs/api/'))) continue;
+      // The API reference is generated (npm run docs): its links are checked where it has been generated.
+      if (path.startsWith(join(root, 'docs/api/')) && !existsSync(join(root, 'docs/api/index.html')))
+        continue;
       if (!existsSync(path)) broken.push(`${page.name}: ${m[1]}`);
     }
   }
