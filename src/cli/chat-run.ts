@@ -4,8 +4,12 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Chat, messageText } from '../host/chat/chat.js';
 import { Host } from '../host/host.js';
+import { AnthropicModel } from '../host/model/anthropic.js';
+import { checkModelServer } from '../host/model/http.js';
+import { OpenAIChatModel } from '../host/model/openai.js';
 import { createModel } from '../host/model/spec.js';
-import type { ChatFlags } from './chat.js';
+import { errorMessage } from '../jsonrpc/errors.js';
+import { type ChatFlags, MODEL_SERVER_HINT } from './chat.js';
 import { askApproval, askElicitation, cut, renderer, reviewSampling } from './chat-ask.js';
 import { CliError, ExitCode, exitCodeOf } from './exit.js';
 import { configSources, loadHostConfig } from './host-config.js';
@@ -25,6 +29,20 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       'chat needs a model: --model openai:gpt-4o (or anthropic:…, ollama:…), or MCPKIT_MODEL',
     );
   const model = createModel(spec);
+  // Before any server is started: a model server that is not running is said at once, with how to run one.
+  if (model instanceof OpenAIChatModel || model instanceof AnthropicModel) {
+    try {
+      await checkModelServer(model.baseUrl, model.provider);
+    } catch (e) {
+      throw new CliError(
+        ExitCode.unreachable,
+        `${errorMessage(e)}
+${MODEL_SERVER_HINT}`,
+        {},
+        e,
+      );
+    }
+  }
   const maxTokens = Number(flags.maxTokens ?? '4096');
   if (!Number.isInteger(maxTokens) || maxTokens < 1)
     throw new CliError(ExitCode.usage, `--max-tokens must be a positive integer, got ${flags.maxTokens}`);

@@ -8,6 +8,12 @@ import type { HostConfigFlags } from './host-config.js';
 import { withFormat, withTrustProject } from './options.js';
 import { execute } from './run.js';
 
+/** How to run a model server on this machine: in the help, and said when none answers. */
+export const MODEL_SERVER_HINT = `To try the chat without a cloud key, run a model server on this machine:
+  Ollama:  ollama serve, then ollama pull llama3.2, then --model ollama:llama3.2 (OLLAMA_HOST when not localhost:11434)
+  any OpenAI-compatible server (llama.cpp's llama-server, vLLM, LM Studio):
+           --model openai:NAME with OPENAI_BASE_URL=http://127.0.0.1:PORT/v1`;
+
 /** The flags of `mcpkit chat`. */
 export interface ChatFlags extends HostConfigFlags {
   model?: string;
@@ -35,7 +41,10 @@ export function register(program: Command): void {
         `
 In the chat: /tools, /prompts, /resources, /servers, /log [n], /attach <uri>, /clear, /help, /quit,
 and /<prompt> arg=value … to use a server's prompt. With stdin not a terminal, approvals follow the
-config's policy only (ask = deny) and servers' sampling and elicitation requests are declined.`,
+config's policy only (ask = deny) and servers' sampling and elicitation requests are declined.
+
+${MODEL_SERVER_HINT}
+The model server is checked before any MCP server is started.`,
       ),
   ).action((flags: ChatFlags) =>
     execute(flags, async () => {
