@@ -8,58 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startExampleHttp } from '../cli/helpers.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc.js';
 import { freePort } from './helpers.js';
-
-/** The SDK's OAuthClientProvider, its "browser" the fixture's automatic login and consent. */
-class Provider {
-  readonly redirectUrl = 'http://127.0.0.1:8977/callback';
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'official sdk client, scopes test',
-    redirect_uris: ['http://127.0.0.1:8977/callback'],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  #client: OAuthClientInformationMixed | undefined;
-  #tokens: OAuthTokens | undefined;
-  #verifier = '';
-  code: string | undefined;
-  error: string | undefined;
-  scopesAsked: string[] = [];
-
-  constructor(readonly as: OidcFixture) {}
-  clientInformation() {
-    return this.#client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.#client = info;
-  }
-  tokens() {
-    return this.#tokens;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.#tokens = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    this.scopesAsked.push(url.searchParams.get('scope') ?? '');
-    const back = await this.as.authorize(url);
-    this.code = back.searchParams.get('code') ?? undefined;
-    this.error = back.searchParams.get('error') ?? undefined;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-}
+import { FixtureProvider } from './sdk-provider.js';
 
 describe('the example server with --auth-issuer names its scopes', { timeout: 90_000 }, () => {
   let as: OidcFixture;
@@ -93,7 +45,7 @@ describe('the example server with --auth-issuer names its scopes', { timeout: 90
   });
 
   test("the official SDK 1.x client's own OAuth flow completes: it asks for the scopes", async () => {
-    const provider = new Provider(as);
+    const provider = new FixtureProvider(as);
     const first = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
     const client = new Client({ name: 'official-oauth-scopes', version: '1.0.0' });
     await assert.rejects(client.connect(first), UnauthorizedError);
