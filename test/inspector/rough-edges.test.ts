@@ -167,8 +167,10 @@ test('a 1×1 PNG resource shows drawn large enough to see, with its type, bytes 
 
 test('a tool shows the name to call it by under its title', async () => {
   await open(own);
-  // A built transport of no known kind is named as such, not "transport".
+  // A built transport of no known kind is named as such, not "transport"; no field shows it, the button reconnects.
   assert.equal(await page.locator('[data-fact="transport"]').textContent(), 'custom');
+  assert.equal(await page.inputValue('[name="command"]'), '');
+  assert.equal((await page.locator('[data-connect]').textContent())?.trim(), 'Reconnect');
   await page.click('[data-tab-button="tools"]');
   const item = page.locator('[data-tool="get_weather"]');
   assert.match((await item.textContent()) ?? '', /Weather Forecast/);

@@ -51,12 +51,19 @@ export function ConnectBar(props: { state: ConnectionState | undefined; live: bo
   const current = currentField(state);
   // A new target shows in its field (the page opened, or connected elsewhere): what Reconnect reconnects to.
   useEffect(() => {
-    if (!current) return;
+    if (!current) {
+      // A target no field can show (an in-process transport): empty fields, so the button reconnects to it.
+      if (state?.target) {
+        setCommand('');
+        setUrl('');
+      }
+      return;
+    }
     setKind(current.kind);
     if (current.kind === 'stdio') setCommand(current.text);
     else if (current.kind === 'http') setUrl(current.text);
     else if (current.kind === 'configured') setConfigured(current.text);
-  }, [state?.target?.label, state?.target?.kind, state?.target?.configured]);
+  }, [state?.target?.label, state?.target?.kind, state?.target?.configured, state?.transport]);
   const text =
     kind === 'stdio' ? command.trim() : kind === 'http' ? url.trim() : kind === 'configured' ? name : '';
   // The field still shows the current target: the button reconnects to it (the server holds it, headers included).
