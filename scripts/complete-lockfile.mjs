@@ -1,6 +1,6 @@
 // Records in package-lock.json the other platforms' optional packages that npm left out, so `npm ci` accepts the
 // lockfile on every machine. Usage: node scripts/complete-lockfile.mjs [--check] [lockfile...] (by default the
-// project's three: the root's and those of tools/runtimes and tools/docs, each installed on its own)
+// project's four: the root's and those of tools/runtimes, tools/bench and tools/docs, each installed on its own)
 //
 // Packages such as @biomejs/biome and deno ship their native binary as one optional dependency per platform
 // (`@biomejs/cli-darwin-arm64`, `@deno/win32-x64`, ...). npm records every one of them when it can resolve them all;
@@ -28,7 +28,12 @@ const OS = new Set([
 const CPU = new Set(['arm', 'arm64', 'ia32', 'loong64', 'mips64el', 'ppc64', 'riscv64', 's390x', 'x64']);
 const LIBC = new Set(['glibc', 'musl']);
 /** The project's lockfiles: the root's, and those of the tools installed on their own. */
-const LOCKFILES = ['package-lock.json', 'tools/runtimes/package-lock.json', 'tools/docs/package-lock.json'];
+const LOCKFILES = [
+  'package-lock.json',
+  'tools/runtimes/package-lock.json',
+  'tools/bench/package-lock.json',
+  'tools/docs/package-lock.json',
+];
 
 /** Where npm would find `name` for the package at `from` (its node_modules, then each parent's), or undefined. */
 function resolveIn(packages, from, name) {

@@ -2,7 +2,7 @@
 // Cloudflare's workerd (through miniflare), and the stdio server under Bun and Deno, each driven by our client in
 // both eras and by the official SDK 1.x client. The runtimes are `bun`, `deno` and `miniflare`, installed on their own
 // in tools/runtimes (the root's `npm ci` leaves their 330 MB out): this file installs them on demand, once
-// (tools/runtimes/install.mjs), and fails with npm's error when that fails. A runtime whose binary cannot run here is
+// (tools/install.mjs), and fails with npm's error when that fails. A runtime whose binary cannot run here is
 // skipped with the reason, loudly.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -24,7 +24,7 @@ const TIMEOUT = 120_000;
 
 /** Installs the runtimes unless the installed ones match tools/runtimes' lockfile; npm's error when that fails. */
 function installRuntimes(): string | undefined {
-  const r = spawnSync(process.execPath, [join(tools, 'install.mjs')], {
+  const r = spawnSync(process.execPath, [join(root, 'tools/install.mjs'), 'runtimes'], {
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
     timeout: 600_000,
