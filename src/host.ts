@@ -89,7 +89,7 @@ export {
   type RegistryChange,
 } from './host/host.js';
 export { AnthropicModel, type AnthropicOptions, anthropicMessages } from './host/model/anthropic.js';
-export { ModelError, type ModelHttpOptions } from './host/model/http.js';
+export { checkModelServer, ModelError, type ModelHttpOptions } from './host/model/http.js';
 export { OpenAIChatModel, type OpenAIChatOptions, openAIMessages } from './host/model/openai.js';
 export { type ModelSamplingOptions, modelSampling } from './host/model/sampling.js';
 export {

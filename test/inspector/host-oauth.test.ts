@@ -173,7 +173,8 @@ test('a configured server picked by name from the list the inspector gives', asy
   await page.locator('[data-fact="target"]', { hasText: 'second' }).waitFor();
   await page.locator('[data-status="connected"]').waitFor();
   assert.match(await fact('server'), /everything/i);
-  assert.equal(await fact('transport'), 'transport');
+  // A configured stdio server: the transport it opened, not the kind of target (it said "transport").
+  assert.equal(await fact('transport'), 'stdio');
   // Its own connection: the activity pane shows the inspector's calls again.
   await page.locator('[data-pane="activity"][data-activity-source="inspector"]').waitFor();
   await tab('tools');

@@ -330,6 +330,7 @@ export class Chat {
       arguments: call.input,
     });
     const started = performance.now();
+    const asking = { ms: 0 };
     const raw = call._meta?.[INVALID_ARGUMENTS_META];
     let result: CallToolResult;
     if (typeof raw === 'string') {
@@ -347,7 +348,7 @@ export class Chat {
         summary: summarizeResult(result),
       });
     } else {
-      const approve = this.#approver();
+      const approve = this.#approver(asking);
       result = await this.#host.callTool(call.name, call.input, {
         ...(signal ? { signal } : {}),
         ...(approve ? { approve } : {}),
@@ -358,7 +359,8 @@ export class Chat {
       id: call.id,
       name: call.name,
       result,
-      durationMs: performance.now() - started,
+      // The call's own time: the person's thinking over its approval is not the tool's.
+      durationMs: performance.now() - started - asking.ms,
     });
     return toolResultBlock(call.id, result);
   }
@@ -384,7 +386,8 @@ export class Chat {
       arguments: args,
     });
     const started = performance.now();
-    const approve = this.#approver();
+    const asking = { ms: 0 };
+    const approve = this.#approver(asking);
     const filter = this.#options.tools;
     const result = await search.call(call.name, input, {
       ...(signal ? { signal } : {}),
@@ -397,18 +400,28 @@ export class Chat {
       id: call.id,
       name: shown,
       result,
-      durationMs: performance.now() - started,
+      // The call's own time: the person's thinking over its approval is not the tool's.
+      durationMs: performance.now() - started - asking.ms,
     });
     return toolResultBlock(call.id, result);
   }
 
-  /** The approval callback of this chat's calls, telling the app when the person is asked and what they said. */
-  #approver(): ApprovalCallback | undefined {
+  /**
+   * The approval callback of this chat's calls, telling the app when the person is asked and what they said;
+   * `asking` adds up the time spent waiting for the answer.
+   */
+  #approver(asking: { ms: number }): ApprovalCallback | undefined {
     const callback = this.#options.approve ?? this.#host.approve;
     if (!callback) return undefined;
     return async (request) => {
       this.#emit({ type: 'approval-asked', request });
-      const answer = await callback(request);
+      const asked = performance.now();
+      let answer: Awaited<ReturnType<ApprovalCallback>>;
+      try {
+        answer = await callback(request);
+      } finally {
+        asking.ms += performance.now() - asked;
+      }
       const decision = typeof answer === 'string' ? answer : answer.decision;
       const reason = typeof answer === 'string' ? undefined : answer.reason;
       this.#emit({

@@ -67,6 +67,8 @@ export class AnthropicModel implements ModelAdapter {
   readonly provider = PROVIDER;
   readonly deferredToolSearch = true;
   readonly model: string;
+  /** The API's root, as given (what {@link checkModelServer} checks). */
+  readonly baseUrl: string;
   readonly #options: AnthropicOptions;
   readonly #url: string;
   readonly #headers: Record<string, string>;
@@ -74,6 +76,7 @@ export class AnthropicModel implements ModelAdapter {
   constructor(options: AnthropicOptions) {
     this.#options = options;
     this.model = options.model;
+    this.baseUrl = options.baseUrl;
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/v1/messages`;
     this.#headers = {
       'anthropic-version': options.version ?? '2023-06-01',

@@ -49,6 +49,8 @@ type Json = Record<string, unknown>;
 export class OpenAIChatModel implements ModelAdapter {
   readonly provider: string;
   readonly model: string;
+  /** The API's root, as given (what {@link checkModelServer} checks). */
+  readonly baseUrl: string;
   readonly #options: OpenAIChatOptions;
   readonly #url: string;
   readonly #headers: Record<string, string>;
@@ -57,6 +59,7 @@ export class OpenAIChatModel implements ModelAdapter {
     this.#options = options;
     this.provider = options.provider ?? 'openai';
     this.model = options.model;
+    this.baseUrl = options.baseUrl;
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     this.#headers = {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),

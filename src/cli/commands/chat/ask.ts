@@ -20,10 +20,16 @@ export async function askApproval(lines: Lines, request: ApprovalRequest): Promi
     note(change.diff.replace(/^/gm, '    '));
   }
   note(`? ${request.qualifiedName}${hints} on ${request.server} wants to run with ${cut(args, 300)}`);
-  const answer = (await lines.ask('  allow [o]nce, for the [s]ession, or [d]eny? ')).toLowerCase();
-  if (answer === 'o' || answer === 'once' || answer === 'y' || answer === 'yes') return 'allow-once';
-  if (answer === 's' || answer === 'session') return 'allow-session';
-  return 'deny';
+  // An answer that is none of these is asked again (a typo is no denial); the end of input denies.
+  for (;;) {
+    const line = await lines.next('  allow [o]nce, for the [s]ession, or [d]eny? ');
+    if (line === undefined) return 'deny';
+    const answer = line.trim().toLowerCase();
+    if (answer === 'o' || answer === 'once' || answer === 'y' || answer === 'yes') return 'allow-once';
+    if (answer === 's' || answer === 'session') return 'allow-session';
+    if (answer === 'd' || answer === 'deny' || answer === 'n' || answer === 'no') return 'deny';
+    note(`  ${answer === '' ? 'no answer' : `"${cut(answer, 40)}" is not an answer`}: type o, s or d`);
+  }
 }
 
 /** Shows a server's sampling request, then the model's answer, each to be allowed or declined. */

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { execute } from '../../shared/execute.js';
 import { withFormat, withSandbox, withTrustProject } from '../../shared/options.js';
 import type { ChatFlags } from './flags.js';
+import { MODEL_SERVER_HINT } from './hint.js';
 
 /** Adds `mcpkit chat` to `program`. */
 export function register(program: Command): void {
@@ -35,7 +36,10 @@ export function register(program: Command): void {
         `
 In the chat: /tools, /prompts, /resources, /servers, /log [n], /attach <uri>, /clear, /help, /quit,
 and /<prompt> arg=value … to use a server's prompt. With stdin not a terminal, approvals follow the
-config's policy only (ask = deny) and servers' sampling and elicitation requests are declined.`,
+config's policy only (ask = deny) and servers' sampling and elicitation requests are declined.
+
+${MODEL_SERVER_HINT}
+The model server is checked before any MCP server is started.`,
       ),
   ).action((flags: ChatFlags) =>
     execute(flags, async () => {

@@ -4,7 +4,11 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Chat, messageText, type ToolExposure } from '../../../host/chat/chat.js';
 import { Host } from '../../../host/host.js';
+import { AnthropicModel } from '../../../host/model/anthropic.js';
+import { checkModelServer } from '../../../host/model/http.js';
+import { OpenAIChatModel } from '../../../host/model/openai.js';
 import { createModel } from '../../../host/model/spec.js';
+import { errorMessage } from '../../../jsonrpc/errors.js';
 import { CliError, ExitCode, exitCodeOf } from '../../shared/exit.js';
 import { configSources, loadHostConfig } from '../../shared/host-config.js';
 import { cut, note, out, parseFormat, printError, table } from '../../shared/output.js';
@@ -12,6 +16,7 @@ import { toolListCache, toolPinStore } from '../../shared/pins.js';
 import { Lines } from '../../shared/terminal.js';
 import { askApproval, askElicitation, renderer, reviewSampling } from './ask.js';
 import type { ChatFlags } from './flags.js';
+import { MODEL_SERVER_HINT } from './hint.js';
 
 const HELP = `/tools  /prompts  /resources  /servers  /log [n]  /attach <uri>  /clear  /help  /quit
 /<prompt> arg=value …   use a server's prompt (its qualified name, or its own when only one server has it)`;
@@ -26,6 +31,20 @@ export async function runChat(flags: ChatFlags): Promise<number> {
       'chat needs a model: --model openai:gpt-4o (or anthropic:…, ollama:…), or MCPKIT_MODEL',
     );
   const model = createModel(spec);
+  // Before any server is started: a model server that is not running is said at once, with how to run one.
+  if (model instanceof OpenAIChatModel || model instanceof AnthropicModel) {
+    try {
+      await checkModelServer(model.baseUrl, model.provider);
+    } catch (e) {
+      throw new CliError(
+        ExitCode.unreachable,
+        `${errorMessage(e)}
+${MODEL_SERVER_HINT}`,
+        {},
+        e,
+      );
+    }
+  }
   const maxTokens = Number(flags.maxTokens ?? '4096');
   if (!Number.isInteger(maxTokens) || maxTokens < 1)
     throw new CliError(ExitCode.usage, `--max-tokens must be a positive integer, got ${flags.maxTokens}`);
