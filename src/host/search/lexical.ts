@@ -6,7 +6,7 @@ import {
   type ToolRanker,
   toolFields,
 } from './ranker.js';
-import { terms } from './words.js';
+import { related, terms } from './words.js';
 
 /** How much a field counts, and how much its length is normalized (BM25F's `b`): names are short and exact. */
 export interface FieldWeight {
@@ -14,20 +14,26 @@ export interface FieldWeight {
   b: number;
 }
 
+/** The fields the lexical ranker weighs: a tool's fields, and its description's first sentence (`lead`). */
+export type LexicalField = keyof ToolFields | 'lead';
+
 /** Options of {@link LexicalRanker}. */
 export interface LexicalRankerOptions {
   /** Per field; the defaults favour the tool's name and title over its description, and arguments least. */
-  fields?: Partial<Record<keyof ToolFields, FieldWeight>>;
+  fields?: Partial<Record<LexicalField, FieldWeight>>;
   /** BM25's saturation. Default 1.2. */
   k1?: number;
   /** How much a concept (`fetch` counting as `get`) counts against the word itself. Default 0.5. */
   conceptWeight?: number;
+  /** How much a word related in general English (WordNet: `notify` for `notification`) counts in a query. Default 0.3. */
+  relatedWeight?: number;
 }
 
-const DEFAULT_FIELDS: Record<keyof ToolFields, FieldWeight> = {
+const DEFAULT_FIELDS: Record<LexicalField, FieldWeight> = {
   name: { weight: 3, b: 0.3 },
   title: { weight: 1.5, b: 0.3 },
-  description: { weight: 1, b: 0.75 },
+  lead: { weight: 1, b: 0.5 },
+  description: { weight: 0.5, b: 0.75 },
   argumentNames: { weight: 0.6, b: 0.5 },
   argumentDescriptions: { weight: 0.3, b: 0.75 },
   server: { weight: 1.2, b: 0 },
@@ -50,9 +56,10 @@ interface Postings {
  * of precomputed weights, so a search touches only the tools sharing a word with the query.
  */
 export class LexicalRanker implements ToolRanker {
-  readonly #fields: Record<keyof ToolFields, FieldWeight>;
+  readonly #fields: Record<LexicalField, FieldWeight>;
   readonly #k1: number;
   readonly #conceptWeight: number;
+  readonly #relatedWeight: number;
   #names: string[] = [];
   #servers: string[] = [];
   #postings = new Map<string, Postings>();
@@ -66,14 +73,17 @@ export class LexicalRanker implements ToolRanker {
     this.#fields = { ...DEFAULT_FIELDS, ...options.fields };
     this.#k1 = options.k1 ?? 1.2;
     this.#conceptWeight = options.conceptWeight ?? 0.5;
+    this.#relatedWeight = options.relatedWeight ?? 0.3;
   }
 
   index(tools: readonly SearchableTool[]): void {
-    const fieldNames = Object.keys(this.#fields) as (keyof ToolFields)[];
+    const fieldNames = Object.keys(this.#fields) as LexicalField[];
     const docs = tools.map((t) => {
-      const f = toolFields(t);
+      const f = { ...toolFields(t), lead: '' };
+      f.lead = leadSentence(f.description);
       return fieldNames.map((field) => terms(f[field].slice(0, MAX_FIELD_CHARS)));
     });
+
     const average = fieldNames.map(
       (_, i) => docs.reduce((sum, d) => sum + (d[i] as string[]).length, 0) / Math.max(1, docs.length) || 1,
     );
@@ -82,7 +92,8 @@ export class LexicalRanker implements ToolRanker {
     docs.forEach((fields, doc) => {
       const tf = new Map<string, number>();
       fields.forEach((words, i) => {
-        const { weight, b } = this.#fields[fieldNames[i] as keyof ToolFields];
+        const { weight, b } = this.#fields[fieldNames[i] as LexicalField];
+        if (weight === 0) return;
         const norm = weight / (1 - b + (b * words.length) / (average[i] as number));
         for (const w of words) {
           const add = w.startsWith('~') ? norm * this.#conceptWeight : norm;
@@ -134,6 +145,7 @@ export class LexicalRanker implements ToolRanker {
         add(docs[i] as number, (count * idf * w * (k1 + 1)) / (k1 + w));
       }
     }
+
     // A query that is a tool's exact name (qualified or its server's) finds it first.
     for (const doc of this.#exact.get(query.trim().toLowerCase()) ?? []) add(doc, 1e6);
     const best: { doc: number; score: number }[] = [];
@@ -155,7 +167,8 @@ export class LexicalRanker implements ToolRanker {
   /** The query's terms with their counts; a word found nowhere stands for the few vocabulary words it begins. */
   #queryTerms(query: string): Map<string, number> {
     const out = new Map<string, number>();
-    for (const term of terms(query)) {
+    const words = terms(query);
+    for (const term of words) {
       if (this.#postings.has(term) || term.startsWith('~')) {
         out.set(term, (out.get(term) ?? 0) + 1);
         continue;
@@ -163,6 +176,14 @@ export class LexicalRanker implements ToolRanker {
       if (term.length < 3) continue;
       for (const word of this.#prefixed(term)) out.set(word, (out.get(word) ?? 0) + 0.5);
     }
+    // Words related to the query's own, below them: a word already asked for keeps its weight.
+    const weight = this.#relatedWeight;
+    if (weight > 0)
+      for (const term of words) {
+        if (term.startsWith('~')) continue;
+        for (const r of related(term))
+          if (this.#postings.has(r) && (out.get(r) ?? 0) < weight) out.set(r, weight);
+      }
     return out;
   }
 
@@ -183,4 +204,10 @@ export class LexicalRanker implements ToolRanker {
     }
     return out;
   }
+}
+
+/** The first sentence of a description (where its authors say what the tool does), at most 300 characters. */
+function leadSentence(description: string): string {
+  const end = description.search(/[.!?](\s|$)|\n/);
+  return (end < 0 ? description : description.slice(0, end)).slice(0, 300);
 }

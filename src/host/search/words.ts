@@ -1,6 +1,10 @@
 // The words of tool definitions and of the requests that look for them: names split on case and separators, words
 // lowercased and stemmed, words that say nothing dropped, and common verbs and nouns that tools name in many ways
-// (get / fetch / retrieve, folder / directory) joined under one concept. Pure and dependency-free.
+// (get / fetch / retrieve, folder / directory) joined under one concept; the word a negation governs dropped; words
+// related in general English (lexicon.ts, generated from WordNet) for the ranker to expand a query. Pure and
+// dependency-free.
+
+import { RELATED_WORDS } from './lexicon.js';
 
 /** Words that carry nothing for finding a tool (the person's and the descriptions' filler). */
 const STOP = new Set(
@@ -12,9 +16,14 @@ const STOP = new Set(
     'both either neither one ones other another more most much few lot lots please want wants wanted need ' +
     'needs like just also only very really quite using use used uses tool tools function able let lets help ' +
     'something thing things someone somebody anything stuff etc eg ie again whether ' +
-    'given optional default defaults specified specify provided provide returns return returned'
+    'given optional default defaults specified specify provided provide returns return returned ' +
+    // What is left of a contraction (what's, don't, I'll, we're, I've, I'd, I'm).
+    's t ll re ve d m don doesn didn isn aren wasn weren shouldn couldn wouldn'
   ).split(/\s+/),
 );
+
+/** Words that negate the next word that says something (`t` is what `don't` leaves). */
+const NEGATIONS = new Set(['not', 'no', 'never', 'without', 'except', 'excluding', 'nor', 't']);
 
 /**
  * Concepts: each line's words (stemmed) also count as the line's first word, marked `~`, so a request saying "fetch"
@@ -146,13 +155,48 @@ export function stem(word: string): string {
 /** The terms of a text: its words, stemmed, without stop words; each word of a concept also as the concept (`~…`). */
 export function terms(text: string): string[] {
   const out: string[] = [];
+  let negated = false;
   for (const word of splitWords(text)) {
+    // The word a negation governs is not asked for: "without downloading it", "NOT counts", "don't merge".
+    if (NEGATIONS.has(word)) {
+      negated = true;
+      continue;
+    }
     // Numbers (an id, a count, a line) name no tool; `s3` and `v2` keep their letters and stay.
     if (STOP.has(word) || /^[0-9]+$/.test(word)) continue;
+    if (negated) {
+      negated = false;
+      continue;
+    }
     const s = stem(word);
     out.push(s);
     const c = concepts.get(s);
     if (c !== undefined) out.push(...c);
   }
   return out;
+}
+
+let relatedStems: Map<string, string[]> | undefined;
+
+/** Words related to a term in general English (WordNet's synonyms and derivations, stemmed): `notify` → `notification`. */
+export function related(term: string): readonly string[] {
+  return lexicon().get(term) ?? [];
+}
+
+/** The lexicon by stemmed word, parsed on first use (not at import: a host that never searches never pays for it). */
+function lexicon(): Map<string, string[]> {
+  if (!relatedStems) {
+    relatedStems = new Map();
+    for (const entry of RELATED_WORDS.split(';')) {
+      const [word, list] = entry.split(':') as [string, string];
+      const key = stem(word);
+      const known = relatedStems.get(key) ?? [];
+      for (const r of list.split(',')) {
+        const s = stem(r);
+        if (s !== key && !known.includes(s)) known.push(s);
+      }
+      relatedStems.set(key, known);
+    }
+  }
+  return relatedStems;
 }
