@@ -109,6 +109,80 @@ const CONCEPTS = [
   'docs documentation manual guide',
 ];
 
+/**
+ * Everyday phrasings of what tools do, read as the words tools use for it: phrasal verbs and question forms of
+ * general English (`get rid of` is a deletion, `how many` a count). The phrase's own words stay too.
+ */
+const PHRASES: Record<string, string> = {
+  'what is in': 'list contents',
+  'what s in': 'list contents',
+  'what is inside': 'list contents',
+  'what s inside': 'list contents',
+  'how many': 'count',
+  'how much': 'count total',
+  'number of': 'count',
+  'get rid of': 'delete',
+  'throw away': 'delete',
+  'clean up': 'delete clean',
+  'set up': 'create configure',
+  'look up': 'search get',
+  'look for': 'search find',
+  'look at': 'view read',
+  'find out': 'search get',
+  'turn on': 'enable',
+  'turn off': 'disable',
+  'switch on': 'enable',
+  'switch off': 'disable',
+  'sign in': 'login authenticate',
+  'log in': 'login authenticate',
+  'sign out': 'logout',
+  'log out': 'logout',
+  'sign up': 'register account',
+  'keep an eye on': 'monitor watch',
+  'keep track of': 'track monitor',
+  'tell me about': 'get details info',
+  'more about': 'details info',
+  'go back': 'back previous',
+  'go to': 'navigate open',
+  'put back': 'restore',
+  'bring back': 'restore',
+  'speed up': 'performance',
+  'fill in': 'fill',
+  'fill out': 'fill form',
+  'write down': 'note save',
+  'note down': 'note save',
+  'jot down': 'note save',
+  'check on': 'status',
+  'sum up': 'summarize',
+  'figure out': 'analyze',
+  'hand over': 'assign transfer',
+  'pass on': 'forward',
+  'pick up': 'get',
+  'set aside': 'save stash',
+  'put aside': 'save stash',
+  'back up': 'backup copy',
+  'start over': 'reset restart',
+  'try again': 'retry rerun',
+  'who is': 'user',
+  'who s': 'user',
+  'who are': 'users members',
+  'when is': 'date time',
+  'where is': 'location find',
+  'shut down': 'stop',
+  'break down': 'analyze',
+  'carry out': 'run execute',
+};
+/** The phrases by their first word, longest first. */
+const phrases = new Map<string, { words: string[]; means: string }[]>();
+for (const [phrase, means] of Object.entries(PHRASES)) {
+  const words = phrase.split(' ');
+  const first = words[0] as string;
+  const list = phrases.get(first) ?? [];
+  list.push({ words, means });
+  list.sort((a, b) => b.words.length - a.words.length);
+  phrases.set(first, list);
+}
+
 /** The concepts of each (stemmed) word: a word may stand in several lines (`change` is an update and a diff). */
 const concepts = new Map<string, string[]>();
 for (const line of CONCEPTS) {
@@ -154,9 +228,22 @@ export function stem(word: string): string {
 
 /** The terms of a text: its words, stemmed, without stop words; each word of a concept also as the concept (`~…`). */
 export function terms(text: string): string[] {
+  const words = splitWords(text);
+  const out = wordTerms(words);
+  for (let i = 0; i < words.length; i++)
+    for (const p of phrases.get(words[i] as string) ?? [])
+      if (p.words.every((w, j) => words[i + j] === w)) {
+        out.push(...wordTerms(p.means.split(' ')));
+        break;
+      }
+  return out;
+}
+
+/** The terms of a text's words. */
+function wordTerms(words: readonly string[]): string[] {
   const out: string[] = [];
   let negated = false;
-  for (const word of splitWords(text)) {
+  for (const word of words) {
     // The word a negation governs is not asked for: "without downloading it", "NOT counts", "don't merge".
     if (NEGATIONS.has(word)) {
       negated = true;
