@@ -21,7 +21,10 @@ const { values } = parseArgs({
     split: { type: 'string', default: 'all' },
     /** `main` (tool-queries.json, split dev/test) or `blind` (tool-queries-blind.json, never tuned on: all held out). */
     queries: { type: 'string', default: 'main' },
-    rankers: { type: 'string', default: 'full,no-concepts,uniform-fields,description-only' },
+    rankers: {
+      type: 'string',
+      default: 'full,no-concepts,no-lexicon,no-lead,uniform-fields,description-only',
+    },
     data: { type: 'string', default: 'bench/data' },
     misses: { type: 'boolean', default: false },
     /** LexicalRankerOptions as JSON, for the ranker named `custom` (tuning on the dev half). */
@@ -130,6 +133,9 @@ const RANKERS: Record<string, () => ToolRanker> = {
   full: () => new LexicalRanker(),
   custom: () => new LexicalRanker(JSON.parse(values.params as string) as LexicalRankerOptions),
   'no-concepts': () => new LexicalRanker({ conceptWeight: 0 }),
+  'no-lexicon': () => new LexicalRanker({ relatedWeight: 0 }),
+  'no-lead': () =>
+    new LexicalRanker({ fields: { lead: { weight: 0, b: 0.5 }, description: { weight: 1, b: 0.75 } } }),
   'uniform-fields': () => {
     const same = { weight: 1, b: 0.75 };
     const fields: LexicalRankerOptions['fields'] = {
@@ -139,6 +145,7 @@ const RANKERS: Record<string, () => ToolRanker> = {
       argumentNames: same,
       argumentDescriptions: same,
       server: same,
+      lead: { weight: 0, b: 0 },
     };
     return new LexicalRanker({ fields });
   },
@@ -146,9 +153,11 @@ const RANKERS: Record<string, () => ToolRanker> = {
     const off = { weight: 0, b: 0.75 };
     return new LexicalRanker({
       conceptWeight: 0,
+      relatedWeight: 0,
       fields: {
         name: off,
         title: off,
+        lead: off,
         argumentNames: off,
         argumentDescriptions: off,
         server: off,
