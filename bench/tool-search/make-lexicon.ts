@@ -133,6 +133,8 @@ const entries = [...related.entries()]
   .sort(([a], [b]) => (a < b ? -1 : 1))
   .map(([w, rel]) => `${w}:${rel.slice(0, MAX).join(',')}`);
 const text = entries.join(';');
+// Letters and the three separators only: the module quotes it as it is.
+if (!/^[a-z,:;]*$/.test(text)) throw new Error('a word with a character the lexicon does not expect');
 const licence = readFileSync(join(dict, '..', 'LICENSE'), 'utf8')
   .trim()
   .split('\n')
@@ -146,7 +148,7 @@ ${licence}
 
 /** Related words (WordNet synonyms and derivations), \`word:related,related;…\`, sorted by word. */
 export const RELATED_WORDS =
-  ${JSON.stringify(text)};
+  '${text}';
 `;
 writeFileSync(values.out as string, module);
 process.stdout.write(`${entries.length} words, ${text.length} characters\n`);
