@@ -50,10 +50,12 @@ interface Postings {
 }
 
 /**
- * The tool search's own ranker: BM25F over the fields of tool definitions (name, title, description, argument names
- * and descriptions, server), names split on case and separators, words stemmed, stop words dropped, common verbs
- * and nouns joined as concepts; a query word found nowhere may match words it begins. The index is an inverted list
- * of precomputed weights, so a search touches only the tools sharing a word with the query.
+ * The tool search's own ranker: BM25F over the fields of tool definitions (name, title, the description's first
+ * sentence and the whole description, argument names and descriptions, server), names split on case and separators,
+ * words stemmed, stop words and negated words dropped, common verbs and nouns joined as concepts, everyday phrasings
+ * read as tools' words; a query is expanded with words related in general English (WordNet) below its own, and a
+ * query word found nowhere may match words it begins. The index is an inverted list of precomputed weights, so a
+ * search touches only the tools sharing a word with the query.
  */
 export class LexicalRanker implements ToolRanker {
   readonly #fields: Record<LexicalField, FieldWeight>;
