@@ -23,7 +23,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: 'main' },
     rankers: {
       type: 'string',
-      default: 'full,no-concepts,no-lexicon,no-lead,uniform-fields,description-only',
+      default: 'full,no-concepts,no-lead,uniform-fields,description-only',
     },
     data: { type: 'string', default: 'bench/data' },
     misses: { type: 'boolean', default: false },
@@ -133,7 +133,6 @@ const RANKERS: Record<string, () => ToolRanker> = {
   full: () => new LexicalRanker(),
   custom: () => new LexicalRanker(JSON.parse(values.params as string) as LexicalRankerOptions),
   'no-concepts': () => new LexicalRanker({ conceptWeight: 0 }),
-  'no-lexicon': () => new LexicalRanker({ relatedWeight: 0 }),
   'no-lead': () =>
     new LexicalRanker({ fields: { lead: { weight: 0, b: 0.5 }, description: { weight: 1, b: 0.75 } } }),
   'uniform-fields': () => {
@@ -153,7 +152,6 @@ const RANKERS: Record<string, () => ToolRanker> = {
     const off = { weight: 0, b: 0.75 };
     return new LexicalRanker({
       conceptWeight: 0,
-      relatedWeight: 0,
       fields: {
         name: off,
         title: off,

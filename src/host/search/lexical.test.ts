@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { Tool } from '../../spec/types.js';
 import { LexicalRanker } from './lexical.js';
 import type { SearchableTool } from './ranker.js';
-import { related, splitWords, stem, terms } from './words.js';
+import { splitWords, stem, terms } from './words.js';
 
 function tool(
   server: string,
@@ -84,23 +84,6 @@ test('an empty index and a re-index answer from the new set only', () => {
     r.search('file ping', { limit: 5 }).map((t) => t.name),
     ['x__ping'],
   );
-});
-
-test('a word related in general English finds a tool, below the word itself', () => {
-  assert.ok(related(stem('notify')).includes(stem('notification')), 'WordNet: notify / notification');
-  const tools = [
-    tool('alerts', 'create_notification', 'Create a notification for a user'),
-    tool('files', 'list_files', 'List the files of a folder'),
-  ];
-  const r = new LexicalRanker();
-  r.index(tools);
-  assert.equal(r.search('notify Sam', { limit: 1 })[0]?.name, 'alerts__create_notification');
-  const without = new LexicalRanker({ relatedWeight: 0 });
-  without.index(tools);
-  assert.deepEqual(without.search('notify Sam', { limit: 5 }), [], 'no expansion, no match');
-  // The expansion weighs less than the word: a tool saying `notify` itself comes first.
-  r.index([...tools, tool('chat', 'notify', 'Notify a channel')]);
-  assert.equal(r.search('notify Sam', { limit: 1 })[0]?.name, 'chat__notify');
 });
 
 test("a negated word is not asked for; a contraction's rest is no word", () => {

@@ -6,7 +6,7 @@ import {
   type ToolRanker,
   toolFields,
 } from './ranker.js';
-import { related, terms } from './words.js';
+import { terms } from './words.js';
 
 /** How much a field counts, and how much its length is normalized (BM25F's `b`): names are short and exact. */
 export interface FieldWeight {
@@ -25,8 +25,6 @@ export interface LexicalRankerOptions {
   k1?: number;
   /** How much a concept (`fetch` counting as `get`) counts against the word itself. Default 0.5. */
   conceptWeight?: number;
-  /** How much a word related in general English (WordNet: `notify` for `notification`) counts in a query. Default 0.3. */
-  relatedWeight?: number;
 }
 
 const DEFAULT_FIELDS: Record<LexicalField, FieldWeight> = {
@@ -53,15 +51,13 @@ interface Postings {
  * The tool search's own ranker: BM25F over the fields of tool definitions (name, title, the description's first
  * sentence and the whole description, argument names and descriptions, server), names split on case and separators,
  * words stemmed, stop words and negated words dropped, common verbs and nouns joined as concepts, everyday phrasings
- * read as tools' words; a query is expanded with words related in general English (WordNet) below its own, and a
- * query word found nowhere may match words it begins. The index is an inverted list of precomputed weights, so a
+ * read as tools' words; a query word found nowhere may match words it begins. The index is an inverted list of precomputed weights, so a
  * search touches only the tools sharing a word with the query.
  */
 export class LexicalRanker implements ToolRanker {
   readonly #fields: Record<LexicalField, FieldWeight>;
   readonly #k1: number;
   readonly #conceptWeight: number;
-  readonly #relatedWeight: number;
   #names: string[] = [];
   #servers: string[] = [];
   #postings = new Map<string, Postings>();
@@ -75,7 +71,6 @@ export class LexicalRanker implements ToolRanker {
     this.#fields = { ...DEFAULT_FIELDS, ...options.fields };
     this.#k1 = options.k1 ?? 1.2;
     this.#conceptWeight = options.conceptWeight ?? 0.5;
-    this.#relatedWeight = options.relatedWeight ?? 0.3;
   }
 
   index(tools: readonly SearchableTool[]): void {
@@ -178,14 +173,6 @@ export class LexicalRanker implements ToolRanker {
       if (term.length < 3) continue;
       for (const word of this.#prefixed(term)) out.set(word, (out.get(word) ?? 0) + 0.5);
     }
-    // Words related to the query's own, below them: a word already asked for keeps its weight.
-    const weight = this.#relatedWeight;
-    if (weight > 0)
-      for (const term of words) {
-        if (term.startsWith('~')) continue;
-        for (const r of related(term))
-          if (this.#postings.has(r) && (out.get(r) ?? 0) < weight) out.set(r, weight);
-      }
     return out;
   }
 

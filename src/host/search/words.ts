@@ -1,10 +1,7 @@
 // The words of tool definitions and of the requests that look for them: names split on case and separators, words
 // lowercased and stemmed, words that say nothing dropped, and common verbs and nouns that tools name in many ways
-// (get / fetch / retrieve, folder / directory) joined under one concept; the word a negation governs dropped; words
-// related in general English (lexicon.ts, generated from WordNet) for the ranker to expand a query. Pure and
-// dependency-free.
-
-import { RELATED_WORDS } from './lexicon.js';
+// (get / fetch / retrieve, folder / directory) joined under one concept; the word a negation governs dropped. Pure
+// and dependency-free.
 
 /** Words that carry nothing for finding a tool (the person's and the descriptions' filler). */
 const STOP = new Set(
@@ -261,29 +258,4 @@ function wordTerms(words: readonly string[]): string[] {
     if (c !== undefined) out.push(...c);
   }
   return out;
-}
-
-let relatedStems: Map<string, string[]> | undefined;
-
-/** Words related to a term in general English (WordNet's synonyms and derivations, stemmed): `notify` → `notification`. */
-export function related(term: string): readonly string[] {
-  return lexicon().get(term) ?? [];
-}
-
-/** The lexicon by stemmed word, parsed on first use (not at import: a host that never searches never pays for it). */
-function lexicon(): Map<string, string[]> {
-  if (!relatedStems) {
-    relatedStems = new Map();
-    for (const entry of RELATED_WORDS.split(';')) {
-      const [word, list] = entry.split(':') as [string, string];
-      const key = stem(word);
-      const known = relatedStems.get(key) ?? [];
-      for (const r of list.split(',')) {
-        const s = stem(r);
-        if (s !== key && !known.includes(s)) known.push(s);
-      }
-      relatedStems.set(key, known);
-    }
-  }
-  return relatedStems;
 }
