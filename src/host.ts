@@ -153,7 +153,12 @@ export {
   type ToolSearchHost,
   type ToolSearchOptions,
 } from './host/search/facade.js';
-export { type FieldWeight, LexicalRanker, type LexicalRankerOptions } from './host/search/lexical.js';
+export {
+  type FieldWeight,
+  type LexicalField,
+  LexicalRanker,
+  type LexicalRankerOptions,
+} from './host/search/lexical.js';
 export {
   type RankedTool,
   type RankOptions,

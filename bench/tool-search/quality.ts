@@ -19,7 +19,12 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '50,300,1000' },
     seeds: { type: 'string', default: '5' },
     split: { type: 'string', default: 'all' },
-    rankers: { type: 'string', default: 'full,no-concepts,uniform-fields,description-only' },
+    /** `main` (tool-queries.json, split dev/test) or `blind` (tool-queries-blind.json, never tuned on: all held out). */
+    queries: { type: 'string', default: 'main' },
+    rankers: {
+      type: 'string',
+      default: 'full,no-concepts,no-lead,uniform-fields,description-only',
+    },
     data: { type: 'string', default: 'bench/data' },
     misses: { type: 'boolean', default: false },
     /** LexicalRankerOptions as JSON, for the ranker named `custom` (tuning on the dev half). */
@@ -27,18 +32,47 @@ const { values } = parseArgs({
   },
 });
 
+type Level = 'precise' | 'plain' | 'vague' | 'blind';
+
+/** One labeled request: its text, its kind, and the tools that answer it (`<server>/<tool>`, short server names). */
+interface Request {
+  query: string;
+  level: Level;
+  tools: string[];
+}
+
 interface Labeled {
   /** `<server>/<tool>`, the server as in the collected data's short names. */
   tool: string;
   queries: { precise: string[]; plain: string[]; vague: string[] };
 }
 
-const labeled = JSON.parse(readFileSync(join(values.data as string, 'tool-queries.json'), 'utf8'))
-  .tools as Labeled[];
-const { tools: real, servers: serverCount } = collectedTools(values.data as string);
-const byName = new Map(real.map((t) => [t.name, t]));
-for (const l of labeled)
-  if (!byName.has(l.tool)) throw new Error(`labeled tool ${l.tool} is not in the data`);
+/** The main set: three phrasings for each labeled tool; or the blind set: one request, any of its tools a hit. */
+function loadRequests(): { requests: Request[]; labeledTools: number; levels: Level[] } {
+  const dir = values.data as string;
+  if (values.queries === 'blind') {
+    const blind = JSON.parse(readFileSync(join(dir, 'tool-queries-blind.json'), 'utf8')).requests as {
+      request: string;
+      tools: string[];
+    }[];
+    const answerable = blind.filter((r) => r.tools.length > 0);
+    return {
+      requests: answerable.map((r) => ({ query: r.request, level: 'blind', tools: r.tools })),
+      labeledTools: new Set(answerable.flatMap((r) => r.tools)).size,
+      levels: ['blind'],
+    };
+  }
+  const labeled = (
+    JSON.parse(readFileSync(join(dir, 'tool-queries.json'), 'utf8')).tools as Labeled[]
+  ).filter((l) => values.split === 'all' || half(l.tool) === values.split);
+  const levels: Level[] = ['precise', 'plain', 'vague'];
+  const requests = labeled.flatMap((l) =>
+    levels.flatMap((level) =>
+      (l.queries[level as 'precise'] ?? []).map((query) => ({ query, level, tools: [l.tool] })),
+    ),
+  );
+  return { requests, labeledTools: labeled.length, levels };
+}
 
 /** Half the labeled tools tune (dev), the other half report (test): by a hash of the name, fixed. */
 function half(name: string): 'dev' | 'test' {
@@ -46,7 +80,14 @@ function half(name: string): 'dev' | 'test' {
   for (const c of name) h = (h * 31 + c.charCodeAt(0)) >>> 0;
   return h % 2 === 0 ? 'dev' : 'test';
 }
-const chosen = labeled.filter((l) => values.split === 'all' || half(l.tool) === values.split);
+// Misses are read to tune: only on the dev half, never on the held-out half or the blind set.
+if (values.misses && (values.queries !== 'main' || values.split !== 'dev'))
+  throw new Error('--misses is for tuning: only with --split dev (and the main set)');
+const { tools: real, servers: serverCount } = collectedTools(values.data as string);
+const { requests: chosen, labeledTools, levels: LEVELS } = loadRequests();
+const byName = new Map(real.map((t) => [t.name, t]));
+for (const r of chosen)
+  for (const t of r.tools) if (!byName.has(t)) throw new Error(`labeled tool ${t} is not in the data`);
 
 function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
@@ -92,6 +133,8 @@ const RANKERS: Record<string, () => ToolRanker> = {
   full: () => new LexicalRanker(),
   custom: () => new LexicalRanker(JSON.parse(values.params as string) as LexicalRankerOptions),
   'no-concepts': () => new LexicalRanker({ conceptWeight: 0 }),
+  'no-lead': () =>
+    new LexicalRanker({ fields: { lead: { weight: 0, b: 0.5 }, description: { weight: 1, b: 0.75 } } }),
   'uniform-fields': () => {
     const same = { weight: 1, b: 0.75 };
     const fields: LexicalRankerOptions['fields'] = {
@@ -101,6 +144,7 @@ const RANKERS: Record<string, () => ToolRanker> = {
       argumentNames: same,
       argumentDescriptions: same,
       server: same,
+      lead: { weight: 0, b: 0 },
     };
     return new LexicalRanker({ fields });
   },
@@ -111,6 +155,7 @@ const RANKERS: Record<string, () => ToolRanker> = {
       fields: {
         name: off,
         title: off,
+        lead: off,
         argumentNames: off,
         argumentDescriptions: off,
         server: off,
@@ -119,9 +164,6 @@ const RANKERS: Record<string, () => ToolRanker> = {
     });
   },
 };
-
-type Level = 'precise' | 'plain' | 'vague';
-const LEVELS: Level[] = ['precise', 'plain', 'vague'];
 
 function measure(make: () => ToolRanker, size: number, seeds: number) {
   const hits = { at1: 0, at5: 0, n: 0 };
@@ -133,28 +175,27 @@ function measure(make: () => ToolRanker, size: number, seeds: number) {
   for (let seed = 1; seed <= seeds; seed++) {
     for (const registry of registries(size, seed * 7919)) {
       const names = new Set(registry.map((t) => t.name));
-      const here = chosen.filter((l) => names.has(l.tool));
+      // Each request is searched in the registry holding its (first) tool.
+      const here = chosen.filter((r) => names.has(r.tools[0] as string));
       if (here.length === 0) continue;
       const ranker = make();
       void ranker.index(registry);
-      for (const l of here)
-        for (const level of LEVELS)
-          for (const q of l.queries[level]) {
-            const ranked = ranker.search(q, { limit: 5 }) as readonly { name: string }[];
-            const at = ranked.findIndex((r) => r.name === l.tool);
-            for (const h of [hits, perLevel[level]]) {
-              h.n++;
-              if (at === 0) h.at1++;
-              if (at >= 0) h.at5++;
-            }
-            if (at !== 0 && seed === 1 && values.misses)
-              misses.push(
-                `${l.tool} <- ${JSON.stringify(q)}: ${ranked
-                  .slice(0, 3)
-                  .map((r) => r.name)
-                  .join(', ')}`,
-              );
-          }
+      for (const r of here) {
+        const ranked = ranker.search(r.query, { limit: 5 }) as readonly { name: string }[];
+        const at = ranked.findIndex((found) => r.tools.includes(found.name));
+        for (const h of [hits, perLevel[r.level]]) {
+          h.n++;
+          if (at === 0) h.at1++;
+          if (at >= 0) h.at5++;
+        }
+        if (at !== 0 && seed === 1 && values.misses)
+          misses.push(
+            `${r.tools.join('|')} <- ${JSON.stringify(r.query)}: ${ranked
+              .slice(0, 3)
+              .map((found) => found.name)
+              .join(', ')}`,
+          );
+      }
     }
   }
   return { hits, perLevel, misses };
@@ -163,15 +204,12 @@ function measure(make: () => ToolRanker, size: number, seeds: number) {
 const sizes = (values.sizes as string).split(',').map(Number);
 const seeds = Number(values.seeds);
 const rankers = (values.rankers as string).split(',');
-const queryCount = chosen.reduce(
-  (n, l) => n + LEVELS.reduce((m, level) => m + l.queries[level].length, 0),
-  0,
+const which = values.queries === 'blind' ? 'blind set' : values.split;
+process.stdout.write(
+  `${real.length} real tools from ${serverCount} servers; ${labeledTools} labeled tools (${which}), ${chosen.length} requests; ${seeds} seeds\n\n`,
 );
 process.stdout.write(
-  `${real.length} real tools from ${serverCount} servers; ${chosen.length} labeled tools (${values.split}), ${queryCount} requests; ${seeds} seeds\n\n`,
-);
-process.stdout.write(
-  '| ranker | tools | recall@1 | recall@5 | @1 precise / plain / vague | @5 precise / plain / vague |\n',
+  `| ranker | tools | recall@1 | recall@5 | @1 ${LEVELS.join(' / ')} | @5 ${LEVELS.join(' / ')} |\n`,
 );
 process.stdout.write('| --- | ---: | ---: | ---: | --- | --- |\n');
 const pct = (h: { at1: number; at5: number; n: number }, k: 'at1' | 'at5') =>

@@ -85,3 +85,48 @@ test('an empty index and a re-index answer from the new set only', () => {
     ['x__ping'],
   );
 });
+
+test("a negated word is not asked for; a contraction's rest is no word", () => {
+  assert.deepEqual(terms('preview without downloading'), ['preview']);
+  assert.deepEqual(
+    terms("don't merge, just fetch").filter((t) => !t.startsWith('~')),
+    ['fetch'],
+  );
+  assert.deepEqual(terms("it's what we'd do"), []);
+  const r = new LexicalRanker();
+  r.index([
+    tool('drive', 'download_file', 'Download a file to disk'),
+    tool('drive', 'preview_file', 'Show a preview of a file'),
+  ]);
+  assert.equal(
+    r.search('look at the file without downloading it', { limit: 1 })[0]?.name,
+    'drive__preview_file',
+  );
+});
+
+test("a description's first sentence counts more than the rest of it", () => {
+  const filler = ' It accepts many options.'.repeat(5);
+  const tools = [
+    tool('a', 'tool_one', `Archive old records.${filler} Records may also be exported.`),
+    tool('b', 'tool_two', `Export records as CSV.${filler} Old records can be archived first.`),
+  ];
+  const r = new LexicalRanker();
+  r.index(tools);
+  assert.equal(r.search('export records', { limit: 1 })[0]?.name, 'b__tool_two');
+  assert.equal(r.search('archive records', { limit: 1 })[0]?.name, 'a__tool_one');
+});
+
+test('an everyday phrasing reads as the words tools use, its own words kept', () => {
+  assert.ok(terms('get rid of it').includes(stem('delete')));
+  assert.ok(terms('how many are open').includes(stem('count')));
+  assert.ok(terms('look up the weather').includes('look'), "the phrase's words stay");
+  assert.ok(!terms('get the rid').includes(stem('delete')), 'only the words side by side');
+  const r = new LexicalRanker();
+  r.index([
+    tool('git', 'create_branch', 'Create a new branch'),
+    tool('git', 'delete_branch', 'Delete a branch'),
+    tool('git', 'count_commits', 'Count the commits of a branch'),
+  ]);
+  assert.equal(r.search('get rid of the old branch', { limit: 1 })[0]?.name, 'git__delete_branch');
+  assert.equal(r.search('how many commits are on this branch', { limit: 1 })[0]?.name, 'git__count_commits');
+});

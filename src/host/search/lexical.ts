@@ -14,20 +14,24 @@ export interface FieldWeight {
   b: number;
 }
 
+/** The fields the lexical ranker weighs: a tool's fields, and its description's first sentence (`lead`). */
+export type LexicalField = keyof ToolFields | 'lead';
+
 /** Options of {@link LexicalRanker}. */
 export interface LexicalRankerOptions {
   /** Per field; the defaults favour the tool's name and title over its description, and arguments least. */
-  fields?: Partial<Record<keyof ToolFields, FieldWeight>>;
+  fields?: Partial<Record<LexicalField, FieldWeight>>;
   /** BM25's saturation. Default 1.2. */
   k1?: number;
   /** How much a concept (`fetch` counting as `get`) counts against the word itself. Default 0.5. */
   conceptWeight?: number;
 }
 
-const DEFAULT_FIELDS: Record<keyof ToolFields, FieldWeight> = {
+const DEFAULT_FIELDS: Record<LexicalField, FieldWeight> = {
   name: { weight: 3, b: 0.3 },
   title: { weight: 1.5, b: 0.3 },
-  description: { weight: 1, b: 0.75 },
+  lead: { weight: 1, b: 0.5 },
+  description: { weight: 0.5, b: 0.75 },
   argumentNames: { weight: 0.6, b: 0.5 },
   argumentDescriptions: { weight: 0.3, b: 0.75 },
   server: { weight: 1.2, b: 0 },
@@ -44,13 +48,14 @@ interface Postings {
 }
 
 /**
- * The tool search's own ranker: BM25F over the fields of tool definitions (name, title, description, argument names
- * and descriptions, server), names split on case and separators, words stemmed, stop words dropped, common verbs
- * and nouns joined as concepts; a query word found nowhere may match words it begins. The index is an inverted list
- * of precomputed weights, so a search touches only the tools sharing a word with the query.
+ * The tool search's own ranker: BM25F over the fields of tool definitions (name, title, the description's first
+ * sentence and the whole description, argument names and descriptions, server), names split on case and separators,
+ * words stemmed, stop words and negated words dropped, common verbs and nouns joined as concepts, everyday phrasings
+ * read as tools' words; a query word found nowhere may match words it begins. The index is an inverted list of precomputed weights, so a
+ * search touches only the tools sharing a word with the query.
  */
 export class LexicalRanker implements ToolRanker {
-  readonly #fields: Record<keyof ToolFields, FieldWeight>;
+  readonly #fields: Record<LexicalField, FieldWeight>;
   readonly #k1: number;
   readonly #conceptWeight: number;
   #names: string[] = [];
@@ -69,11 +74,13 @@ export class LexicalRanker implements ToolRanker {
   }
 
   index(tools: readonly SearchableTool[]): void {
-    const fieldNames = Object.keys(this.#fields) as (keyof ToolFields)[];
+    const fieldNames = Object.keys(this.#fields) as LexicalField[];
     const docs = tools.map((t) => {
-      const f = toolFields(t);
+      const f = { ...toolFields(t), lead: '' };
+      f.lead = leadSentence(f.description);
       return fieldNames.map((field) => terms(f[field].slice(0, MAX_FIELD_CHARS)));
     });
+
     const average = fieldNames.map(
       (_, i) => docs.reduce((sum, d) => sum + (d[i] as string[]).length, 0) / Math.max(1, docs.length) || 1,
     );
@@ -82,7 +89,8 @@ export class LexicalRanker implements ToolRanker {
     docs.forEach((fields, doc) => {
       const tf = new Map<string, number>();
       fields.forEach((words, i) => {
-        const { weight, b } = this.#fields[fieldNames[i] as keyof ToolFields];
+        const { weight, b } = this.#fields[fieldNames[i] as LexicalField];
+        if (weight === 0) return;
         const norm = weight / (1 - b + (b * words.length) / (average[i] as number));
         for (const w of words) {
           const add = w.startsWith('~') ? norm * this.#conceptWeight : norm;
@@ -134,6 +142,7 @@ export class LexicalRanker implements ToolRanker {
         add(docs[i] as number, (count * idf * w * (k1 + 1)) / (k1 + w));
       }
     }
+
     // A query that is a tool's exact name (qualified or its server's) finds it first.
     for (const doc of this.#exact.get(query.trim().toLowerCase()) ?? []) add(doc, 1e6);
     const best: { doc: number; score: number }[] = [];
@@ -155,7 +164,8 @@ export class LexicalRanker implements ToolRanker {
   /** The query's terms with their counts; a word found nowhere stands for the few vocabulary words it begins. */
   #queryTerms(query: string): Map<string, number> {
     const out = new Map<string, number>();
-    for (const term of terms(query)) {
+    const words = terms(query);
+    for (const term of words) {
       if (this.#postings.has(term) || term.startsWith('~')) {
         out.set(term, (out.get(term) ?? 0) + 1);
         continue;
@@ -183,4 +193,10 @@ export class LexicalRanker implements ToolRanker {
     }
     return out;
   }
+}
+
+/** The first sentence of a description (where its authors say what the tool does), at most 300 characters. */
+function leadSentence(description: string): string {
+  const end = description.search(/[.!?](\s|$)|\n/);
+  return (end < 0 ? description : description.slice(0, end)).slice(0, 300);
 }

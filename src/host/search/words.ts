@@ -1,6 +1,7 @@
 // The words of tool definitions and of the requests that look for them: names split on case and separators, words
 // lowercased and stemmed, words that say nothing dropped, and common verbs and nouns that tools name in many ways
-// (get / fetch / retrieve, folder / directory) joined under one concept. Pure and dependency-free.
+// (get / fetch / retrieve, folder / directory) joined under one concept; the word a negation governs dropped. Pure
+// and dependency-free.
 
 /** Words that carry nothing for finding a tool (the person's and the descriptions' filler). */
 const STOP = new Set(
@@ -12,9 +13,14 @@ const STOP = new Set(
     'both either neither one ones other another more most much few lot lots please want wants wanted need ' +
     'needs like just also only very really quite using use used uses tool tools function able let lets help ' +
     'something thing things someone somebody anything stuff etc eg ie again whether ' +
-    'given optional default defaults specified specify provided provide returns return returned'
+    'given optional default defaults specified specify provided provide returns return returned ' +
+    // What is left of a contraction (what's, don't, I'll, we're, I've, I'd, I'm).
+    's t ll re ve d m don doesn didn isn aren wasn weren shouldn couldn wouldn'
   ).split(/\s+/),
 );
+
+/** Words that negate the next word that says something (`t` is what `don't` leaves). */
+const NEGATIONS = new Set(['not', 'no', 'never', 'without', 'except', 'excluding', 'nor', 't']);
 
 /**
  * Concepts: each line's words (stemmed) also count as the line's first word, marked `~`, so a request saying "fetch"
@@ -100,6 +106,80 @@ const CONCEPTS = [
   'docs documentation manual guide',
 ];
 
+/**
+ * Everyday phrasings of what tools do, read as the words tools use for it: phrasal verbs and question forms of
+ * general English (`get rid of` is a deletion, `how many` a count). The phrase's own words stay too.
+ */
+const PHRASES: Record<string, string> = {
+  'what is in': 'list contents',
+  'what s in': 'list contents',
+  'what is inside': 'list contents',
+  'what s inside': 'list contents',
+  'how many': 'count',
+  'how much': 'count total',
+  'number of': 'count',
+  'get rid of': 'delete',
+  'throw away': 'delete',
+  'clean up': 'delete clean',
+  'set up': 'create configure',
+  'look up': 'search get',
+  'look for': 'search find',
+  'look at': 'view read',
+  'find out': 'search get',
+  'turn on': 'enable',
+  'turn off': 'disable',
+  'switch on': 'enable',
+  'switch off': 'disable',
+  'sign in': 'login authenticate',
+  'log in': 'login authenticate',
+  'sign out': 'logout',
+  'log out': 'logout',
+  'sign up': 'register account',
+  'keep an eye on': 'monitor watch',
+  'keep track of': 'track monitor',
+  'tell me about': 'get details info',
+  'more about': 'details info',
+  'go back': 'back previous',
+  'go to': 'navigate open',
+  'put back': 'restore',
+  'bring back': 'restore',
+  'speed up': 'performance',
+  'fill in': 'fill',
+  'fill out': 'fill form',
+  'write down': 'note save',
+  'note down': 'note save',
+  'jot down': 'note save',
+  'check on': 'status',
+  'sum up': 'summarize',
+  'figure out': 'analyze',
+  'hand over': 'assign transfer',
+  'pass on': 'forward',
+  'pick up': 'get',
+  'set aside': 'save stash',
+  'put aside': 'save stash',
+  'back up': 'backup copy',
+  'start over': 'reset restart',
+  'try again': 'retry rerun',
+  'who is': 'user',
+  'who s': 'user',
+  'who are': 'users members',
+  'when is': 'date time',
+  'where is': 'location find',
+  'shut down': 'stop',
+  'break down': 'analyze',
+  'carry out': 'run execute',
+};
+/** The phrases by their first word, longest first. */
+const phrases = new Map<string, { words: string[]; means: string }[]>();
+for (const [phrase, means] of Object.entries(PHRASES)) {
+  const words = phrase.split(' ');
+  const first = words[0] as string;
+  const list = phrases.get(first) ?? [];
+  list.push({ words, means });
+  list.sort((a, b) => b.words.length - a.words.length);
+  phrases.set(first, list);
+}
+
 /** The concepts of each (stemmed) word: a word may stand in several lines (`change` is an update and a diff). */
 const concepts = new Map<string, string[]>();
 for (const line of CONCEPTS) {
@@ -145,10 +225,33 @@ export function stem(word: string): string {
 
 /** The terms of a text: its words, stemmed, without stop words; each word of a concept also as the concept (`~…`). */
 export function terms(text: string): string[] {
+  const words = splitWords(text);
+  const out = wordTerms(words);
+  for (let i = 0; i < words.length; i++)
+    for (const p of phrases.get(words[i] as string) ?? [])
+      if (p.words.every((w, j) => words[i + j] === w)) {
+        out.push(...wordTerms(p.means.split(' ')));
+        break;
+      }
+  return out;
+}
+
+/** The terms of a text's words. */
+function wordTerms(words: readonly string[]): string[] {
   const out: string[] = [];
-  for (const word of splitWords(text)) {
+  let negated = false;
+  for (const word of words) {
+    // The word a negation governs is not asked for: "without downloading it", "NOT counts", "don't merge".
+    if (NEGATIONS.has(word)) {
+      negated = true;
+      continue;
+    }
     // Numbers (an id, a count, a line) name no tool; `s3` and `v2` keep their letters and stay.
     if (STOP.has(word) || /^[0-9]+$/.test(word)) continue;
+    if (negated) {
+      negated = false;
+      continue;
+    }
     const s = stem(word);
     out.push(s);
     const c = concepts.get(s);
