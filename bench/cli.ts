@@ -9,10 +9,11 @@
 //   Inspector CLI's `node server.js --method tools/list`.
 // Besides wall time, each command's CPU time (user + system of the process and the children it waited for, as
 // bash's `times` reports them), which a loaded machine inflates far less than wall time.
-// The Inspector CLI (@modelcontextprotocol/inspector-cli 1.0.3, a development dependency) reads its own
+// The Inspector CLI (@modelcontextprotocol/inspector-cli 1.0.3, installed on its own in tools/bench: this run installs
+// it there first when it is not, `node tools/install.mjs bench`) reads its own
 // package.json through a path it checks relative to the working directory, so it only runs from a directory
 // whose parent holds a package.json: it is run from bench/ (paths are absolute), where that holds.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +26,16 @@ const RUNS = Math.max(3, Math.min(200, Number(values.runs) || 15));
 const NODE = process.execPath;
 const MCPKIT = join(ROOT, 'dist', 'pkg', 'cli.js');
 const SERVER = join(ROOT, 'dist', 'examples', 'everything', 'server.js');
-const INSPECTOR = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'index.js');
+const INSPECTOR = join(
+  ROOT,
+  'tools',
+  'bench',
+  'node_modules',
+  '@modelcontextprotocol',
+  'inspector-cli',
+  'build',
+  'index.js',
+);
 const INSPECTOR_CWD = join(ROOT, 'bench');
 
 interface Variant {
@@ -125,7 +135,9 @@ const variants: Variant[] = [
     command: { args: [SERVER], cwd: ROOT },
   },
 ];
-const inspector = existsSync(INSPECTOR);
+// Installed on demand (once per lockfile); a failed install leaves the comparison out, said below.
+const installed = spawnSync(NODE, [join(ROOT, 'tools', 'install.mjs'), 'bench'], { stdio: ['ignore', 2, 2] });
+const inspector = installed.status === 0 && existsSync(INSPECTOR);
 if (inspector) {
   variants.push(
     {

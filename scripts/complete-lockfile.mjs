@@ -1,5 +1,6 @@
 // Records in package-lock.json the other platforms' optional packages that npm left out, so `npm ci` accepts the
-// lockfile on every machine. Usage: node scripts/complete-lockfile.mjs [--check]
+// lockfile on every machine. Usage: node scripts/complete-lockfile.mjs [--check] [lockfile...] (by default the
+// project's four: the root's and those of tools/runtimes, tools/bench and tools/docs, each installed on its own)
 //
 // Packages such as @biomejs/biome and deno ship their native binary as one optional dependency per platform
 // (`@biomejs/cli-darwin-arm64`, `@deno/win32-x64`, ...). npm records every one of them when it can resolve them all;
@@ -26,6 +27,13 @@ const OS = new Set([
 ]);
 const CPU = new Set(['arm', 'arm64', 'ia32', 'loong64', 'mips64el', 'ppc64', 'riscv64', 's390x', 'x64']);
 const LIBC = new Set(['glibc', 'musl']);
+/** The project's lockfiles: the root's, and those of the tools installed on their own. */
+const LOCKFILES = [
+  'package-lock.json',
+  'tools/runtimes/package-lock.json',
+  'tools/bench/package-lock.json',
+  'tools/docs/package-lock.json',
+];
 
 /** Where npm would find `name` for the package at `from` (its node_modules, then each parent's), or undefined. */
 function resolveIn(packages, from, name) {
@@ -97,14 +105,21 @@ if (
   process.argv[1] !== undefined &&
   realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
 ) {
-  const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
-  if (process.argv.includes('--check')) {
-    const missing = missingOptional(lock);
-    for (const m of missing)
-      console.error(`missing from package-lock.json: ${m.name}@${m.spec} (optional of ${m.parent})`);
-    process.exit(missing.length === 0 ? 0 : 1);
+  const named = process.argv.slice(2).filter((a) => a !== '--check');
+  const files = named.length > 0 ? named : LOCKFILES;
+  let incomplete = 0;
+  for (const file of files) {
+    const lock = JSON.parse(readFileSync(file, 'utf8'));
+    if (process.argv.includes('--check')) {
+      const missing = missingOptional(lock);
+      for (const m of missing)
+        console.error(`missing from ${file}: ${m.name}@${m.spec} (optional of ${m.parent})`);
+      incomplete += missing.length;
+      continue;
+    }
+    const added = complete(lock);
+    writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+    console.error(added.length === 0 ? `${file} is complete` : `${file}: added ${added.join(', ')}`);
   }
-  const added = complete(lock);
-  writeFileSync('package-lock.json', `${JSON.stringify(lock, null, 2)}\n`);
-  console.error(added.length === 0 ? 'package-lock.json is complete' : `added ${added.join(', ')}`);
+  process.exit(incomplete === 0 ? 0 : 1);
 }

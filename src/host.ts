@@ -1,6 +1,7 @@
 // `mcpkit/host`: one application driving many MCP servers (Node only): config files of the hosts people use,
 // connections with state and restarts, one registry of qualified names, approvals, an activity log, and the model
-// loop (`host.chat`) over the OpenAI Chat Completions and Anthropic Messages APIs.
+// loop (`host.chat`) over the OpenAI Chat Completions and Anthropic Messages APIs, and the sandbox of the stdio
+// servers it starts (bubblewrap on Linux).
 
 export {
   type ActivityEntry,
@@ -24,9 +25,10 @@ export {
   type ChatOptions,
   type ChatTurn,
   messageText,
+  type ToolExposure,
 } from './host/chat/chat.js';
 export { parseSlashCommand, promptArguments, type SlashCommand } from './host/chat/slash.js';
-export { configDir } from './host/config/config-dir.js';
+export { cacheDir, configDir } from './host/config/config-dir.js';
 export { ConfigError, type ConfigPlace } from './host/config/config-error.js';
 export {
   type ConfiguredServer,
@@ -88,7 +90,7 @@ export {
 } from './host/host.js';
 export { hostGateway } from './host/host-gateway.js';
 export { AnthropicModel, type AnthropicOptions, anthropicMessages } from './host/model/anthropic.js';
-export { ModelError, type ModelHttpOptions } from './host/model/http.js';
+export { checkModelServer, ModelError, type ModelHttpOptions } from './host/model/http.js';
 export { OpenAIChatModel, type OpenAIChatOptions, openAIMessages } from './host/model/openai.js';
 export { type ModelSamplingOptions, modelSampling } from './host/model/sampling.js';
 export {
@@ -103,6 +105,7 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  ModelTool,
   ModelUsage,
 } from './host/model/types.js';
 export { MODEL_NAME_PATTERN, qualifyNames } from './host/names.js';
@@ -117,6 +120,55 @@ export type {
   Registry,
   ServerLists,
 } from './host/registry.js';
+export type { AllowedHost } from './host/sandbox/allowed-hosts.js';
+export type { SandboxHit, SandboxHitKind } from './host/sandbox/hits.js';
+export {
+  type SandboxEvent,
+  type SandboxedCommand,
+  type SandboxStart,
+  ServerSandbox,
+} from './host/sandbox/launch.js';
+export {
+  checkSandboxSetting,
+  resolveSandbox,
+  SANDBOX_DEFAULTS,
+  type SandboxCheckOptions,
+  type SandboxGrants,
+  type SandboxPolicy,
+  type SandboxProblem,
+  type SandboxSetting,
+} from './host/sandbox/policy.js';
+export { SandboxedStdioTransport } from './host/sandbox/sandboxed-transport.js';
+export { type SandboxTools, type SupportOptions, sandboxTools } from './host/sandbox/support.js';
+export { type SandboxView, settingSummary } from './host/sandbox/view.js';
+export { estimateToolTokens } from './host/search/budget.js';
+export {
+  CALL_TOOL,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_QUERY_CHARS,
+  MAX_SEARCH_LIMIT,
+  SEARCH_TOOLS,
+  type ToolMatch,
+  ToolSearch,
+  type ToolSearchAnswer,
+  type ToolSearchHost,
+  type ToolSearchOptions,
+} from './host/search/facade.js';
+export {
+  type FieldWeight,
+  type LexicalField,
+  LexicalRanker,
+  type LexicalRankerOptions,
+} from './host/search/lexical.js';
+export {
+  type RankedTool,
+  type RankOptions,
+  type SearchableTool,
+  type ToolFields,
+  type ToolRanker,
+  toolDocument,
+  toolFields,
+} from './host/search/ranker.js';
 export type {
   HostElicitation,
   HostSampling,
@@ -132,3 +184,9 @@ export {
   serverPinKey,
   toolDigest,
 } from './host/tool-digest.js';
+export {
+  FileToolListCache,
+  MemoryToolListCache,
+  type ToolListCache,
+  toolListKey,
+} from './host/tool-list-cache.js';

@@ -47,6 +47,9 @@ const PROMPT_ARGS: Record<string, Record<string, string>> = {
 };
 const OPTIONS: RequestOptions = { timeout: 20_000 };
 
+/** The tool names last listed, one a line: a list change that leaves them as they were is not shown again. */
+let knownTools: string | undefined;
+
 const out = (...lines: string[]) => {
   for (const line of lines) console.log(line);
 };
@@ -75,8 +78,13 @@ function connectClient(): Client {
       roots: [{ uri: pathToFileURL(process.cwd()).href, name: 'working directory' }],
       onlog: (log) =>
         out(`    ↳ log [${log.level}]${log.logger ? ` ${log.logger}:` : ''} ${logText(log.data)}`),
-      onToolsChanged: (tools) =>
-        out(`    ↳ the server's tool list changed${tools ? ` (${tools.length} tools)` : ''}`),
+      onToolsChanged: (tools) => {
+        // Some servers announce a change that changed nothing, several times: said once per real change.
+        const key = tools?.map((t) => t.name).join('\n');
+        if (key !== undefined && key === knownTools) return;
+        if (key !== undefined) knownTools = key;
+        out(`    ↳ the server's tool list changed${tools ? ` (${tools.length} tools)` : ''}`);
+      },
       onerror: (e) => console.error(`client: ${e.message}`),
     },
   );
@@ -120,6 +128,7 @@ async function listEverything(client: Client): Promise<{ tools: Tool[] }> {
     ]),
   );
   const tools = caps.tools ? await client.listTools(OPTIONS) : [];
+  knownTools = tools.map((t) => t.name).join('\n');
   if (caps.tools) out(heading(`Tools (${tools.length})`), ...table(toolRows(tools)));
   if (caps.resources) {
     const resources = await client.listResources(OPTIONS);
@@ -147,10 +156,8 @@ async function tryThings(client: Client, tools: Tool[]): Promise<void> {
       await client.setLoggingLevel('debug', OPTIONS);
       return ['ok'];
     });
-  for (const tool of tools) {
-    const args = TOOL_TRIES[tool.name];
-    if (args === undefined) continue;
-    await attempt(`call ${tool.name} ${JSON.stringify(args)}`, async () => {
+  for (const { tool, args, why } of toolsToTry(tools)) {
+    await attempt(`call ${tool.name} ${JSON.stringify(args)}${why}`, async () => {
       const result = await client.callTool(tool.name, args, {
         ...OPTIONS,
         onprogress: (p) =>
@@ -200,6 +207,42 @@ async function tryThings(client: Client, tools: Tool[]): Promise<void> {
       }
     }
   }
+}
+
+/** Whether `args` are what `tool`'s input schema asks for: every required property, none it does not name. */
+function fits(tool: Tool, args: Record<string, unknown>): boolean {
+  const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+  const named = schema.properties === undefined ? undefined : Object.keys(schema.properties);
+  return (
+    (schema.required ?? []).every((name) => name in args) &&
+    (named === undefined || Object.keys(args).every((name) => named.includes(name)))
+  );
+}
+
+/**
+ * The calls to try: the tools this client knows, where the server's schema takes the arguments it has for them;
+ * else one tool that needs no argument and is marked read-only (or else not destructive), said why; else none, said so.
+ */
+function toolsToTry(tools: Tool[]): { tool: Tool; args: Record<string, unknown>; why: string }[] {
+  const known = tools.flatMap((tool) => {
+    const args = TOOL_TRIES[tool.name];
+    return args !== undefined && fits(tool, args) ? [{ tool, args, why: '' }] : [];
+  });
+  if (known.length > 0 || tools.length === 0) return known;
+  // Unannotated, a tool may be destructive (the specification's default): only one that says otherwise is tried.
+  const free = tools.filter(
+    (t) => fits(t, {}) && (t.annotations?.readOnlyHint === true || t.annotations?.destructiveHint === false),
+  );
+  const pick = free.find((t) => t.annotations?.readOnlyHint === true) ?? free[0];
+  if (pick === undefined) {
+    out(
+      '  (no tool called: this client knows none of them by name, and none that needs no argument is marked read-only or not destructive)',
+    );
+    return [];
+  }
+  return [
+    { tool: pick, args: {}, why: ' (it needs no argument; this client knows none of the tools by name)' },
+  ];
 }
 
 /** One http(s) URL: Streamable HTTP (legacy HTTP+SSE fallback); anything else: a stdio command to start. */

@@ -1,13 +1,18 @@
-// The host section of `npm start`: two servers from one mcpkit config file, their tools in one registry under
+// The host section of `npm start`: two servers from one mcpkit config file (the example server and the README's
+// weather server: two different servers, as a person's would be, so no resource is offered twice), their tools in one registry under
 // qualified names, a call allowed by policy, one that needs approval (the demo's callback plays the person), one the
 // policy denies, a sampling request answered through the review callback, and the activity log at the end.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
 import { type ActivityEntry, Host } from '../../src/host.js';
 import type { CallToolResult } from '../../src/index.js';
 import { describeContent, heading, table, truncate } from './format.js';
+
+/** The README's weather server, beside the example server in dist/examples. */
+const WEATHER = fileURLToPath(new URL('../readme/server.js', import.meta.url));
 
 /** Runs the host section, printing through `say`. */
 export async function hostDemo(serverPath: string, say: (...lines: string[]) => void): Promise<void> {
@@ -20,7 +25,7 @@ export async function hostDemo(serverPath: string, say: (...lines: string[]) => 
         host: { defaultApproval: 'ask' },
         servers: {
           alpha: { command: process.execPath, args: [serverPath], approval: { tools: { echo: 'allow' } } },
-          beta: { command: process.execPath, args: [serverPath], approval: { tools: { echo: 'deny' } } },
+          beta: { command: process.execPath, args: [WEATHER], approval: { tools: { forecast: 'deny' } } },
         },
       },
       null,
@@ -61,13 +66,10 @@ export async function hostDemo(serverPath: string, say: (...lines: string[]) => 
     const states = await host.start();
     say(...table(states.map((s) => [s.name, s.state])));
     const tools = host.tools();
+    const shown = tools.filter((t) => ['alpha__echo', 'alpha__add', 'beta__forecast'].includes(t.name));
     say(
-      heading(`Host registry: ${tools.length} tools under qualified names`),
-      ...table(
-        tools
-          .filter((t) => t.name.endsWith('__echo') || t.name.endsWith('__add'))
-          .map((t) => [t.name, truncate(t.description ?? '', 60)]),
-      ),
+      heading(`Host registry: ${tools.length} tools under qualified names, ${shown.length} of them shown`),
+      ...table(shown.map((t) => [t.name, truncate(t.description ?? '', 60)])),
     );
     const show = (result: CallToolResult) =>
       say(...result.content.map((b) => `    ${result.isError ? '✗' : '→'} ${describeContent(b)}`));
@@ -75,8 +77,8 @@ export async function hostDemo(serverPath: string, say: (...lines: string[]) => 
     show(await host.callTool('alpha__echo', { text: 'hello through the host' }));
     say(heading('Host: alpha__add (policy ask: the approval callback decides)'));
     show(await host.callTool('alpha__add', { a: 2, b: 3 }));
-    say(heading('Host: beta__echo (denied by the policy: a tool result, not an exception)'));
-    show(await host.callTool('beta__echo', { text: 'never sent' }));
+    say(heading('Host: beta__forecast (denied by the policy: a tool result, not an exception)'));
+    show(await host.callTool('beta__forecast', { city: 'Oslo' }));
     say(heading('Host: alpha__test_sampling (the server asks the host model)'));
     show(await host.callTool('alpha__test_sampling', { prompt: 'Which flight is best?' }));
   } finally {

@@ -12,7 +12,11 @@ import type {
 /** Cuts `text` to `max` characters (with an ellipsis) and folds it onto one line. */
 export function truncate(text: string, max = 80): string {
   const line = text.replace(/\s*\n\s*/g, ' ⏎ ');
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+  if (line.length <= max) return line;
+  // At the last word boundary that fits (a word is never cut), unless the first word alone is longer than half.
+  const cut = line.slice(0, max - 1);
+  const space = cut.search(/\s\S*$/);
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
 }
 
 /** A section title. */

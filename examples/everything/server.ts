@@ -15,6 +15,10 @@
 //                          client credentials in MCPKIT_INTROSPECTION_CLIENT_ID and MCPKIT_INTROSPECTION_CLIENT_SECRET
 //                          (client_secret_basic). The metadata names --auth-issuer when given (then `iss` is
 //                          checked too), else the endpoint's origin.
+// Protected, it names the scopes a client asks for (SCOPES: mcp:read mcp:write) in its 401 challenge (`scope=`) and
+// in the metadata (`scopes_supported`), as the specification says servers SHOULD: a client that asks for no scope
+// (the official SDK 1.x client when nothing names one) is refused by an authorization server that grants only what
+// is asked for. No tool needs a scope here: they name what a token for this server is for.
 // --redis URL makes it one instance of a cluster on that Redis (sessions, resumable streams, server requests, change
 // notifications and tasks shared: run several behind a load balancer without affinity; `npm run cluster`).
 // MCPKIT_REQUEST_STATE_KEY (at least 32 bytes), when set, signs the stateless revision's requestState: give every
@@ -89,6 +93,9 @@ function parseMode(argv: string[]): Mode {
   return { transport: 'http', port, issuer, introspect, redis, ...guards };
 }
 
+/** The scopes the protected server names in its challenges and metadata. */
+const SCOPES = ['mcp:read', 'mcp:write'];
+
 /** The `auth` option for the flags, or undefined when the server is not protected. */
 function authFor(mode: Extract<Mode, { transport: 'http' }>): ResourceAuthOptions | undefined {
   const resource = `http://127.0.0.1:${mode.port}/mcp`;
@@ -111,6 +118,7 @@ function authFor(mode: Extract<Mode, { transport: 'http' }>): ResourceAuthOption
       verifier,
       resource,
       authorizationServers: [mode.issuer ?? new URL(mode.introspect).origin],
+      scopesSupported: SCOPES,
     };
   }
   if (mode.issuer === undefined) return undefined;
@@ -118,6 +126,7 @@ function authFor(mode: Extract<Mode, { transport: 'http' }>): ResourceAuthOption
     verifier: jwtVerifier({ issuer: mode.issuer, audience: resource }),
     resource,
     authorizationServers: [mode.issuer],
+    scopesSupported: SCOPES,
   };
 }
 

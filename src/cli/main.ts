@@ -3,35 +3,29 @@
 // within a few milliseconds of Node's own start); each command imports what it needs when it runs.
 // Everything after the first `--` is a stdio server's command, never parsed as this command's arguments.
 import { Command, CommanderError } from 'commander';
-import { register as auth } from './auth.js';
-import { register as bridge } from './bridge.js';
-import { register as call } from './call.js';
-import { register as chat } from './chat.js';
-import { register as complete } from './complete.js';
-import { register as config } from './config.js';
-import { register as discover } from './discover.js';
-import { register as gateway } from './gateway.js';
-import { register as inspect } from './inspect.js';
-import { register as install } from './install.js';
-import { register as ping } from './ping.js';
-import { register as prompt } from './prompt.js';
-import { register as prompts } from './prompts.js';
-import { register as read } from './read.js';
-import { register as resources } from './resources.js';
-import { exitWhenFlushed, serverCommand } from './run.js';
-import { register as serve } from './serve.js';
-import { register as templates } from './templates.js';
-import { register as tools } from './tools.js';
+import { register as auth } from './commands/auth/command.js';
+import { register as bridge } from './commands/bridge/command.js';
+import { register as call } from './commands/call/command.js';
+import { register as chat } from './commands/chat/command.js';
+import { register as complete } from './commands/complete/command.js';
+import { register as config } from './commands/config/command.js';
+import { register as discover } from './commands/discover/command.js';
+import { register as gateway } from './commands/gateway/command.js';
+import { register as inspect } from './commands/inspect/command.js';
+import { register as install } from './commands/install/command.js';
+import { register as lists } from './commands/list/command.js';
+import { register as ping } from './commands/ping/command.js';
+import { register as prompt } from './commands/prompt/command.js';
+import { register as read } from './commands/read/command.js';
+import { register as serve } from './commands/serve/command.js';
+import { exitWhenFlushed, serverCommand } from './shared/execute.js';
 
 /** A command's definition: adds itself (name, arguments, flags, lazy action) to the program. */
 export type Register = (program: Command) => void;
 
-/** Every command, in the order `mcpkit --help` lists them. */
+/** Every command, in the order `mcpkit --help` lists them (`lists`: tools, resources, templates, prompts). */
 const COMMANDS: readonly Register[] = [
-  tools,
-  resources,
-  templates,
-  prompts,
+  lists,
   call,
   read,
   prompt,

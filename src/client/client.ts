@@ -181,8 +181,6 @@ export class Client {
     this.#connecting = true;
     try {
       this.#server = await negotiate(setup);
-      // Load the JSON Schema validator in the background, so the first checked result does not wait for it.
-      setTimeout(() => void preloadJsonSchema().catch((e: unknown) => this.#report(toError(e))), 0);
     } catch (e) {
       await this.#peer?.close();
       throw e;
@@ -262,6 +260,11 @@ export class Client {
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     this.#gate('tools');
     const tools = await this.#pages<Tool>('tools/list', 'tools', options);
+    // The JSON Schema validator is loaded once a listed tool has an output schema to check, so the first checked
+    // result does not wait for it, and not before: its loading blocks this thread for some 100 ms (more on a
+    // loaded machine), late-reading whatever streams in meanwhile (a resumption's `retry` then starts late).
+    if (tools.some((tool) => tool.outputSchema !== undefined))
+      void preloadJsonSchema().catch((e: unknown) => this.#report(toError(e)));
     return this.#tools.update(tools, this.#stateless !== undefined, (e) => this.#report(e));
   }
 

@@ -51,7 +51,7 @@ export type ProxiedList = 'tools' | 'prompts' | 'resources';
  * SSE, any transport): its tools, prompts, resources, templates and completions are offered as this server's and
  * kept in step with it (its list changes and resource updates reach this server's clients); calls carry progress
  * and cancellation through; what the server asks of its client (sampling, elicitation, roots) is asked of the
- * client whose request caused it (see {@link InFlight} for how that is told); its log messages go to the client
+ * client whose request caused it (see `InFlight` for how that is told); its log messages go to the client
  * whose request they relate to, at that client's log level, or, when the server behind relates them to no request
  * (stdio, legacy SSE), to every stateful session at its level (`forwardLog`); resource subscriptions are held
  * there for this server's clients, counted, bounded and let go with the last of them. Being a plain `McpServer`,

@@ -12,7 +12,8 @@ export type ActivityKind =
   | 'prompt'
   | 'model'
   | 'server'
-  | 'tool-change';
+  | 'tool-change'
+  | 'sandbox';
 
 /** One line of the activity log. */
 export interface ActivityEntry {

@@ -9,9 +9,14 @@ import { SseLegacyClientTransport } from '../transport/http-client/legacy-sse.js
 import { StdioClientTransport } from '../transport/stdio-client.js';
 import type { ServerConfig } from './config/types.js';
 import { serverEnvironment } from './environment.js';
+import { decideSandbox, type SandboxDecision } from './sandbox/decide.js';
+import { type SandboxEvent, ServerSandbox } from './sandbox/launch.js';
+import type { SandboxSetting } from './sandbox/policy.js';
+import { SandboxedStdioTransport } from './sandbox/sandboxed-transport.js';
+import { type SandboxView, sandboxView } from './sandbox/view.js';
 
-/** Where a server stands. */
-export type ServerState = 'starting' | 'ready' | 'failed' | 'restarting' | 'disabled' | 'stopped';
+/** Where a server stands (`idle`: a lazy server not started yet, started when a search or a call needs it). */
+export type ServerState = 'idle' | 'starting' | 'ready' | 'failed' | 'restarting' | 'disabled' | 'stopped';
 
 /** A server's visible state. */
 export interface ServerStatus {
@@ -23,6 +28,8 @@ export interface ServerStatus {
   stderrTail?: string;
   /** Restarts since it was last stably up. */
   restarts: number;
+  /** Whether it runs sandboxed and with what grants (stdio servers; after a start, what the host added too). */
+  sandbox?: SandboxView;
   /** When the state was entered (ms since the epoch). */
   since: number;
 }
@@ -51,6 +58,10 @@ export interface ConnectionOptions {
   restart: RestartOptions;
   /** Host variables to pass to spawned servers besides the allow-list (deny-listed ones only when named). */
   inheritEnv: readonly string[];
+  /** The sandbox of stdio servers that set none. */
+  sandbox?: SandboxSetting | undefined;
+  /** What a server's sandbox tells: preparing, its start and grants, what it refused or stopped. */
+  onsandbox?: ((event: SandboxEvent) => void) | undefined;
   /** A transport of the app's own for a server (an in-process server, a custom channel); undefined: from its config. */
   transportFor?: ((server: ServerConfig) => Transport | undefined) | undefined;
   /** The authorizer of an HTTP server (an OAuth client: the transports' `auth` option). */
@@ -61,6 +72,8 @@ export interface ConnectionOptions {
   onlistChanged: (kind: ListKind) => void;
   onlog?: ((params: LoggingMessageParams) => void) | undefined;
   onproblem: (message: string) => void;
+  /** Started only when `ensure()` is called (the host's `lazy`, or the server's config). */
+  lazy?: boolean;
   /** Random numbers in [0, 1) for the jitter (tests pin it). */
   random?: () => number;
 }
@@ -82,22 +95,53 @@ export class ServerConnection {
   #stopped = false;
   #settled: Promise<void> = Promise.resolve();
   #settle: (() => void) | undefined;
+  readonly #sandboxed: SandboxDecision;
+  readonly #sandbox: ServerSandbox | undefined;
 
   constructor(config: ServerConfig, options: ConnectionOptions) {
     this.config = config;
     this.#options = options;
+    this.#sandboxed = decideSandbox(config, options.sandbox);
+    const t = config.transport;
+    const policy = this.#sandboxed.policy;
+    if (t.type === 'stdio' && policy) {
+      const env = serverEnvironment(t.env, t.namedEnv, options.inheritEnv);
+      this.#sandbox = new ServerSandbox(
+        { command: t.command, args: t.args, env, cwd: t.cwd },
+        policy,
+        (event) => options.onsandbox?.(event),
+      );
+    }
     // One authorizer for the server's lifetime, so tokens survive reconnections.
     this.#auth = options.authFor?.(config);
+    const sandbox = this.#sandboxView();
     this.#status = {
       name: config.name,
-      state: config.disabled ? 'disabled' : 'starting',
+      state: config.disabled ? 'disabled' : this.lazy ? 'idle' : 'starting',
       restarts: 0,
       since: Date.now(),
+      ...(sandbox ? { sandbox } : {}),
     };
   }
 
   get status(): ServerStatus {
     return this.#status;
+  }
+
+  /** Whether it starts only when needed (`ensure`), not with the host. */
+  get lazy(): boolean {
+    return this.config.lazy === true || this.#options.lazy === true;
+  }
+
+  /**
+   * Starts an idle server and resolves when it is ready or failed; waits for one that is starting or restarting;
+   * resolves at once otherwise. Concurrent callers share one start.
+   */
+  ensure(): Promise<void> {
+    const state = this.#status.state;
+    if (state === 'idle') return this.start();
+    if (state === 'starting' || state === 'restarting') return this.#settled;
+    return Promise.resolve();
   }
 
   /** The connected client while the server is ready. */
@@ -110,9 +154,10 @@ export class ServerConnection {
     return !this.#stopped && this.#client === client;
   }
 
-  /** The spawned process's id (stdio servers, while running). */
+  /** The spawned process's id (stdio servers, while running; the sandbox's outermost process when sandboxed). */
   get pid(): number | undefined {
-    return this.#transport instanceof StdioClientTransport ? this.#transport.pid : undefined;
+    const t = this.#transport;
+    return t instanceof StdioClientTransport || t instanceof SandboxedStdioTransport ? t.pid : undefined;
   }
 
   /** Connects (unless disabled); resolves when the server is ready, failed or disabled. */
@@ -125,6 +170,14 @@ export class ServerConnection {
       this.#settle = resolve;
     });
     this.#set({ state: 'starting' });
+    for (const note of this.#sandboxed.notes)
+      this.#options.onsandbox?.({ name: 'start', outcome: 'ok', summary: note });
+    const refused = this.#sandboxed.refused;
+    if (refused) {
+      this.#set({ state: 'failed', reason: refused.message });
+      this.#settle?.();
+      return this.#settled;
+    }
     void this.#attempt();
     return this.#settled;
   }
@@ -142,7 +195,14 @@ export class ServerConnection {
   }
 
   async #attempt(): Promise<void> {
-    const transport = this.#transportFor();
+    let transport: Transport;
+    try {
+      transport = this.#transportFor();
+    } catch (e) {
+      this.#set({ state: 'failed', reason: errorMessage(e) });
+      this.#settle?.();
+      return;
+    }
     this.#transport = transport;
     const client = new Client(this.#options.clientInfo, {
       ...this.#options.serverRequests(),
@@ -170,7 +230,11 @@ export class ServerConnection {
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
       if (this.#stopped || this.#client !== client) return;
-      this.#failure(errorMessage(e));
+      // A server that cannot be sandboxed here is not worth a restart: nothing will change.
+      if (e instanceof McpkitError && e.code === 'SANDBOX_UNAVAILABLE') {
+        this.#set({ state: 'failed', reason: e.message });
+        this.#settle?.();
+      } else this.#failure(errorMessage(e));
       return;
     } finally {
       clearTimeout(timer);
@@ -213,22 +277,44 @@ export class ServerConnection {
 
   #stderrTail(): string | undefined {
     const t = this.#transport;
-    if (!(t instanceof StdioClientTransport)) return undefined;
+    if (!(t instanceof StdioClientTransport) && !(t instanceof SandboxedStdioTransport)) return undefined;
     const tail = t.stderrTail.trim();
     return tail === '' ? undefined : tail.slice(-2000);
   }
 
+  /** How the server is sandboxed (stdio servers): the current run's view once started. */
+  #sandboxView(): SandboxView | undefined {
+    const t = this.#transport;
+    if (t instanceof SandboxedStdioTransport) return t.view;
+    if (this.config.transport.type !== 'stdio') return undefined;
+    // The app's own transport (an in-process server): nothing was spawned, nothing sandboxed.
+    if (t !== undefined && !(t instanceof StdioClientTransport))
+      return { sandboxed: false, summary: 'not sandboxed (the app gives its own transport)' };
+    return this.#sandbox?.view ?? sandboxView(undefined);
+  }
+
   #transportFor(): Transport {
     const custom = this.#options.transportFor?.(this.config);
-    if (custom) return custom;
+    if (custom) {
+      // The app's own channel starts no process to sandbox; a server configured sandboxed must not run without it.
+      if (this.#sandboxed.own)
+        throw new McpkitError(
+          'CONFIG_INVALID',
+          `"${this.config.name}" is configured sandboxed, but the app gives its own transport, which mcpkit cannot sandbox`,
+        );
+      return custom;
+    }
     const t = this.config.transport;
     if (t.type === 'stdio') {
-      return new StdioClientTransport({
+      const options = {
         command: t.command,
         args: t.args,
         env: serverEnvironment(t.env, t.namedEnv, this.#options.inheritEnv),
         ...(t.cwd === undefined ? {} : { cwd: t.cwd }),
-      });
+      };
+      return this.#sandbox
+        ? new SandboxedStdioTransport(this.#sandbox, options)
+        : new StdioClientTransport(options);
     }
     const auth = this.#auth;
     const common = { headers: t.headers, ...(auth ? { auth } : {}) };
@@ -238,7 +324,14 @@ export class ServerConnection {
   }
 
   #set(change: Partial<ServerStatus> & { state: ServerState }): void {
-    this.#status = { name: this.config.name, restarts: this.#restarts, ...change, since: Date.now() };
+    const sandbox = this.#sandboxView();
+    this.#status = {
+      name: this.config.name,
+      restarts: this.#restarts,
+      ...change,
+      ...(sandbox ? { sandbox } : {}),
+      since: Date.now(),
+    };
     this.#options.onstatus(this.#status);
   }
 }

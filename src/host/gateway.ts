@@ -14,6 +14,7 @@ import { shorten } from './activity-log.js';
 import { type ApprovalCallback, type ApprovalDecision, SessionApprovals } from './approval.js';
 import type { Registry } from './registry.js';
 import type { HostCallOptions } from './routing.js';
+import type { ToolSearch } from './search/facade.js';
 
 /** Options of {@link gatewayServer} (the host's gateway: `hostGateway`, `Host.toServer`). */
 export interface GatewayOptions {
@@ -26,6 +27,11 @@ export interface GatewayOptions {
    * kept per verified principal and client, never beyond the principal's token. Default 3 600 000 (an hour).
    */
   statelessApprovalTtlMs?: number;
+  /**
+   * Serve exactly two tools, `search_tools` and `call_tool` (the host's tool search), instead of every qualified tool:
+   * a client with many servers behind the gateway sees two tools, and every call still goes through approval.
+   */
+  toolSearch?: boolean;
 }
 
 const DECISIONS: Record<string, ApprovalDecision> = {
@@ -118,6 +124,8 @@ export interface GatewaySource {
   getPrompt(name: string, args: Record<string, string>, options: RequestOptions): Promise<GetPromptResult>;
   readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult>;
   on(event: 'registry', listener: () => void): () => void;
+  /** The host's tool search, served in place of every tool with `toolSearch`. */
+  readonly toolSearch: Pick<ToolSearch, 'tools' | 'call'>;
 }
 
 /** The gateway of `host`: see {@link hostGateway}. */
@@ -140,20 +148,27 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
       summary: shorten(`gateway: ${what}: ${errorMessage(e)}`),
     }),
   );
+  /** The options of a call from `ctx`: approval asked of its client, "for this session" kept in its scope. */
+  const callOptions = (ctx: RequestContext) => {
+    const approvals = scopes.of(ctx, server.connection.getStore());
+    return { signal: ctx.signal, approve: askThroughClient(ctx, approvals.remembers), approvals };
+  };
+  const search = host.toolSearch;
   const sync = () => {
     mirror.tools(
-      host.registry.tools().map((t) => ({
-        name: t.name,
-        definition: t.definition,
-        call: (args: unknown, ctx: RequestContext) => {
-          const approvals = scopes.of(ctx, server.connection.getStore());
-          return host.callTool(t.name, args as Record<string, unknown>, {
-            signal: ctx.signal,
-            approve: askThroughClient(ctx, approvals.remembers),
-            approvals,
-          }) as never;
-        },
-      })),
+      options.toolSearch === true
+        ? search.tools.map((t) => ({
+            name: t.name,
+            definition: t,
+            call: (args: unknown, ctx: RequestContext) =>
+              search.call(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
+          }))
+        : host.registry.tools().map((t) => ({
+            name: t.name,
+            definition: t.definition,
+            call: (args: unknown, ctx: RequestContext) =>
+              host.callTool(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
+          })),
     );
     mirror.prompts(
       host.registry.prompts().map((p) => ({

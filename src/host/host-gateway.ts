@@ -3,8 +3,8 @@ import { type GatewayOptions, gatewayServer } from './gateway.js';
 import type { Host } from './host.js';
 
 /**
- * The host's registry served as one MCP server: the qualified tools and prompts, the resources and resource
- * templates of every ready server,
+ * The host's registry served as one MCP server: the qualified tools (or, with `toolSearch`, `search_tools` and
+ * `call_tool` in their place) and prompts, the resources and resource templates of every ready server,
  * kept in step with the registry (list changes reach the connected clients). Tool calls go through the host, so
  * the approval policy and the activity log apply; a call whose mode is `ask` becomes an elicitation to the
  * connecting client when it supports elicitation (the person behind it decides), and a denial otherwise.

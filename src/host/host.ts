@@ -28,7 +28,12 @@ import { MemoryPinStore } from './pin-store.js';
 import { listServer, RefreshScheduler } from './refresh.js';
 import { Registry } from './registry.js';
 import { type HostCallOptions, Router } from './routing.js';
+import { checkSandboxSetting, type SandboxSetting } from './sandbox/policy.js';
+import { ToolSearch, type ToolSearchAnswer, type ToolSearchOptions } from './search/facade.js';
+import { searchHostTools } from './search/host-search.js';
+import { ToolIndex } from './search/tool-index.js';
 import { type ServerRequestOptions, serverRequestHandlers } from './server-requests.js';
+import { KnownToolLists } from './tool-list-cache.js';
 import { ToolPins } from './tool-pins.js';
 
 export type { HostEvents, HostOptions, RegistryChange } from './options.js';
@@ -64,6 +69,10 @@ export class Host {
   readonly #serverRequests: ServerRequestOptions;
   #roots: Root[];
   readonly #authFor: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
+  readonly #index: ToolIndex;
+  readonly #toolSearch: ToolSearch;
+  readonly #lists: KnownToolLists | undefined;
+  readonly #sandbox: SandboxSetting | undefined;
 
   /** Reads config files (see {@link loadConfig}) and makes a host of their servers. */
   static async load(
@@ -97,6 +106,7 @@ export class Host {
         `The separator must be 1 to 8 of a-z A-Z 0-9 _ -, got ${JSON.stringify(separator)}`,
       );
     const hostDefault = options.defaultApproval ?? loaded.settings.defaultApproval ?? 'ask';
+    this.#sandbox = hostSandbox(options.sandbox ?? loaded.settings.sandbox);
     this.#registry = new Registry(
       separator,
       (server, tool) => approvalMode(server, tool.name, tool.annotations, hostDefault),
@@ -122,6 +132,22 @@ export class Host {
       const client = connection?.client;
       if (connection && client) await this.#list(connection.config, client, kinds, kinds);
     });
+    this.#lists =
+      options.toolListCache &&
+      new KnownToolLists(options.toolListCache, (server, message) =>
+        this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
+      );
+    this.#index = new ToolIndex(
+      () => this.#registry.tools().map((t) => ({ name: t.name, server: t.server, tool: t.tool })),
+      options.toolSearch?.ranker,
+    );
+    this.on('registry', () => this.#index.changed());
+    this.#toolSearch = new ToolSearch({
+      log: this.log,
+      searchTools: (query, o) => this.searchTools(query, o),
+      callTool: (name, args, o, check) => this.#router.callTool(name, args, o, check),
+      tool: (name) => this.#registry.tool(name),
+    });
     for (const server of loaded.servers) {
       if (this.#connections.has(server.name))
         throw new McpkitError('CONFIG_INVALID', `Two servers are named "${server.name}"`);
@@ -129,9 +155,15 @@ export class Host {
     }
   }
 
-  /** Starts every server in parallel; resolves when each is ready, failed or disabled (never rejects). */
+  /**
+   * Starts every server in parallel, except lazy ones (left `idle`, started when a search or a call needs them);
+   * resolves when each started one is ready, failed or disabled (never rejects). The cached tool lists, when the host
+   * has a {@link HostOptions.toolListCache}, are read first: those servers' tools are searchable at once.
+   */
   async start(): Promise<ServerStatus[]> {
-    await Promise.all([...this.#connections.values()].map((c) => c.start()));
+    const connections = [...this.#connections.values()];
+    if (this.#lists) await Promise.all(connections.map((c) => this.#loadCached(c)));
+    await Promise.all(connections.filter((c) => !c.lazy).map((c) => c.start()));
     return this.servers;
   }
 
@@ -171,6 +203,25 @@ export class Host {
   /** The tools as the model sees them (qualified names). */
   tools(): Tool[] {
     return this.#registry.tools().map((t) => t.definition);
+  }
+
+  /**
+   * The tools that best match a request in natural language, best first (see {@link ToolSearchOptions}): the
+   * registry's tools, those of servers not started yet known from the tool-list cache; a lazy server whose tools are
+   * not known is started for it (waiting at most `toolSearch.startWaitMs` for it), and servers whose tools could not
+   * be searched are named in the answer's notes.
+   */
+  searchTools(query: string, options: ToolSearchOptions = {}): Promise<ToolSearchAnswer> {
+    const wait = this.#options.toolSearch?.startWaitMs ?? 10_000;
+    return searchHostTools(query, options, this.#connections, this.#registry, this.#index, wait);
+  }
+
+  /**
+   * Tool search as two tools, `search_tools` and `call_tool` (see {@link ToolSearch}): what a chat in `search` mode
+   * and the gateway's `toolSearch` offer instead of every tool.
+   */
+  get toolSearch(): ToolSearch {
+    return this.#toolSearch;
   }
 
   /**
@@ -271,6 +322,7 @@ export class Host {
         prompts: () => registry.prompts(),
         prompt: (name) => registry.prompt(name),
         callTool: (name, args, o) => this.#router.callTool(name, args, o),
+        toolSearch: this.#toolSearch,
         readResource: (uri, o) => this.#router.readResource(uri, o),
         getPrompt: (name, args, o) => this.#router.getPrompt(name, args, o),
       },
@@ -287,9 +339,19 @@ export class Host {
       connectTimeoutMs: o.connectTimeoutMs ?? 30_000,
       restart: o.restart ?? {},
       inheritEnv: o.inheritEnv ?? [],
+      sandbox: this.#sandbox,
+      onsandbox: (event) =>
+        this.log.record({
+          kind: 'sandbox',
+          server: config.name,
+          name: event.name,
+          outcome: event.outcome,
+          summary: shorten(event.summary),
+        }),
       authFor: this.#authFor,
       transportFor: o.transportFor,
       ...(o.random ? { random: o.random } : {}),
+      ...(o.lazy ? { lazy: true } : {}),
       onstatus: (status) => this.#status(status),
       onready: (client) => this.#list(config, client, ['tools', 'prompts', 'resources'], 'all'),
       onlistChanged: (kind) => this.#refresh.changed(config.name, kind),
@@ -314,7 +376,11 @@ export class Host {
       outcome: status.state,
       ...(summary === '' ? {} : { summary: shorten(summary) }),
     });
-    if (status.state !== 'ready' && this.#registry.remove(status.name))
+    // A cached list stays while its server is idle or starting: searches and calls use it meanwhile.
+    const cached =
+      this.#registry.listed(status.name) === 'cached' &&
+      (status.state === 'idle' || status.state === 'starting');
+    if (status.state !== 'ready' && !cached && this.#registry.remove(status.name))
       this.#emit('registry', { server: status.name, kinds: 'all' });
     this.#emit('state', status);
   }
@@ -344,6 +410,7 @@ export class Host {
     if (!this.#connections.get(config.name)?.owns(client)) return;
     this.#registry.set(config, lists);
     if (pins && lists.tools) this.#reviewPins(pins, config);
+    if (lists.tools) this.#lists?.save(config, lists.tools);
     const count = (items: unknown[] | undefined) => (items === undefined ? '-' : String(items.length));
     this.log.record({
       kind: 'server',
@@ -353,6 +420,30 @@ export class Host {
       summary: `${count(lists.tools)} tools, ${count(lists.prompts)} prompts, ${count(lists.resources)} resources`,
     });
     this.#emit('registry', { server: config.name, kinds: change });
+  }
+
+  /**
+   * Puts a server's cached tool list in the registry (marked cached) while it has none: what pins say of it counts
+   * as for any listing (an `allow` tool first seen is pinned; a definition other than the pinned one is a change).
+   */
+  async #loadCached(connection: ServerConnection): Promise<void> {
+    const { config } = connection;
+    if (!this.#lists || config.disabled) return;
+    const tools = await this.#lists.read(config);
+    if (tools === undefined || this.#registry.listed(config.name) !== undefined) return;
+    const pins = this.#pins;
+    if (pins) await pins.load(config);
+    if (this.#registry.listed(config.name) !== undefined) return;
+    this.#registry.set(config, { tools }, true);
+    if (pins) this.#reviewPins(pins, config);
+    this.log.record({
+      kind: 'server',
+      server: config.name,
+      name: 'cached',
+      outcome: 'ok',
+      summary: `${tools.length} tools known from the tool-list cache`,
+    });
+    this.#emit('registry', { server: config.name, kinds: ['tools'] });
   }
 
   /** Pins what a server's new list shows for the first time, and logs the tools that changed since pinned. */
@@ -391,6 +482,20 @@ export class Host {
       }
     }
   }
+}
+
+/** The host-wide sandbox default, checked as a config file's is (an app's object may hold anything). */
+function hostSandbox(setting: SandboxSetting | undefined): SandboxSetting | undefined {
+  if (setting === undefined) return undefined;
+  const checked = checkSandboxSetting(setting);
+  if ('problems' in checked) {
+    const p = checked.problems[0];
+    throw new McpkitError(
+      'CONFIG_INVALID',
+      `The host's sandbox${p?.field ? `, ${p.field}` : ''}: ${p?.message ?? 'invalid'}`,
+    );
+  }
+  return checked.setting;
 }
 
 function isLoaded(config: LoadedConfig | readonly ServerConfig[]): config is LoadedConfig {

@@ -8,7 +8,10 @@ import type { ListKind, RestartOptions, ServerStatus } from './connection.js';
 import type { ModelAdapter } from './model/types.js';
 import type { HostOAuthOptions } from './oauth.js';
 import type { ToolPinStore } from './pin-store.js';
+import type { SandboxGrants, SandboxSetting } from './sandbox/policy.js';
+import type { ToolRanker } from './search/ranker.js';
 import type { HostElicitation, HostSampling, SamplingReview } from './server-requests.js';
+import type { ToolListCache } from './tool-list-cache.js';
 
 /** Options of a {@link Host}. */
 export interface HostOptions {
@@ -39,6 +42,12 @@ export interface HostOptions {
   refreshDebounceMs?: number;
   /** Host variables spawned servers also get (loader variables such as LD_PRELOAD only when a config names them). */
   inheritEnv?: string[];
+  /**
+   * The sandbox of every stdio server that sets none (overrides the config's `host.sandbox`): `true` for the safe
+   * preset (no network, the system read-only, the home folder hidden), or grants (see {@link SandboxGrants}).
+   * Linux only (bubblewrap); elsewhere such servers do not start.
+   */
+  sandbox?: SandboxSetting;
   /** OAuth for HTTP servers: an `OAuthClient` per server, tokens in one file (see {@link HostOAuthOptions}). */
   oauth?: HostOAuthOptions;
   /**
@@ -66,6 +75,23 @@ export interface HostOptions {
   roots?: Root[];
   /** Random numbers in [0, 1) for restart jitter. */
   random?: () => number;
+  /**
+   * Every server lazy (as if each config said `lazy: true`): started only when a tool search or a call needs it, so the
+   * host is ready at once. Default false.
+   */
+  lazy?: boolean;
+  /**
+   * Where each server's last known tool list is kept (a {@link FileToolListCache} across runs, keyed by the server's
+   * config): searches and the registry use it for servers not started yet or still starting. Default: none.
+   */
+  toolListCache?: ToolListCache;
+  /** The tool search ({@link Host.searchTools}, {@link Host.toolSearch}). */
+  toolSearch?: {
+    /** Ranks the tools for a query; default {@link LexicalRanker}. */
+    ranker?: ToolRanker;
+    /** How long a search waits for servers whose tools are not known yet (started by it, or starting), in ms. Default 10 000. */
+    startWaitMs?: number;
+  };
 }
 
 /** What a registry change was. */

@@ -18,6 +18,11 @@ export interface HostTool {
   mode: ApprovalMode;
   /** The digest of its definition (see `toolDigest`; computed when its server's list changes). */
   digest: string;
+  /**
+   * Listed from the host's tool-list cache, not by the running server (a lazy server not started yet, or one still
+   * starting): a call starts or waits for the server and runs the definition it lists then.
+   */
+  cached?: boolean;
 }
 
 /** A prompt of the registry under its qualified name. */
@@ -54,6 +59,8 @@ interface Entry {
   lists: Required<ServerLists>;
   /** The digest of each tool of `lists.tools`. */
   digests: Map<Tool, string>;
+  /** Its tools come from the tool-list cache. */
+  cached: boolean;
 }
 
 /**
@@ -86,8 +93,11 @@ export class Registry {
     this.#onproblem = onproblem;
   }
 
-  /** Replaces what `config`'s server offers (lists not given are kept), filtering its tools by the config. */
-  set(config: ServerConfig, lists: ServerLists): void {
+  /**
+   * Replaces what `config`'s server offers (lists not given are kept), filtering its tools by the config. `cached`:
+   * the tools are the last known list from the host's cache, not the running server's.
+   */
+  set(config: ServerConfig, lists: ServerLists, cached = false): void {
     const entry = this.#servers.get(config.name);
     const known = entry?.lists;
     const tools = lists.tools ? lists.tools.filter((t) => offered(config, t.name)) : (known?.tools ?? []);
@@ -96,6 +106,7 @@ export class Registry {
     this.#servers.set(config.name, {
       config,
       digests,
+      cached,
       lists: {
         tools,
         prompts: lists.prompts ?? known?.prompts ?? [],
@@ -115,6 +126,12 @@ export class Registry {
 
   tools(): HostTool[] {
     return [...this.#tools.values()];
+  }
+
+  /** Whether the registry holds a list of `server`'s tools, and whether it is the cached one. */
+  listed(server: string): 'live' | 'cached' | undefined {
+    const entry = this.#servers.get(server);
+    return entry === undefined ? undefined : entry.cached ? 'cached' : 'live';
   }
 
   tool(name: string): HostTool | undefined {
@@ -179,14 +196,15 @@ export class Registry {
     const templates: HostTemplate[] = [];
     const shared = new Map<string, string[]>();
     const clashes = new Set<string>();
-    for (const { config, lists, digests } of entries) {
+    for (const { config, lists, digests, cached } of entries) {
       const server = config.name;
       for (const tool of lists.tools) {
         const name = toolNames.get(nameKey(server, tool.name)) as string;
         const definition: Tool = { ...tool, name };
         if (tool.title === undefined) definition.title = tool.name;
         const digest = digests.get(tool) as string;
-        tools.set(name, { name, server, tool, definition, mode: this.#modeFor(config, tool), digest });
+        const mode = this.#modeFor(config, tool);
+        tools.set(name, { name, server, tool, definition, mode, digest, ...(cached ? { cached } : {}) });
       }
       for (const prompt of lists.prompts) {
         const name = promptNames.get(nameKey(server, prompt.name)) as string;

@@ -53,21 +53,41 @@ export class Router {
     this.#requestTimeoutMs = requestTimeoutMs;
   }
 
-  /** See {@link Host.callTool}. */
+  /**
+   * See {@link Host.callTool}. `check` looks at the tool as its running server lists it before anything is asked or
+   * run (the tool search's argument check): a result from it is the call's answer.
+   */
   async callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     options: HostCallOptions | undefined,
+    check?: (tool: HostTool) => CallToolResult | undefined | Promise<CallToolResult | undefined>,
   ): Promise<CallToolResult> {
     const started = performance.now();
     const log = this.#log;
-    const entry = this.#registry.tool(name);
-    if (!entry) {
+    if (!this.#registry.tool(name)) {
       log.record({ kind: 'tool', name, arguments: args, outcome: 'error', summary: 'unknown tool' });
       return errorResult(`There is no tool named ${name}.`);
     }
+    const entry = await this.live(name);
+    if (typeof entry === 'string') {
+      log.record({ kind: 'tool', name, arguments: args, outcome: 'error', summary: shorten(entry) });
+      return errorResult(entry);
+    }
     const { server } = entry;
     const connection = this.#connections.get(server);
+    const refused = await check?.(entry);
+    if (refused !== undefined) {
+      log.record({
+        kind: 'tool',
+        server,
+        name,
+        arguments: args,
+        outcome: 'error',
+        summary: summarizeResult(refused),
+      });
+      return refused;
+    }
     // A tool that changed since it was pinned is asked about again (or refused): its old approval does not hold.
     const change = this.#pins?.changeOf(entry);
     let approval = 'policy';
@@ -172,6 +192,25 @@ export class Router {
         });
     }
     return outcome.by;
+  }
+
+  /**
+   * The tool `name` as its running server lists it: a tool known from the tool-list cache starts its lazy server (or
+   * waits for one starting), bounded by the server's own connect timeout, and is looked up again in the list the
+   * server gives then. What the model should hear instead when there is no such tool (or no server to run it).
+   */
+  async live(name: string): Promise<HostTool | string> {
+    const entry = this.#registry.tool(name);
+    if (!entry) return `There is no tool named ${name}.`;
+    if (entry.cached !== true) return entry;
+    const connection = this.#connections.get(entry.server);
+    await connection?.ensure();
+    const now = this.#registry.tool(name);
+    if (now && now.cached !== true) return now;
+    const status = connection?.status;
+    if (status && status.state !== 'ready')
+      return `The server of ${name} is not available (${status.state}${status.reason ? `: ${status.reason}` : ''}).`;
+    return `There is no tool named ${name} any more: its server ${entry.server} no longer lists ${entry.tool.name}.`;
   }
 
   /** See {@link Host.readResource}. */

@@ -23,8 +23,10 @@ export interface HostConfiguration {
   options?: HostOptions;
 }
 
-/** What the page shows of the host's servers. */
-export type HostServer = Pick<ServerStatus, 'name' | 'state' | 'reason'>;
+/** What the page shows of the host's servers: the state, and for a stdio server whether and how it is sandboxed. */
+export type HostServer = Pick<ServerStatus, 'name' | 'state' | 'reason'> & {
+  sandbox?: { sandboxed: boolean; summary: string };
+};
 
 /** How long each of the host's servers may take to become ready: a person may have to sign in to it first. */
 const CONNECT_TIMEOUT_MS = 300_000;
@@ -94,9 +96,14 @@ export class HostTarget {
 
   /** The host's servers and their states (empty before it was created). */
   servers(): HostServer[] {
-    return (this.#host?.servers ?? []).map(({ name, state, reason }) =>
-      reason === undefined ? { name, state } : { name, state, reason },
-    );
+    return (this.#host?.servers ?? []).map(({ name, state, reason, sandbox }) => ({
+      name,
+      state,
+      ...(reason === undefined ? {} : { reason }),
+      ...(sandbox === undefined
+        ? {}
+        : { sandbox: { sandboxed: sandbox.sandboxed, summary: sandbox.summary } }),
+    }));
   }
 
   /** A transport to the host's gateway; the host's servers are started (once) in the background. */

@@ -7,6 +7,7 @@ import { type ActivityEntry, ActivityLog } from '../host/activity-log.js';
 import { errorMessage } from '../jsonrpc/errors.js';
 import { LATEST_MODERN_REVISION } from '../spec/modern.js';
 import type {
+  CallToolResult,
   ClientCapabilities,
   Implementation,
   LoggingMessageParams,
@@ -16,6 +17,7 @@ import type {
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import { HttpClientTransport } from '../transport/http-client/fallback.js';
+import { StdioClientTransport } from '../transport/stdio-client.js';
 import { type AskOutcome, Asks, type PendingAsk } from './asks.js';
 import { BadInput } from './bad-input.js';
 import { type HostConfiguration, type HostServer, HostTarget } from './host-target.js';
@@ -89,6 +91,17 @@ export interface ProgressEntry {
   done?: boolean;
 }
 
+/** A tool call started from a page, running or finished: kept, so a page opened later shows how it ended. */
+export interface CallEntry {
+  callId: string;
+  name: string;
+  status: 'running' | 'ok' | 'error';
+  result?: CallToolResult;
+  error?: string;
+  /** How long the call took (ms), once it ended. */
+  durationMs?: number;
+}
+
 /** What the page receives over its event stream. */
 export type InspectorEvent =
   | { type: 'state'; state: ConnectionState }
@@ -96,6 +109,7 @@ export type InspectorEvent =
   | { type: 'log'; entry: LogEntry }
   | { type: 'feed'; entry: FeedEntry }
   | { type: 'progress'; entry: ProgressEntry }
+  | { type: 'call'; entry: CallEntry }
   | { type: 'ask'; ask: PendingAsk }
   | { type: 'answered'; outcome: AskOutcome }
   | { type: 'activity'; entry: ActivityEntry }
@@ -108,6 +122,8 @@ export interface Snapshot {
   logs: LogEntry[];
   feed: FeedEntry[];
   progress: ProgressEntry[];
+  /** The running calls and the last finished ones. */
+  calls: CallEntry[];
   asks: PendingAsk[];
   activity: ActivityEntry[];
   activitySource: ActivitySource;
@@ -141,6 +157,9 @@ export interface SessionOptions {
   tokenStore?: TokenStore;
 }
 
+/** How many finished calls are kept for pages opened later (their results may be large: images, audio). */
+const KEEP_CALLS = 20;
+
 /** How long connecting may take when the person may have to sign in first. */
 const SIGN_IN_CONNECT_MS = 300_000;
 
@@ -170,6 +189,8 @@ export class InspectorSession {
   readonly #feed = new Ring<FeedEntry>(500);
   readonly #progress = new Map<string, ProgressEntry>();
   readonly #calls = new Map<string, AbortController>();
+  /** Running and recently finished calls, oldest first. */
+  readonly #callEntries = new Map<string, CallEntry>();
   readonly #listeners = new Set<(event: InspectorEvent) => void>();
   readonly #asks: Asks;
   /** The inspector's own activity log (its calls); the pane shows the host's instead while the host is inspected. */
@@ -267,6 +288,7 @@ export class InspectorSession {
       logs: this.#logs.items(),
       feed: this.#feed.items(),
       progress: [...this.#progress.values()],
+      calls: [...this.#callEntries.values()],
       asks: this.#asks.pending(),
       activity: this.#activityLog().entries(),
       activitySource: this.#activitySource,
@@ -323,7 +345,7 @@ export class InspectorSession {
         ...this.#idleState(),
         status: 'connected',
         era: client.era ?? 'stateful',
-        transport: inner instanceof HttpClientTransport ? inner.kind : chosen.kind,
+        transport: transportName(inner, chosen),
         ...defined('protocolVersion', client.protocolVersion),
         ...defined('serverInfo', client.serverInfo),
         ...defined('serverCapabilities', client.serverCapabilities),
@@ -375,6 +397,7 @@ export class InspectorSession {
     const controller = new AbortController();
     this.#calls.set(callId, controller);
     const started = performance.now();
+    this.#callEntry({ callId, name, status: 'running' });
     try {
       const result = await client.callTool(name, args, {
         signal: controller.signal,
@@ -388,9 +411,17 @@ export class InspectorSession {
         },
       });
       this.#log('tool', name, args, result.isError ? 'error' : 'ok', started, resultSummary(result.content));
+      this.#callEntry({ callId, name, status: 'ok', result, durationMs: performance.now() - started });
       return result;
     } catch (e) {
       this.#log('tool', name, args, 'error', started, errorMessage(e));
+      this.#callEntry({
+        callId,
+        name,
+        status: 'error',
+        error: errorMessage(e),
+        durationMs: performance.now() - started,
+      });
       throw e;
     } finally {
       this.#calls.delete(callId);
@@ -400,6 +431,17 @@ export class InspectorSession {
         this.#emit({ type: 'progress', entry: { ...last, done: true } });
       }
     }
+  }
+
+  /** Records how a call stands and tells the pages; the oldest finished calls past {@link KEEP_CALLS} are dropped. */
+  #callEntry(entry: CallEntry): void {
+    this.#callEntries.delete(entry.callId);
+    this.#callEntries.set(entry.callId, entry);
+    for (const [id, old] of this.#callEntries) {
+      if (this.#callEntries.size <= KEEP_CALLS) break;
+      if (old.status !== 'running') this.#callEntries.delete(id);
+    }
+    this.#emit({ type: 'call', entry });
   }
 
   /** Cancels a running tool call. */
@@ -572,6 +614,13 @@ export class InspectorSession {
   #emit(event: InspectorEvent): void {
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+/** What the page calls the transport: a built one (a command-line target) by what it is, not as `transport`. */
+function transportName(inner: unknown, chosen: InspectTarget): string {
+  if (inner instanceof HttpClientTransport) return inner.kind;
+  if (inner instanceof StdioClientTransport) return 'stdio';
+  return chosen.kind === 'transport' ? 'custom' : chosen.kind;
 }
 
 /** Refuses a revision this client does not speak. */

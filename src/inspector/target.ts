@@ -1,4 +1,5 @@
 import type { AuthorizationCodeGrant } from '../auth/client/options.js';
+import { SandboxedStdioTransport } from '../host/sandbox/sandboxed-transport.js';
 import type { Transport } from '../protocol/transport.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import { HttpClientTransport } from '../transport/http-client/fallback.js';
@@ -70,7 +71,8 @@ export function openTransport(target: InspectTarget, links: TargetLinks): Transp
       });
     case 'transport': {
       const transport = target.open(links.signIn());
-      if (transport instanceof StdioClientTransport) transport.onstderr = onstderr;
+      if (transport instanceof StdioClientTransport || transport instanceof SandboxedStdioTransport)
+        transport.onstderr = onstderr;
       return transport;
     }
     case 'host':

@@ -80,6 +80,9 @@ export type McpkitErrorCode =
   | 'NOT_FOUND'
   // Two servers of a host answer a resource URI equally well (both list it, or equally specific templates match).
   | 'AMBIGUOUS_RESOURCE'
+  // A server configured sandboxed cannot be sandboxed here (another platform, bwrap missing, no way to bound root's
+  // processes): it is not started, never started unsandboxed (mcpkit/host).
+  | 'SANDBOX_UNAVAILABLE'
   | 'RATE_LIMITED'
   // OAuth client (mcpkit/auth): discovery, registration, the authorization response, the token endpoint,
   // an endpoint that is not HTTPS (off loopback) or on another origin, one on a private, loopback or link-local

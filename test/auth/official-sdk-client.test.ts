@@ -7,66 +7,11 @@ import { after, before, describe, test } from 'node:test';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { jwtVerifier } from '../../src/auth.js';
 import { type RunningServer, serve } from '../../src/node.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc.js';
 import { authOptions, freePort, protectedServer } from './helpers.js';
-
-/** An OAuthClientProvider whose "browser" is the fixture's automatic login and consent. */
-class FixtureProvider {
-  readonly redirectUrl = 'http://127.0.0.1:8976/callback';
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'official sdk test client',
-    redirect_uris: ['http://127.0.0.1:8976/callback'],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  #client: OAuthClientInformationMixed | undefined;
-  #tokens: OAuthTokens | undefined;
-  #verifier = '';
-  /** The code of the last authorization, and the scope it asked for. */
-  code: string | undefined;
-  scopesAsked: string[] = [];
-  authorizations = 0;
-
-  /** `refresh`: keep refresh tokens (SDK 1.x then answers a step-up challenge by refreshing, same scopes). */
-  constructor(
-    readonly as: OidcFixture,
-    readonly refresh = true,
-  ) {}
-
-  clientInformation() {
-    return this.#client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.#client = info;
-  }
-  tokens() {
-    return this.#tokens;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    const { refresh_token: _dropped, ...rest } = tokens;
-    this.#tokens = this.refresh ? tokens : rest;
-  }
-  async redirectToAuthorization(url: URL) {
-    this.authorizations++;
-    this.scopesAsked.push(url.searchParams.get('scope') ?? '');
-    const back = await this.as.authorize(url);
-    this.code = back.searchParams.get('code') ?? undefined;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.#verifier = verifier;
-  }
-  codeVerifier() {
-    return this.#verifier;
-  }
-}
+import { FixtureProvider } from './sdk-provider.js';
 
 /** Connects, completing the authorization the first attempt starts (as an app does after its redirect). */
 async function connect(url: string, provider: FixtureProvider): Promise<Client> {

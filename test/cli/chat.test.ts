@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type StandIn, startModelServer } from '../host/fixtures/model-server.js';
-import { EXAMPLE, mcpkit, ROOT } from './helpers.js';
+import { EXAMPLE, mcpkit, ROOT, tempHome } from './helpers.js';
 import { chatCommand, Tmux } from './tmux.js';
 
 const ODD = join(ROOT, 'dist/test/host/fixtures/odd-server.js');
@@ -112,6 +112,45 @@ test('scripted (stdin not a terminal): answers on stdout, approvals by the polic
   assert.equal(lines[2], 'You said: This is a simple prompt for testing.');
   assert.match(run.stderr, /✓ up: ready/);
   assert.doesNotMatch(run.stderr, /allow \[o\]nce/);
+});
+
+test('scripted with --tool-search: the model sees two tools, searches, and calls through call_tool and approval; bad modes refused', async () => {
+  const start = standIn.received.length;
+  const run = await mcpkit(['chat', '--config', config, '--model', 'openai:gpt-4o', '--tool-search'], {
+    env: { OPENAI_BASE_URL: standIn.openaiBase, OPENAI_API_KEY: '', XDG_CACHE_HOME: tempHome() },
+    input:
+      'call search_tools {"query":"echo a message back"}\ncall call_tool {"name":"up__echo","arguments":{"text":"hi"}}\n',
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  assert.match(lines[0] ?? '', /^Tool result: \{"tools":\[\{"name":"up__echo"/);
+  // Through approval like any call: with no one to ask, the config's policy (ask) denies it.
+  assert.match(lines[1] ?? '', /^Tool result: Error: The call to up__echo was not run: it needs approval/);
+  assert.match(run.stderr, /\(tool search over \d+ tools, about \d+ tokens of definitions not sent\)/);
+  assert.match(run.stderr, /→ up__echo \{"text":"hi"\}/);
+  const first = standIn.received[start]?.body.tools as { function: { name: string } }[];
+  assert.deepEqual(
+    first.map((t) => t.function.name),
+    ['search_tools', 'call_tool'],
+  );
+  const bad = await mcpkit(
+    ['chat', '--config', config, '--model', 'openai:gpt-4o', '--tool-search', 'always'],
+    {
+      env: { OPENAI_BASE_URL: standIn.openaiBase },
+      input: '',
+    },
+  );
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /--tool-search takes search, auto or provider, got always/);
+  const provider = await mcpkit(
+    ['chat', '--config', config, '--model', 'openai:gpt-4o', '--tool-search', 'provider'],
+    {
+      env: { OPENAI_BASE_URL: standIn.openaiBase, XDG_CACHE_HOME: tempHome() },
+      input: 'hello\n',
+    },
+  );
+  assert.notEqual(provider.code, 0);
+  assert.match(provider.stderr, /built for anthropic only/);
 });
 
 test('scripted: a model failure ends the chat with its exit code and the provider message', async () => {

@@ -1,8 +1,14 @@
 // key=value words to tool arguments, by the input schema and never by the look of the value.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkArguments, coerce, parseArgsJson, parsePairs, toolArguments } from '../../src/cli/coerce.js';
-import { CliError } from '../../src/cli/exit.js';
+import {
+  checkArguments,
+  coerce,
+  parseArgsJson,
+  parsePairs,
+  toolArguments,
+} from '../../src/cli/shared/coerce.js';
+import { CliError } from '../../src/cli/shared/exit.js';
 
 const usage = (fn: () => unknown, message: RegExp) =>
   assert.throws(fn, (e: unknown) => e instanceof CliError && e.exitCode === 1 && message.test(e.message));

@@ -85,6 +85,9 @@ async function stateOf(url: string, cookie: string): Promise<{ status: string; [
   return JSON.parse(res.body).result.state;
 }
 
+/** How the page shows a stdio server the config does not sandbox. */
+const UNSANDBOXED = { sandboxed: false, summary: 'not sandboxed (runs with your full rights)' };
+
 async function until<T>(what: () => Promise<T>, ok: (value: T) => boolean, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -208,10 +211,11 @@ test('mcpkit inspect --config FILE: the page lists its servers and inspects the 
       // Connected at once; the host's servers come up in the background.
       (s) =>
         s.status === 'connected' &&
-        JSON.stringify(s.hostServers) === JSON.stringify([{ name: 'one', state: 'ready' }]),
+        JSON.stringify(s.hostServers) ===
+          JSON.stringify([{ name: 'one', state: 'ready', sandbox: UNSANDBOXED }]),
     );
     assert.deepEqual([state.configured, state.host, state.transport], [['one'], true, 'host']);
-    assert.deepEqual(state.hostServers, [{ name: 'one', state: 'ready' }]);
+    assert.deepEqual(state.hostServers, [{ name: 'one', state: 'ready', sandbox: UNSANDBOXED }]);
   } finally {
     assert.equal(await stop(run.child), 0);
   }

@@ -1,7 +1,7 @@
 // Progress on stderr: a bar redrawn in place on a terminal, plain lines otherwise.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { progressView } from '../../src/cli/progress.js';
+import { progressView } from '../../src/cli/commands/call/progress.js';
 
 function stream(isTTY: boolean): { written: string[]; stream: NodeJS.WriteStream } {
   const written: string[] = [];

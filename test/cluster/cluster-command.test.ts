@@ -1,7 +1,7 @@
 // `npm run cluster` (examples/cluster/main.js) as a user runs it: it prints the Streamable HTTP endpoint and the
 // legacy HTTP+SSE one behind nginx, both answer (the legacy client's POSTs go through nginx to any instance), and
-// SIGINT stops every process it started (redis-server, the instances, nginx) and exits 0. The README's nginx snippet
-// has the directives the command writes, and nothing else.
+// SIGINT stops every process it started (redis-server, the instances, nginx) and exits 0. The scaling guide's nginx
+// snippet (docs/scaling.md) has the directives the command writes, and nothing else.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { SseLegacyClientTransport } from '../../src/transport/http-client/legacy
 import { StreamableHttpClientTransport } from '../../src/transport/http-client/streamable.js';
 
 const MAIN = fileURLToPath(new URL('../../examples/cluster/main.js', import.meta.url));
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const GUIDE = fileURLToPath(new URL('../../../docs/scaling.md', import.meta.url));
 
 /** The directives of an nginx text: one a line, comments and block braces dropped, `listen` left out (it differs). */
 function directives(text: string): Set<string> {
@@ -21,9 +21,9 @@ function directives(text: string): Set<string> {
   return new Set(lines.filter((line) => line.endsWith(';') && !line.startsWith('listen ')));
 }
 
-test('the README’s nginx snippet has the directives npm run cluster writes for its proxy', () => {
-  const snippet = /```nginx\n([\s\S]*?)```/.exec(readFileSync(README, 'utf8'))?.[1];
-  assert.ok(snippet, 'the README has an nginx snippet');
+test('the scaling guide’s nginx snippet has the directives npm run cluster writes for its proxy', () => {
+  const snippet = /```nginx\n([\s\S]*?)```/.exec(readFileSync(GUIDE, 'utf8'))?.[1];
+  assert.ok(snippet, 'docs/scaling.md has an nginx snippet');
   const written = nginxConfig('/tmp/x', 8080, [3001, 3002, 3003]);
   const proxy = written.slice(written.indexOf('upstream mcpkit'));
   assert.deepEqual([...directives(snippet)].sort(), [...directives(proxy)].sort());

@@ -4,25 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type ApprovalDecision, type ApprovalRequest, Host, type ServerConfig } from '../../src/host.js';
-import { ODD_SERVER, tempDir, text } from './helpers.js';
-
-function odd(name: string, extra: Partial<ServerConfig> = {}): ServerConfig {
-  return {
-    name,
-    transport: {
-      type: 'stdio',
-      command: process.execPath,
-      args: [ODD_SERVER, '--name', name],
-      env: {},
-      namedEnv: [],
-    },
-    disabled: false,
-    trusted: false,
-    source: { file: 'test', format: 'mcpkit' },
-    ...extra,
-  };
-}
+import { type ApprovalDecision, type ApprovalRequest, Host } from '../../src/host.js';
+import { oddServer, tempDir, text } from './helpers.js';
 
 const dir = tempDir('mcpkit-host-approval-');
 const asked: ApprovalRequest[] = [];
@@ -32,9 +15,9 @@ let host: Host;
 before(async () => {
   host = new Host(
     [
-      odd('trusted', { trusted: true }),
-      odd('untrusted'),
-      odd('strict', { approval: { default: 'deny', tools: { echo: 'allow' } } }),
+      oddServer('trusted', [], { trusted: true }),
+      oddServer('untrusted'),
+      oddServer('strict', [], { approval: { default: 'deny', tools: { echo: 'allow' } } }),
     ],
     {
       approve: (request) => {

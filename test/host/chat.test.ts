@@ -221,3 +221,25 @@ test("a server's sampling request is answered by the host's model", async () => 
   const sampling = host.log.entries().filter((e) => e.kind === 'sampling');
   assert.equal(sampling.at(-1)?.outcome, 'ok');
 });
+
+test("a tool's time is the call's, not the person's thinking over its approval", async () => {
+  const events: ChatEvent[] = [];
+  let thinking = 0;
+  const chat = host.chat({
+    onevent: (e) => events.push(e),
+    // The person takes a while to answer.
+    approve: async (): Promise<ApprovalDecision> => {
+      const started = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      thinking = performance.now() - started;
+      return 'allow-once';
+    },
+  });
+  const started = performance.now();
+  await chat.send('call up__delete_thing {}');
+  const turn = performance.now() - started;
+  const result = events.find((e) => e.type === 'tool-result');
+  assert.ok(result?.type === 'tool-result');
+  // Whatever the machine's speed: the whole turn, less the thinking, bounds the call (it counted the thinking too).
+  assert.ok(result.durationMs <= turn - thinking, `${result.durationMs} ms of a ${turn} ms turn`);
+});

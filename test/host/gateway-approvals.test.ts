@@ -4,29 +4,12 @@
 // that changed since it was approved becomes a fresh elicitation showing the diff, or a denial saying why.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Host, type ServerConfig } from '../../src/host.js';
+import { Host } from '../../src/host.js';
 import { Client, type ElicitParams, HttpClientTransport, type McpServer } from '../../src/index.js';
 import { type RunningServer, serve } from '../../src/node.js';
 import type { TokenVerifier } from '../../src/server/handler/auth.js';
 import { connectInMemory } from '../../src/testing.js';
-import { CHANGING_SERVER, ODD_SERVER, text, until } from './helpers.js';
-
-function stdio(name: string, script: string, approval: NonNullable<ServerConfig['approval']>): ServerConfig {
-  return {
-    name,
-    transport: {
-      type: 'stdio',
-      command: process.execPath,
-      args: [script, '--name', name],
-      env: {},
-      namedEnv: [],
-    },
-    disabled: false,
-    trusted: false,
-    approval,
-    source: { file: 'test', format: 'mcpkit' },
-  };
-}
+import { CHANGING_SERVER, ODD_SERVER, stdioServer, text, until } from './helpers.js';
 
 /** A token is its subject; tokens starting with "expired" carry an expiry in the past. */
 const VERIFIER: TokenVerifier = {
@@ -46,8 +29,10 @@ let authed: RunningServer;
 before(async () => {
   host = new Host(
     [
-      stdio('up', ODD_SERVER, { default: 'ask', tools: { echo: 'allow' } }),
-      stdio('changing', CHANGING_SERVER, { default: 'ask', tools: { mutate: 'allow', restore: 'allow' } }),
+      stdioServer('up', ODD_SERVER, [], { approval: { default: 'ask', tools: { echo: 'allow' } } }),
+      stdioServer('changing', CHANGING_SERVER, [], {
+        approval: { default: 'ask', tools: { mutate: 'allow', restore: 'allow' } },
+      }),
     ],
     { refreshDebounceMs: 20 },
   );

@@ -15,9 +15,10 @@ export const CHANGING_SERVER = join(ROOT, 'dist', 'test', 'host', 'fixtures', 'c
 export const OFFICIAL_SERVER = join(ROOT, 'dist', 'test', 'fixtures', 'official-stdio-server.js');
 export const EXAMPLE_SERVER = join(ROOT, 'dist', 'examples', 'everything', 'server.js');
 
-/** The config of the odd server (fixtures/odd-server.ts) called `name`, over stdio, with more of its flags. */
-export function oddServer(
+/** The config of a stdio server run by node from `script` (`--name name` and `args` after it), called `name`. */
+export function stdioServer(
   name: string,
+  script: string,
   args: string[] = [],
   extra: Partial<ServerConfig> = {},
 ): ServerConfig {
@@ -26,7 +27,7 @@ export function oddServer(
     transport: {
       type: 'stdio',
       command: process.execPath,
-      args: [ODD_SERVER, '--name', name, ...args],
+      args: [script, '--name', name, ...args],
       env: {},
       namedEnv: [],
     },
@@ -35,6 +36,15 @@ export function oddServer(
     source: { file: 'test', format: 'mcpkit' },
     ...extra,
   };
+}
+
+/** The config of the odd server (fixtures/odd-server.ts) called `name`, over stdio, with more of its flags. */
+export function oddServer(
+  name: string,
+  args: string[] = [],
+  extra: Partial<ServerConfig> = {},
+): ServerConfig {
+  return stdioServer(name, ODD_SERVER, args, extra);
 }
 
 /** A fresh temporary folder. */

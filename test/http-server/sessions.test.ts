@@ -31,7 +31,10 @@ describe('many sessions at once', () => {
   test('50 clients x 20 calls in parallel are all answered correctly, each in its own session', {
     timeout: 60_000,
   }, async () => {
-    const { url, running } = await servers.start();
+    // What is checked is each session's answers; shedding has tests of its own (src/server/http/core/overload.test.ts, the soak). With 1,000 requests
+    // in flight on a machine busy with other work, the loop can fall a second behind and the shedder (rightly) answers
+    // 503, so it is off here: every call must then be answered, and answered right.
+    const { url, running } = await servers.start({ overload: { maxEventLoopDelayMs: 0 } });
     const agent = servers.agent(new Agent({ keepAlive: true, maxSockets: 256 }));
     const clients = await Promise.all(
       Array.from({ length: 50 }, () => initSession(url).then((s) => s.sessionId)),

@@ -6,24 +6,23 @@
 // the tokens stay in the inspector's process (and the token file of `mcpkit auth`, which the other commands then
 // use). Screenshots in dist/test-output/inspector-host-oauth/.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { freePort, MCPKIT, mcpkit, startExampleHttp, tempHome } from '../cli/helpers.js';
+import { freePort, mcpkit, startExampleHttp, tempHome } from '../cli/helpers.js';
 import { type OidcFixture, startOidcProvider } from '../fixtures/oidc.js';
-import { type Browser, launch, outputDir, ROOT } from './chromium.js';
+import { type Browser, launch, outputDir } from './chromium.js';
 import { EVERYTHING } from './everything.js';
+import { type InspectProcess, startInspect } from './inspect-process.js';
 
 const out = outputDir('inspector-host-oauth');
 const home = tempHome();
 let browser: Browser;
 let page: Page;
-let inspector: ChildProcess | undefined;
+let inspector: InspectProcess | undefined;
 let inspectorUrl = '';
-let stderr = '';
 let as: OidcFixture | undefined;
 let protectedServer: ChildProcess | undefined;
 let protectedUrl = '';
@@ -52,34 +51,15 @@ before(async () => {
       },
     }),
   );
-  inspector = spawn(process.execPath, [MCPKIT, 'inspect', '--config', config, '--no-open'], {
-    cwd: ROOT,
-    env: { ...process.env, XDG_CONFIG_HOME: home },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  inspectorUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no Inspector line: ${stderr}`)), 30_000);
-    inspector?.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const m = /^Inspector: (\S+)\n/.exec(stderr);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    inspector?.once('exit', (code) => reject(new Error(`mcpkit inspect exited (${code}): ${stderr}`)));
-  });
+  inspector = await startInspect(config, home);
+  inspectorUrl = inspector.url;
   browser = await launch();
   page = browser.page;
 });
 
 after(async () => {
   await browser?.close();
-  if (inspector?.exitCode === null && inspector.pid !== undefined) {
-    const exited = once(inspector, 'exit');
-    process.kill(inspector.pid, 'SIGTERM');
-    await exited;
-  }
+  await inspector?.stop();
   protectedServer?.kill('SIGTERM');
   securedServer?.kill('SIGTERM');
   await as?.stop();
@@ -193,7 +173,8 @@ test('a configured server picked by name from the list the inspector gives', asy
   await page.locator('[data-fact="target"]', { hasText: 'second' }).waitFor();
   await page.locator('[data-status="connected"]').waitFor();
   assert.match(await fact('server'), /everything/i);
-  assert.equal(await fact('transport'), 'transport');
+  // A configured stdio server: the transport it opened, not the kind of target (it said "transport").
+  assert.equal(await fact('transport'), 'stdio');
   // Its own connection: the activity pane shows the inspector's calls again.
   await page.locator('[data-pane="activity"][data-activity-source="inspector"]').waitFor();
   await tab('tools');

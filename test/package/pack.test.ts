@@ -1,15 +1,18 @@
-// The package as users get it: `npm pack` of the built tree, installed from the tarball into a fresh project (its
-// dependencies from the registry, the npm cache first), where `npx mcpkit --help` runs, the types resolve for
-// `import { McpServer } from 'mcpkit'` under a strict tsc, and the root entry serves a tool call. One test: it
-// installs once; every step is bounded. The tree must be built (npm test builds it); packing skips the prepack
-// build so the dist/ that other tests read is not rewritten meanwhile.
+// The package as users get it: `npm pack` of the built tree, installed from the tarball into a fresh project exactly
+// as the README's install section says (its shell block run as written, the tarball where the README puts it; the
+// dependencies from the registry, the npm cache first), where the README's quick start runs and prints what the README
+// shows, `npx mcpkit --help` runs, the types resolve for `import { McpServer } from 'mcpkit'` under a strict tsc, and
+// the root entry serves a tool call. One test: it installs once; every step is bounded. The tree must be built (npm
+// test builds it); packing skips the prepack build so the dist/ that other tests read is not rewritten meanwhile.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { normalize } from '../docs/check.js';
+import { codeBlocks } from '../docs/markdown.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -25,6 +28,10 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number): s
       npm_config_audit: 'false',
       npm_config_fund: 'false',
       npm_config_update_notifier: 'false',
+      // The README's commands as written, served from the npm cache where it has them.
+      npm_config_prefer_offline: 'true',
+      // The node that runs the test is the one a command started by name (npx, a shebang) runs, as for a user.
+      PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
     },
   });
   const what = `${command} ${args.join(' ')} (in ${cwd})`;
@@ -55,8 +62,8 @@ console.log(JSON.stringify(result));
 await client.close();
 `;
 
-test('npm pack gives a tarball that installs into a fresh project: npx mcpkit, the types, the root entry', {
-  timeout: 420_000,
+test('npm pack gives a tarball that installs as the README says, runs its quick start, npx mcpkit, the types, the root entry', {
+  timeout: 600_000,
 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-pack-'));
   try {
@@ -74,13 +81,40 @@ test('npm pack gives a tarball that installs into a fresh project: npx mcpkit, t
       [],
     );
 
-    const project = join(dir, 'project');
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'package.json'),
-      '{ "name": "try-mcpkit", "private": true, "type": "module" }\n',
+    // The README's install section, as written: its clone step made the tarball beside the project folder.
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const blocks = codeBlocks(readme);
+    const install = blocks.find((b) => b.lang === 'sh' && b.text.includes('npm init -y'));
+    assert.ok(install, 'the README has the shell block that makes a project');
+    assert.ok(
+      install.text.includes(`../mcpkit/${entry.filename}`),
+      `the README installs the tarball npm pack writes (${entry.filename})`,
     );
-    run(npm, ['install', '--prefer-offline', join(dir, entry.filename)], project, 240_000);
+    mkdirSync(join(dir, 'mcpkit'));
+    renameSync(join(dir, entry.filename), join(dir, 'mcpkit', entry.filename));
+    run('sh', ['-e', '-c', install.text], dir, 300_000);
+    const project = join(dir, install.text.match(/^mkdir (\S+)/m)?.[1] ?? 'missing');
+
+    // The quick start: the server and the client as the README shows them, run the way the README says.
+    const file = (name: string) => blocks.find((b) => b.file === name);
+    const server = file('server.ts');
+    const client = file('client.ts');
+    assert.ok(server && client, 'the README has server.ts and client.ts');
+    writeFileSync(join(project, 'server.ts'), server.text);
+    writeFileSync(join(project, 'client.ts'), client.text);
+    const expected = blocks[blocks.indexOf(client) + 1];
+    assert.equal(expected?.lang, 'text', 'the client is followed by its output');
+    let printed: string;
+    if ((process.features as { typescript?: string }).typescript) {
+      assert.match(readme, /`node client\.ts`/);
+      printed = run(process.execPath, ['client.ts'], project, 120_000);
+    } else {
+      // Node 20: the README's own line for it.
+      assert.match(readme, /`npm install --save-dev tsx` once, then `npx tsx client\.ts`/);
+      run(npm, ['install', '--save-dev', 'tsx'], project, 240_000);
+      printed = run(npm, ['exec', '--', 'tsx', 'client.ts'], project, 120_000);
+    }
+    assert.equal(normalize(printed), normalize(expected.text));
 
     // The installed package.json carries no install-time script (npm would warn consumers about it).
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/mcpkit/package.json'), 'utf8')) as {

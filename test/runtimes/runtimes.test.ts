@@ -1,7 +1,9 @@
 // The root entry runs wherever fetch does: the example server through the web-standard handler under Bun, Deno and
 // Cloudflare's workerd (through miniflare), and the stdio server under Bun and Deno, each driven by our client in
-// both eras and by the official SDK 1.x client. The runtimes are the dev dependencies `bun`, `deno` and `miniflare`
-// (node_modules/.bin). A runtime whose binary cannot run here is skipped with the reason, loudly.
+// both eras and by the official SDK 1.x client. The runtimes are `bun`, `deno` and `miniflare`, installed on their own
+// in tools/runtimes (the root's `npm ci` leaves their 330 MB out): this file installs them on demand, once
+// (tools/install.mjs), and fails with npm's error when that fails. A runtime whose binary cannot run here is
+// skipped with the reason, loudly.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,15 +12,29 @@ import { dirname, join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { Log, LogLevel, Miniflare } from 'miniflare';
 import { driveWithMcpkit, driveWithSdk, type Target } from './drive.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const tools = join(root, 'tools/runtimes');
+const bin = (name: string) => join(tools, 'node_modules/.bin', name);
 const WEB_SERVER = join(root, 'dist/test/runtimes/web-server.js');
 const STDIO_SERVER = join(root, 'dist/examples/everything/server.js');
 /** Each runtime's own tests finish well within this, even on a loaded machine. */
 const TIMEOUT = 120_000;
+
+/** Installs the runtimes unless the installed ones match tools/runtimes' lockfile; npm's error when that fails. */
+function installRuntimes(): string | undefined {
+  const r = spawnSync(process.execPath, [join(root, 'tools/install.mjs'), 'runtimes'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 600_000,
+  });
+  if (r.status === 0) return undefined;
+  return `installing the runtimes failed (try \`npm ci --prefix tools/runtimes\`): ${r.error?.message ?? r.stderr}`;
+}
+const installError = installRuntimes();
+if (installError !== undefined)
+  test('the runtimes install into tools/runtimes', () => assert.fail(installError));
 
 /** Why `binary` cannot run here (its `--version` failed), or undefined when it runs. */
 function cannotRun(binary: string): string | undefined {
@@ -96,7 +112,7 @@ function stdioWalks(command: string, args: string[]): void {
   });
 }
 
-const bunSkip = cannotRun(bin('bun'));
+const bunSkip = installError ?? cannotRun(bin('bun'));
 describe('Bun', { timeout: TIMEOUT, skip: bunSkip ?? false }, () => {
   httpWalks(async () => {
     const { url, child } = await startWebServer(bin('bun'), [WEB_SERVER]);
@@ -108,7 +124,7 @@ describe('Bun', { timeout: TIMEOUT, skip: bunSkip ?? false }, () => {
 // No lockfile written, no prompt (a missing permission fails at once); npm packages from node_modules, as
 // package.json is found above the script.
 const DENO_ARGS = ['run', '--no-lock', '--no-prompt', '--allow-net=127.0.0.1', '--allow-read', '--allow-env'];
-const denoSkip = cannotRun(bin('deno'));
+const denoSkip = installError ?? cannotRun(bin('deno'));
 describe('Deno', { timeout: TIMEOUT, skip: denoSkip ?? false }, () => {
   httpWalks(async () => {
     const { url, child } = await startWebServer(bin('deno'), [...DENO_ARGS, WEB_SERVER]);
@@ -117,7 +133,7 @@ describe('Deno', { timeout: TIMEOUT, skip: denoSkip ?? false }, () => {
   stdioWalks(bin('deno'), DENO_ARGS);
 });
 
-const workerdSkip = cannotRun(bin('workerd'));
+const workerdSkip = installError ?? cannotRun(bin('workerd'));
 describe('Cloudflare workerd (miniflare)', { timeout: TIMEOUT, skip: workerdSkip ?? false }, () => {
   httpWalks(async () => {
     // The worker module, bundled as wrangler would: one ES module, web platform, no Node built-ins.
@@ -132,21 +148,20 @@ describe('Cloudflare workerd (miniflare)', { timeout: TIMEOUT, skip: workerdSkip
       conditions: ['workerd', 'worker', 'browser'],
       logLevel: 'warning',
     });
-    const mf = new Miniflare({
-      modules: true,
-      scriptPath: join(dir, 'worker.js'),
-      modulesRoot: dir,
-      compatibilityDate: '2026-04-01',
-      host: '127.0.0.1',
-      port: 0,
-      // workerd reports each stream a client closes as a broken pipe; errors only.
-      log: new Log(LogLevel.ERROR),
-    });
-    const base = await mf.ready;
+    // Served by tools/runtimes/workerd.mjs, beside the miniflare it imports.
+    const { url, child } = await startWebServer(process.execPath, [
+      join(tools, 'workerd.mjs'),
+      join(dir, 'worker.js'),
+    ]);
     return {
-      url: new URL('/mcp', base).href,
+      url,
       stop: async () => {
-        await mf.dispose();
+        // miniflare disposes workerd on SIGTERM; bounded, then killed.
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
         rmSync(dir, { recursive: true, force: true });
       },
     };

@@ -25,7 +25,7 @@ export function requireSecure(url: URL, what: string, server: URL): URL {
   );
 }
 
-/** What an app allows beyond {@link addressRefusal}'s rule: every special-purpose address (true), or those a predicate accepts. */
+/** What an app allows beyond `addressRefusal`'s rule: every special-purpose address (true), or those a predicate accepts. */
 export type AllowPrivateNetwork = boolean | ((url: URL, range: AddressRange, address: string) => boolean);
 
 /** The inputs of the rule for URLs learned from discovery: the MCP server, and what the app allows. */
@@ -53,19 +53,19 @@ export function addressRefusal(url: URL, address: string, rule: ReachRule): Addr
   return range;
 }
 
-/** Whether `url` may be called at all: {@link isSecureFor} the server, and its host not refused by {@link addressRefusal}. */
+/** Whether `url` may be called at all: {@link isSecureFor} the server, and its host not refused by `addressRefusal`. */
 export function reachable(url: URL, rule: ReachRule): boolean {
   return isSecureFor(url, rule.server) && addressRefusal(url, url.hostname, rule) === undefined;
 }
 
-/** {@link requireSecure}, then {@link addressRefusal} on the URL's host, or `AUTH_PRIVATE_NETWORK`. */
+/** {@link requireSecure}, then `addressRefusal` on the URL's host, or `AUTH_PRIVATE_NETWORK`. */
 export function requireReachable(url: URL, what: string, rule: ReachRule): URL {
   requireSecure(url, what, rule.server);
   requireAddress(url, url.hostname, what, rule);
   return url;
 }
 
-/** {@link addressRefusal} for one address (the URL's host, or what it resolved to), or `AUTH_PRIVATE_NETWORK`. */
+/** `addressRefusal` for one address (the URL's host, or what it resolved to), or `AUTH_PRIVATE_NETWORK`. */
 export function requireAddress(url: URL, address: string, what: string, rule: ReachRule): void {
   const range = addressRefusal(url, address, rule);
   if (range === undefined) return;

@@ -18,8 +18,12 @@ import {
   type ModelUsage,
 } from '../model/types.js';
 import type { HostPrompt, HostTool } from '../registry.js';
+import { CALL_TOOL, SEARCH_TOOLS, type ToolSearch } from '../search/facade.js';
 import { promptMessages, resourceContent, toolResultBlock } from './content.js';
+import { type ToolExposure, ToolOffer } from './exposure.js';
 import { parseSlashCommand, promptArguments } from './slash.js';
+
+export type { ToolExposure } from './exposure.js';
 
 /** What a chat shows the app as it happens (a terminal prints these). */
 export type ChatEvent =
@@ -40,7 +44,9 @@ export type ChatEvent =
   | { type: 'skipped'; reason: string }
   | { type: 'prompt'; name: string; messages: number }
   | { type: 'resource'; uri: string }
-  | { type: 'done'; stopReason: string; text: string };
+  | { type: 'done'; stopReason: string; text: string }
+  /** How the tools are shown to the model, said when it changes (see {@link ChatOptions.toolExposure}). */
+  | { type: 'tool-exposure'; mode: 'all' | 'search' | 'provider'; tools: number; tokens: number };
 
 /** Options of a chat ({@link Host.chat}). */
 export interface ChatOptions {
@@ -61,6 +67,15 @@ export interface ChatOptions {
   approve?: ApprovalCallback;
   /** Which of the registry's tools the model sees (default: all). */
   tools?: (tool: HostTool) => boolean;
+  /** How the tools are shown to the model. Default `all`. */
+  toolExposure?: ToolExposure;
+  /** For `auto`: the tokens of tool definitions (estimated) past which the chat uses tool search. Default 10 000. */
+  toolBudget?: number;
+  /**
+   * In tool search: how many of the tools `search_tools` found are also offered natively in the following rounds
+   * and turns (in the order found, never reordered, so prompt caches hold). Default 10; 0 offers none.
+   */
+  promoteFound?: number;
   /** An earlier conversation to go on with. */
   messages?: SamplingMessage[];
 }
@@ -91,6 +106,8 @@ export interface ChatHost {
     args: Record<string, unknown>,
     options: RequestOptions & { approve?: ApprovalCallback },
   ): Promise<CallToolResult>;
+  /** The tool search (`search_tools` and `call_tool`), for the `search` and `auto` exposures. */
+  readonly toolSearch?: ToolSearch;
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult>;
   getPrompt(name: string, args: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult>;
   /** The host's approval callback. */
@@ -110,12 +127,25 @@ export class Chat {
   #messages: SamplingMessage[];
   #attached: SamplingContent[] = [];
   #busy = false;
+  readonly #offer: ToolOffer;
 
   constructor(host: ChatHost, model: ModelAdapter, options: ChatOptions = {}) {
+    const exposure = options.toolExposure ?? 'all';
+    if (exposure === 'provider' && model.deferredToolSearch !== true)
+      throw new McpkitError(
+        'MODEL_CONFIG_INVALID',
+        `${model.provider}: mcpkit does not speak this API's own tool search (built for anthropic only); use the tool exposure "search" instead`,
+      );
+    if ((exposure === 'search' || exposure === 'auto') && !host.toolSearch)
+      throw new McpkitError(
+        'CONFIG_INVALID',
+        `The tool exposure "${exposure}" needs a host with a tool search`,
+      );
     this.#host = host;
     this.model = model;
     this.#options = options;
     this.#messages = [...(options.messages ?? [])];
+    this.#offer = new ToolOffer(host, options, (change) => this.#emit({ type: 'tool-exposure', ...change }));
   }
 
   /** The conversation so far. */
@@ -228,7 +258,7 @@ export class Chat {
       if (e.type === 'text' || e.type === 'retry' || e.type === 'skipped') this.#emit(e);
     };
     for (let round = 1; round <= maxRounds; round++) {
-      const tools = this.#host.tools().filter((t) => o.tools?.(t) ?? true);
+      const { mode, tools } = this.#offer.offer();
       const last = round === maxRounds;
       this.#emit({ type: 'model-request', round, provider: this.model.provider, model: this.model.model });
       const started = performance.now();
@@ -237,9 +267,8 @@ export class Chat {
         response = await this.model.complete({
           messages: this.#messages,
           ...(o.system === undefined ? {} : { system: o.system }),
-          ...(tools.length > 0
-            ? { tools: tools.map((t) => t.definition), toolChoice: last ? 'none' : 'auto' }
-            : {}),
+          ...(tools.length > 0 ? { tools, toolChoice: last ? 'none' : 'auto' } : {}),
+          ...(mode === 'provider' && tools.length > 0 ? { toolSearch: 'provider' as const } : {}),
           maxTokens: o.maxTokens ?? 4096,
           ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
           ...(signal ? { signal } : {}),
@@ -279,13 +308,19 @@ export class Chat {
       const results: SamplingContent[] = [];
       for (const call of calls) {
         turn.toolCalls++;
-        results.push(await this.#call(call, signal));
+        results.push(await this.#call(call, signal, mode === 'search'));
       }
       this.#messages.push({ role: 'user', content: results });
     }
   }
 
-  async #call(call: ToolUseContent, signal: AbortSignal | undefined): Promise<SamplingContent> {
+  async #call(
+    call: ToolUseContent,
+    signal: AbortSignal | undefined,
+    searching: boolean,
+  ): Promise<SamplingContent> {
+    const search = searching ? this.#host.toolSearch : undefined;
+    if (search?.has(call.name)) return this.#searchCall(search, call, signal);
     const tool = this.#host.tool(call.name);
     this.#emit({
       type: 'tool-call',
@@ -295,6 +330,7 @@ export class Chat {
       arguments: call.input,
     });
     const started = performance.now();
+    const asking = { ms: 0 };
     const raw = call._meta?.[INVALID_ARGUMENTS_META];
     let result: CallToolResult;
     if (typeof raw === 'string') {
@@ -312,7 +348,7 @@ export class Chat {
         summary: summarizeResult(result),
       });
     } else {
-      const approve = this.#approver();
+      const approve = this.#approver(asking);
       result = await this.#host.callTool(call.name, call.input, {
         ...(signal ? { signal } : {}),
         ...(approve ? { approve } : {}),
@@ -323,18 +359,69 @@ export class Chat {
       id: call.id,
       name: call.name,
       result,
-      durationMs: performance.now() - started,
+      // The call's own time: the person's thinking over its approval is not the tool's.
+      durationMs: performance.now() - started - asking.ms,
     });
     return toolResultBlock(call.id, result);
   }
 
-  /** The approval callback of this chat's calls, telling the app when the person is asked and what they said. */
-  #approver(): ApprovalCallback | undefined {
+  /**
+   * A call of `search_tools` or `call_tool`: shown as the search, or as the call of the tool it names (its server and
+   * arguments), run by the tool search with this chat's approvals and tool filter.
+   */
+  async #searchCall(
+    search: ToolSearch,
+    call: ToolUseContent,
+    signal: AbortSignal | undefined,
+  ): Promise<SamplingContent> {
+    const input = call.input;
+    const inner = call.name === CALL_TOOL && typeof input.name === 'string' ? input.name : undefined;
+    const shown = inner ?? call.name;
+    const args = inner !== undefined && isRecord(input.arguments) ? input.arguments : input;
+    this.#emit({
+      type: 'tool-call',
+      id: call.id,
+      name: shown,
+      server: inner === undefined ? undefined : this.#host.tool(inner)?.server,
+      arguments: args,
+    });
+    const started = performance.now();
+    const asking = { ms: 0 };
+    const approve = this.#approver(asking);
+    const filter = this.#options.tools;
+    const result = await search.call(call.name, input, {
+      ...(signal ? { signal } : {}),
+      ...(approve ? { approve } : {}),
+      ...(filter ? { filter } : {}),
+    });
+    if (call.name === SEARCH_TOOLS) this.#offer.promote(result);
+    this.#emit({
+      type: 'tool-result',
+      id: call.id,
+      name: shown,
+      result,
+      // The call's own time: the person's thinking over its approval is not the tool's.
+      durationMs: performance.now() - started - asking.ms,
+    });
+    return toolResultBlock(call.id, result);
+  }
+
+  /**
+   * The approval callback of this chat's calls, telling the app when the person is asked and what they said;
+   * `asking` adds up the time spent waiting for the answer.
+   */
+  #approver(asking: { ms: number }): ApprovalCallback | undefined {
     const callback = this.#options.approve ?? this.#host.approve;
     if (!callback) return undefined;
     return async (request) => {
       this.#emit({ type: 'approval-asked', request });
-      const answer = await callback(request);
+      const asked = performance.now();
+      let answer: Awaited<ReturnType<ApprovalCallback>>;
+      try {
+        answer = await callback(request);
+      } finally {
+        asking.ms += performance.now() - asked;
+      }
       const decision = typeof answer === 'string' ? answer : answer.decision;
       const reason = typeof answer === 'string' ? undefined : answer.reason;
       this.#emit({
@@ -370,6 +457,10 @@ export class Chat {
       });
     }
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The text of a message's blocks (for showing a conversation). */

@@ -230,6 +230,88 @@ test('mcpkit format: approval, trust, tool filters, timeouts and host settings',
   await refused(loadConfig(badSep), { field: 'host.separator', text: /characters/ });
 });
 
+test('mcpkit format: sandbox per server and host-wide, variables expanded, bad grants refused by field', async () => {
+  const granted = write('sb/data/notes.txt', 'x').replace(/\/notes\.txt$/, '');
+  const file = write('sb/mcpkit.json', {
+    host: { sandbox: { network: ['${HOST_NAME}:443'] } },
+    servers: {
+      preset: { command: 'a', sandbox: true },
+      grants: { command: 'b', sandbox: { read: ['${DATA}'], write: ['${userHome}/data'], memoryMb: 256 } },
+      off: { command: 'c', sandbox: false },
+      inherits: { command: 'd' },
+    },
+  });
+  const { servers, settings } = await loadConfig(file, {
+    env: { DATA: granted, HOST_NAME: 'api.example.com' },
+    userHome: join(granted, '..'),
+  });
+  assert.deepEqual(settings.sandbox, { network: ['api.example.com:443'] });
+  assert.deepEqual(
+    servers.map((x) => x.sandbox),
+    [true, { read: [granted], write: [granted], memoryMb: 256 }, false, undefined],
+  );
+  const bad = (name: string, sandbox: unknown) =>
+    write(`sb-${name}/mcpkit.json`, { servers: { s: { command: 'x', sandbox } } });
+  await refused(loadConfig(bad('rel', { read: ['data'] })), {
+    server: 's',
+    field: 'sandbox.read[0]',
+    text: /relative/,
+  });
+  await refused(loadConfig(bad('unknown', { net: true })), {
+    server: 's',
+    field: 'sandbox.net',
+    text: /unknown field/,
+  });
+  await refused(loadConfig(bad('root', { write: ['/'] })), {
+    server: 's',
+    field: 'sandbox.write[0]',
+    text: /undoes the sandbox/,
+  });
+  await refused(loadConfig(bad('type', 'yes')), {
+    server: 's',
+    field: 'sandbox',
+    text: /true, false or an object/,
+  });
+  const url = write('sb-url/mcpkit.json', {
+    servers: { s: { url: 'http://127.0.0.1:1/mcp', sandbox: true } },
+  });
+  await refused(loadConfig(url), { server: 's', field: 'sandbox', text: /not to one reached by URL/ });
+  const hostBad = write('sb-host/mcpkit.json', { host: { sandbox: { read: ['x'] } }, servers: {} });
+  await refused(loadConfig(hostBad), { field: 'host.sandbox.read[0]', text: /relative/ });
+  // Other formats have no sandbox field: it is an unknown field there, never silently ignored.
+  const desktop = write('sb-desktop/.mcp.json', { mcpServers: { s: { command: 'x', sandbox: true } } });
+  await refused(loadConfig(desktop), { server: 's', field: 'sandbox', text: /unknown field/ });
+});
+
+test('mcpkit overlays: an entry without command or url governs the server of that name in an earlier file', async () => {
+  const desktop = write('ov/claude_desktop_config.json', {
+    mcpServers: { files: { command: 'npx', args: ['-y', 'server-files'] }, other: { command: 'o' } },
+  });
+  const notes = write('ov/notes/n.txt', 'n').replace(/\/n\.txt$/, '');
+  const overlay = write('ov/mcpkit.json', {
+    servers: {
+      files: { sandbox: { read: ['${DATA}'] }, approval: { default: 'deny' }, disabledTools: ['rm'] },
+      other: { disabled: true },
+    },
+  });
+  const { servers } = await loadConfig([desktop, overlay], { env: { DATA: notes } });
+  const by = new Map(servers.map((x) => [x.name, x]));
+  assert.deepEqual(by.get('files')?.sandbox, { read: [notes] });
+  assert.deepEqual(by.get('files')?.approval, { default: 'deny' });
+  assert.deepEqual(by.get('files')?.disabledTools, ['rm']);
+  assert.deepEqual(stdio(by.get('files')).args, ['-y', 'server-files']);
+  assert.equal(by.get('files')?.source.file, desktop);
+  assert.equal(by.get('other')?.disabled, true);
+  const orphan = write('ov2/mcpkit.json', { servers: { nobody: { sandbox: true } } });
+  await refused(loadConfig([desktop, orphan]), {
+    file: orphan,
+    server: 'nobody',
+    text: /no server "nobody" in the files read before this one/,
+  });
+  const starts = write('ov3/mcpkit.json', { servers: { files: { env: { A: '1' } } } });
+  await refused(loadConfig([desktop, starts]), { server: 'files', field: 'env', text: /not how it starts/ });
+});
+
 test('broken files: syntax error with line and column, unknown field, missing command, wrong types', async () => {
   const syntax = write('b1/.mcp.json', '{\n  "mcpServers": {\n    "a": { "command": "x", }\n  }\n}');
   await refused(loadConfig(syntax), { file: syntax, text: /syntax error: .*line 3/ });
@@ -300,7 +382,13 @@ test('known locations per platform', () => {
     env: { XDG_CONFIG_HOME: '/x' },
   });
   assert.equal(linux[0]?.path, '/x/Claude/claude_desktop_config.json');
-  assert.equal(linux.length, 4);
+  assert.deepEqual(linux[4], {
+    format: 'mcpkit',
+    app: 'mcpkit',
+    scope: 'user',
+    path: '/x/mcpkit/mcpkit.json',
+  });
+  assert.equal(linux.length, 5);
   const win = knownConfigLocations({
     platform: 'win32',
     userHome: 'C:\\Users\\u',

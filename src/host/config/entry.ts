@@ -5,6 +5,7 @@ import { ConfigError } from './config-error.js';
 import { parseEnvFile } from './env-file.js';
 import { expandString, type VariableResolver } from './expand.js';
 import { FieldReader, kind } from './fields.js';
+import { readSandboxField } from './sandbox-field.js';
 import type { ApprovalMode, ApprovalPolicy, ConfigFormat, ServerConfig, ToolChangePolicy } from './types.js';
 
 /** What differs between the formats when one server entry is read. */
@@ -18,6 +19,8 @@ export interface EntryRules {
   resolver: VariableResolver;
   /** Relative `envFile` and `cwd` paths are resolved against this folder. */
   baseDir: string;
+  /** The home folder (`~/` in sandbox grants, and the folder a grant may not be without `force`). */
+  home: string;
 }
 
 const APPROVAL_MODES: readonly ApprovalMode[] = ['allow', 'deny', 'ask'];
@@ -96,13 +99,121 @@ export async function readEntry(name: string, raw: unknown, rules: EntryRules): 
     if (auth) config.oauth = await readOAuth(auth, expand);
   }
   readGovernance(r, config);
+  if (r.has('sandbox')) {
+    if (config.transport.type !== 'stdio')
+      throw r.error(
+        'a sandbox applies to a server the host starts (stdio), not to one reached by URL',
+        'sandbox',
+      );
+    const sandbox = await readSandboxField(r, 'sandbox', rules.home, expand);
+    if (sandbox !== undefined) config.sandbox = sandbox;
+  }
   return config;
 }
 
-/** The mcpkit fields: approval, tool changes, tool filters, timeouts (absent from the other formats' field lists). */
+/** The fields an overlay may set: how a server is governed, never how it starts. */
+export const OVERLAY_FIELDS: readonly string[] = [
+  'disabled',
+  'trusted',
+  'approval',
+  'allowedTools',
+  'disabledTools',
+  'connectTimeoutMs',
+  'requestTimeoutMs',
+  'toolChanges',
+  'lazy',
+  'sandbox',
+];
+
+/** What an overlay changes of a server another file defines. */
+export type ServerOverlay = { name: string; file: string } & Partial<
+  Pick<
+    ServerConfig,
+    | 'disabled'
+    | 'trusted'
+    | 'approval'
+    | 'allowedTools'
+    | 'disabledTools'
+    | 'connectTimeoutMs'
+    | 'requestTimeoutMs'
+    | 'toolChanges'
+    | 'lazy'
+    | 'sandbox'
+  >
+>;
+
+/** Whether an mcpkit entry is an overlay: it names no way to reach a server (no `type`, `command` or `url`). */
+export function isOverlayEntry(raw: unknown): boolean {
+  return isJsonObject(raw) && raw.type === undefined && raw.command === undefined && raw.url === undefined;
+}
+
+/** Reads an overlay entry: the governance fields only (anything about starting the server is refused). */
+export async function readOverlay(name: string, raw: unknown, rules: EntryRules): Promise<ServerOverlay> {
+  const r = new FieldReader(raw, { file: rules.file, server: name });
+  for (const key of Object.keys(r.object))
+    if (!OVERLAY_FIELDS.includes(key))
+      throw r.error(
+        rules.fields.includes(key)
+          ? 'an entry without command or url changes the server of that name in an earlier file: it may set how the server is governed, not how it starts (give its full entry instead)'
+          : `unknown field (expected one of: ${OVERLAY_FIELDS.join(', ')})`,
+        key,
+      );
+  const scratch: ServerConfig = {
+    name,
+    transport: { type: 'stdio', command: '', args: [], env: {}, namedEnv: [] },
+    disabled: false,
+    trusted: false,
+    source: { file: rules.file, format: rules.format },
+  };
+  readGovernance(r, scratch);
+  const out: ServerOverlay = { name, file: rules.file };
+  const disabled = r.boolean('disabled');
+  if (disabled !== undefined) out.disabled = disabled;
+  const trusted = r.boolean('trusted');
+  if (trusted !== undefined) out.trusted = trusted;
+  for (const key of [
+    'approval',
+    'allowedTools',
+    'disabledTools',
+    'connectTimeoutMs',
+    'requestTimeoutMs',
+    'toolChanges',
+    'lazy',
+  ] as const)
+    if (scratch[key] !== undefined) Object.assign(out, { [key]: scratch[key] });
+  const expand = (value: string, field: string) =>
+    expandString(value, rules.resolver).catch((cause: unknown) => {
+      throw cause instanceof ConfigError
+        ? cause
+        : r.error(cause instanceof Error ? cause.message : String(cause), field);
+    });
+  const sandbox = await readSandboxField(r, 'sandbox', rules.home, expand);
+  if (sandbox !== undefined) out.sandbox = sandbox;
+  return out;
+}
+
+/**
+ * Applies overlays to the servers read before them (by name), each a server of its own afterwards; an overlay naming
+ * no such server is a {@link ConfigError}.
+ */
+export function applyOverlays(servers: ServerConfig[], overlays: readonly ServerOverlay[]): void {
+  for (const { name, file, ...change } of overlays) {
+    const at = servers.findIndex((s) => s.name === name);
+    if (at < 0)
+      throw new ConfigError(
+        { file, server: name },
+        `no server "${name}" in the files read before this one: an entry without command or url changes a server another file defines (give the full entry, or read the file defining it first)`,
+      );
+    servers[at] = { ...(servers[at] as ServerConfig), ...change };
+  }
+}
+
+/** The mcpkit fields: approval, tool changes, tool filters, timeouts, lazy (absent from the other formats' field lists; `sandbox` after). */
 function readGovernance(r: FieldReader, config: ServerConfig): void {
   const approval = readApproval(r);
   if (approval) config.approval = approval;
+  const lazy = r.boolean('lazy');
+  if (lazy !== undefined) config.lazy = lazy;
   const toolChanges = r.oneOf<ToolChangePolicy>('toolChanges', ['ask', 'refuse', 'accept']);
   if (toolChanges) config.toolChanges = toolChanges;
   const allowed = r.stringArray('allowedTools');

@@ -1,17 +1,20 @@
 import { dirname } from 'node:path';
+import { errorMessage } from '../../jsonrpc/errors.js';
 import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
-import { type EntryRules, readEntries } from './entry.js';
+import { type EntryRules, isOverlayEntry, readEntries, readOverlay, type ServerOverlay } from './entry.js';
 import {
   claudeCodeResolver,
   cursorResolver,
   type ExpansionContext,
+  expandString,
   mcpkitResolver,
   type VariableResolver,
   vscodeResolver,
 } from './expand.js';
 import { FieldReader, kind } from './fields.js';
 import { parseConfigText } from './jsonc.js';
+import { readSandboxField } from './sandbox-field.js';
 import type { ApprovalMode, ConfigFormat, HostSettings, LoadedConfig } from './types.js';
 
 /** A VS Code input (`inputs[]`), as the input callback receives it. */
@@ -46,6 +49,7 @@ const MCPKIT_FIELDS = [
   'cwd',
   'envFile',
   'disabled',
+  'lazy',
   'trusted',
   'approval',
   'toolChanges',
@@ -53,7 +57,11 @@ const MCPKIT_FIELDS = [
   'disabledTools',
   'connectTimeoutMs',
   'requestTimeoutMs',
+  'sandbox',
 ];
+
+/** A file read: its servers and settings, and (mcpkit format) its overlays of servers other files define. */
+export type ParsedConfig = LoadedConfig & { overlays?: ServerOverlay[] };
 
 /** Parses the text of a config file of `format`, expanding its variables. */
 export async function parseConfig(
@@ -61,7 +69,7 @@ export async function parseConfig(
   file: string,
   format: ConfigFormat,
   options: ParseOptions,
-): Promise<LoadedConfig> {
+): Promise<ParsedConfig> {
   const root = parseConfigText(text, file, format === 'vscode');
   if (!isJsonObject(root))
     throw new ConfigError({ file }, `the file must hold a JSON object, got ${kind(root)}`);
@@ -70,7 +78,7 @@ export async function parseConfig(
     userHome: options.userHome,
     workspaceFolder: options.workspaceFolder,
   };
-  const base = { file, baseDir: options.workspaceFolder ?? dirname(file) };
+  const base = { file, baseDir: options.workspaceFolder ?? dirname(file), home: options.userHome };
   const settings: HostSettings = {};
   switch (format) {
     case 'claude-desktop': {
@@ -131,7 +139,7 @@ export async function parseConfig(
       top.rejectUnknown(['$schema', 'servers', 'host']);
       const host = top.nested('host');
       if (host) {
-        host.rejectUnknown(['separator', 'defaultApproval']);
+        host.rejectUnknown(['separator', 'defaultApproval', 'sandbox']);
         const separator = host.string('separator');
         if (separator !== undefined) {
           if (!/^[a-zA-Z0-9_-]{1,8}$/.test(separator))
@@ -140,6 +148,12 @@ export async function parseConfig(
         }
         const mode = host.oneOf<ApprovalMode>('defaultApproval', ['allow', 'deny', 'ask']);
         if (mode) settings.defaultApproval = mode;
+        const sandbox = await readSandboxField(host, 'sandbox', options.userHome, (value, field) =>
+          expandString(value, mcpkitResolver(ctx)).catch((e: unknown) => {
+            throw e instanceof ConfigError ? e : host.error(errorMessage(e), field);
+          }),
+        );
+        if (sandbox !== undefined) settings.sandbox = sandbox;
       }
       const rules: EntryRules = {
         ...base,
@@ -148,7 +162,16 @@ export async function parseConfig(
         types: STDIO_HTTP_SSE,
         resolver: mcpkitResolver(ctx),
       };
-      return { servers: await readEntries(root, 'servers', rules), settings, files: [file] };
+      // An entry naming no way to reach a server is an overlay of a server another file defines.
+      const map = root.servers;
+      const entries = isJsonObject(map) ? Object.entries(map) : [];
+      const overlays: ServerOverlay[] = [];
+      for (const [name, raw] of entries)
+        if (isOverlayEntry(raw)) overlays.push(await readOverlay(name, raw, rules));
+      const full = isJsonObject(map)
+        ? { servers: Object.fromEntries(entries.filter(([, raw]) => !isOverlayEntry(raw))) }
+        : root;
+      return { servers: await readEntries(full, 'servers', rules), settings, files: [file], overlays };
     }
   }
 }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, resolve, sep } from 'node:path';
 import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
+import { applyOverlays } from './entry.js';
 import { type ConfigInput, mergeInto, type ParseOptions, parseConfig } from './formats.js';
 import { parseConfigText } from './jsonc.js';
 import {
@@ -84,6 +85,7 @@ export async function loadConfig(
     }
     const loaded = await parseConfig(text, file, format, parse);
     mergeInto(out.servers, loaded.servers);
+    applyOverlays(out.servers, loaded.overlays ?? []);
     Object.assign(out.settings, loaded.settings);
     out.files.push(file);
   }

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { configDir } from './config-dir.js';
 import type { ConfigFormat } from './types.js';
 
 /** A place a host application keeps its MCP servers. */
@@ -33,7 +34,8 @@ export interface LocationOptions {
 }
 
 /**
- * The known config locations of this platform, user files first and project files after them (a project's files
+ * The known config locations of this platform, user files first (mcpkit's own last: `<config dir>/mcpkit.json`, whose
+ * entries without command or url change the servers of the files before it) and project files after them (a project's files
  * are the working folder's: loaded with `scope: 'project'`, they are untrusted until the person says so, see
  * {@link loadConfig}). Files that do not exist are listed too.
  */
@@ -64,6 +66,13 @@ export function knownConfigLocations(options: LocationOptions = {}): ConfigLocat
     { format: 'claude-code', app: 'Claude Code', scope: 'user', path: p(home, '.claude.json') },
     { format: 'vscode', app: 'VS Code', scope: 'user', path: p(codeUser, 'mcp.json') },
     { format: 'cursor', app: 'Cursor', scope: 'user', path: p(home, '.cursor', 'mcp.json') },
+    // Last of the person's files: its entries without command or url change the servers of the files above.
+    {
+      format: 'mcpkit',
+      app: 'mcpkit',
+      scope: 'user',
+      path: p(configDir({ platform, userHome: home, env }), 'mcpkit.json'),
+    },
   ];
   const ws = options.workspaceFolder;
   if (ws !== undefined) {

@@ -204,6 +204,54 @@ test('a trusted project file cannot loosen approvals: trusted and every allow dr
   );
 });
 
+test('a trusted project file cannot drop the sandbox: its sandbox false is ignored, its grants kept for the host to weigh', async () => {
+  const s = setup(USER, {
+    'mcpkit.json': {
+      host: { sandbox: false },
+      servers: {
+        open: { command: 'o', sandbox: false },
+        granted: { command: 'g', sandbox: { network: ['api.example.com'] } },
+      },
+    },
+  });
+  const config = await loadConfig(s.sources, { ...s.options, trustProject: () => true });
+  const by = new Map(config.servers.map((x) => [x.name, x]));
+  assert.equal(by.get('open')?.sandbox, undefined);
+  assert.equal(by.get('open')?.source.scope, 'project');
+  assert.deepEqual(by.get('granted')?.sandbox, { network: ['api.example.com'] });
+  assert.equal(config.settings.sandbox, undefined);
+  const notices = (config.notices ?? []).map((x) => x.message);
+  assert.ok(
+    notices.some((m) => /host settings are never taken from a project file; ignored: sandbox/.test(m)),
+  );
+  assert.ok(
+    notices.some((m) => /cannot loosen the sandbox or approvals; ignored for "open": sandbox false$/.test(m)),
+  );
+});
+
+test('a project file’s overlay (an entry without command or url) never changes a server, the user’s or its own', async () => {
+  const s = setup(USER, {
+    'mcpkit.json': { servers: { userfs: { sandbox: false, trusted: true }, p: { command: 'p' } } },
+  });
+  const shown: string[][] = [];
+  const config = await loadConfig(s.sources, {
+    ...s.options,
+    trustProject: (file) => {
+      shown.push(file.servers.map((x) => x.name));
+      return true;
+    },
+  });
+  assert.deepEqual(shown, [['p']]);
+  const userfs = config.servers.find((x) => x.name === 'userfs');
+  assert.equal(userfs?.trusted, false);
+  assert.equal(userfs?.sandbox, undefined);
+  assert.ok(
+    (config.notices ?? []).some((x) =>
+      /cannot change servers other files define; ignored: userfs/.test(x.message),
+    ),
+  );
+});
+
 test('only the servers shown load: a stray "projects" key of a project .mcp.json adds nothing', async () => {
   const s = setup(USER, {
     '.mcp.json': { mcpServers: { shown: { command: 's' } }, projects: {} },

@@ -1,10 +1,12 @@
 // A project's config files (a working folder's `.mcp.json`, `.vscode/mcp.json`, `.cursor/mcp.json`, `mcpkit.json`)
 // come from whoever wrote the repository, not from the person: their servers load only once the person trusts that
-// file's exact bytes, they never set host-wide settings or loosen approvals, and they never take a user's name.
+// file's exact bytes, they never set host-wide settings or loosen approvals or the sandbox, and they never take a
+// user's name.
 import { createHash } from 'node:crypto';
 import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
 import { configuredServersIn, describeEntry } from './entries.js';
+import { isOverlayEntry } from './entry.js';
 import { mergeInto, type ParseOptions, parseConfig } from './formats.js';
 import { parseConfigText } from './jsonc.js';
 import { appOf } from './locations.js';
@@ -74,9 +76,18 @@ export async function readProjectFile(
         message: `${file}: host settings are never taken from a project file; ignored: ${fields}`,
       });
     }
-    servers = configuredServersIn(text, { format, app: appOf(format), scope: 'project', path: file }).map(
-      (s) => ({ name: s.name, ...describeEntry(s.entry) }),
-    );
+    const entries = configuredServersIn(text, { format, app: appOf(format), scope: 'project', path: file });
+    // An mcpkit overlay (no command or url) would change another file's server: a project file never does.
+    const overlays = format === 'mcpkit' ? entries.filter((e) => isOverlayEntry(e.entry)) : [];
+    if (overlays.length > 0)
+      notices.push({
+        kind: 'ignored',
+        file,
+        message: `${file}: a project file cannot change servers other files define; ignored: ${overlays.map((e) => e.name).join(', ')}`,
+      });
+    servers = entries
+      .filter((e) => !overlays.includes(e))
+      .map((e) => ({ name: e.name, ...describeEntry(e.entry) }));
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     notices.push({ kind: 'unreadable', file, message: `${e.message} (its servers are skipped)` });
@@ -100,16 +111,22 @@ export async function readProjectFile(
 }
 
 /**
- * A project server without what would loosen the person's approvals: `trusted`, every `allow`, and
- * `toolChanges: "accept"` (a changed tool taken without asking); `ask` and `refuse` are kept.
+ * A project server without what would loosen the person's approvals or sandbox: `trusted`, every `allow`,
+ * `toolChanges: "accept"` (a changed tool taken without asking; `ask` and `refuse` are kept) and `sandbox: false`.
+ * Marked as a project's, so its own sandbox grants count only where they are within the host's default (see
+ * `decideSandbox`).
  */
 function withoutLoosening(server: ServerConfig, notices: ConfigNotice[]): ServerConfig {
   const ignored: string[] = [];
-  const out: ServerConfig = { ...server, trusted: false };
+  const out: ServerConfig = { ...server, trusted: false, source: { ...server.source, scope: 'project' } };
   if (server.trusted) ignored.push('trusted');
   if (server.toolChanges === 'accept') {
     ignored.push('toolChanges "accept"');
     delete out.toolChanges;
+  }
+  if (server.sandbox === false) {
+    ignored.push('sandbox false');
+    delete out.sandbox;
   }
   const approval = server.approval;
   if (approval) {
@@ -130,7 +147,7 @@ function withoutLoosening(server: ServerConfig, notices: ConfigNotice[]): Server
       kind: 'ignored',
       file: server.source.file,
       server: server.name,
-      message: `${server.source.file}: a project file cannot loosen approvals; ignored for "${server.name}": ${ignored.join(', ')}`,
+      message: `${server.source.file}: a project file cannot loosen ${ignored.includes('sandbox false') ? 'the sandbox or approvals' : 'approvals'}; ignored for "${server.name}": ${ignored.join(', ')}`,
     });
   return out;
 }

@@ -1,3 +1,5 @@
+import type { SandboxSetting } from '../sandbox/policy.js';
+
 /** The config file formats the host reads. */
 export type ConfigFormat = 'claude-desktop' | 'claude-code' | 'vscode' | 'cursor' | 'mcpkit';
 
@@ -38,6 +40,11 @@ export interface ServerConfig {
   transport: ServerTransportConfig;
   /** Configured but not to be started. */
   disabled: boolean;
+  /**
+   * Started only when a tool search or a call needs it, not with the host (its last known tools, kept in the host's
+   * tool-list cache, answer searches meanwhile).
+   */
+  lazy?: boolean;
   /** Whether the server's tool annotations (`readOnlyHint`, …) may decide approvals. */
   trusted: boolean;
   approval?: ApprovalPolicy;
@@ -53,8 +60,13 @@ export interface ServerConfig {
   requestTimeoutMs?: number;
   /** A pre-registered OAuth client for an HTTP server (Cursor's `auth` block). */
   oauth?: { clientId?: string; clientSecret?: string; scopes?: string[] };
-  /** Where the entry came from. */
-  source: { file: string; format: ConfigFormat };
+  /**
+   * The sandbox of a stdio server: `true` (the safe preset), `false` (none, even under a host-wide default), or the
+   * safe preset with grants; undefined: the host-wide default.
+   */
+  sandbox?: SandboxSetting;
+  /** Where the entry came from (`scope: 'project'`: a project file's, which may only tighten the sandbox). */
+  source: { file: string; format: ConfigFormat; scope?: 'project' };
 }
 
 /** Host-wide settings an mcpkit config file may carry. */
@@ -63,6 +75,8 @@ export interface HostSettings {
   separator?: string;
   /** Approval mode for tools no policy names. */
   defaultApproval?: ApprovalMode;
+  /** The sandbox of stdio servers that set none (`host.sandbox`). */
+  sandbox?: SandboxSetting;
 }
 
 /**

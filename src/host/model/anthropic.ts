@@ -15,6 +15,7 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelUsage,
+  PROVIDER_BLOCKS_META,
   toolUse,
 } from './types.js';
 
@@ -31,11 +32,31 @@ export interface AnthropicOptions extends ModelHttpOptions {
   stream?: boolean;
   /** Extra headers (`anthropic-beta`, …). */
   headers?: Record<string, string>;
+  /**
+   * The variant of the API's tool search tool used for `toolSearch: 'provider'` requests: `bm25` (natural-language
+   * queries, the default) or `regex`.
+   */
+  toolSearch?: 'bm25' | 'regex';
 }
 
 type Json = Record<string, unknown>;
 
 const PROVIDER = 'anthropic';
+
+/**
+ * Anthropic's tool search tool ("Tool search tool", Claude developer docs, beta `advanced-tool-use-2025-11-20`): a
+ * server tool `{ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' }` (or the `regex` variant)
+ * beside tools marked `defer_loading: true`. The answer carries a `server_tool_use` block (its `input.query`) and a
+ * `tool_search_tool_result` block (`content: { type: 'tool_search_tool_search_result', tool_references: [{ type:
+ * 'tool_reference', tool_name }] }`) before the `tool_use` of a tool it found; both are sent back as they came.
+ */
+const TOOL_SEARCH_BETA = 'advanced-tool-use-2025-11-20';
+const TOOL_SEARCH_TOOLS = {
+  bm25: { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+  regex: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+} as const;
+/** The provider's blocks kept in the conversation (the others, thinking for one, are dropped). */
+const KEPT_BLOCKS = new Set(['server_tool_use', 'tool_search_tool_result']);
 
 /**
  * The Anthropic Messages API (`POST {baseUrl}/v1/messages`): `tool_use` / `tool_result` blocks, streamed as
@@ -44,7 +65,10 @@ const PROVIDER = 'anthropic';
  */
 export class AnthropicModel implements ModelAdapter {
   readonly provider = PROVIDER;
+  readonly deferredToolSearch = true;
   readonly model: string;
+  /** The API's root, as given (what {@link checkModelServer} checks). */
+  readonly baseUrl: string;
   readonly #options: AnthropicOptions;
   readonly #url: string;
   readonly #headers: Record<string, string>;
@@ -52,6 +76,7 @@ export class AnthropicModel implements ModelAdapter {
   constructor(options: AnthropicOptions) {
     this.#options = options;
     this.model = options.model;
+    this.baseUrl = options.baseUrl;
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/v1/messages`;
     this.#headers = {
       'anthropic-version': options.version ?? '2023-06-01',
@@ -69,11 +94,15 @@ export class AnthropicModel implements ModelAdapter {
     };
     if (request.system !== undefined && request.system !== '') body.system = request.system;
     if (request.tools && request.tools.length > 0) {
-      body.tools = request.tools.map((t) => ({
+      const tools: Json[] = request.tools.map((t) => ({
         name: t.name,
         ...(t.description === undefined ? {} : { description: t.description }),
         input_schema: t.inputSchema,
+        ...(t.defer === true && request.toolSearch === 'provider' ? { defer_loading: true } : {}),
       }));
+      if (request.toolSearch === 'provider')
+        tools.unshift({ ...TOOL_SEARCH_TOOLS[this.#options.toolSearch ?? 'bm25'] });
+      body.tools = tools;
       const choice = request.toolChoice ?? 'auto';
       body.tool_choice = { type: choice === 'required' ? 'any' : choice };
     }
@@ -86,7 +115,7 @@ export class AnthropicModel implements ModelAdapter {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const body = this.body(request);
-    const response = await postModel(this.#url, this.#headers, body, {
+    const response = await postModel(this.#url, this.#headersFor(request), body, {
       ...this.#options,
       provider: PROVIDER,
       signal: request.signal,
@@ -96,17 +125,31 @@ export class AnthropicModel implements ModelAdapter {
     return this.#streamed(streamEvents(response, PROVIDER, request.onevent), request);
   }
 
+  /** The headers of a request: the tool search's beta named beside any the options give. */
+  #headersFor(request: ModelRequest): Record<string, string> {
+    if (request.toolSearch !== 'provider') return this.#headers;
+    const given = Object.entries(this.#headers).find(([k]) => k.toLowerCase() === 'anthropic-beta');
+    const betas = given ? given[1].split(',').map((b) => b.trim()) : [];
+    const headers = Object.fromEntries(
+      Object.entries(this.#headers).filter(([k]) => k.toLowerCase() !== 'anthropic-beta'),
+    );
+    return { ...headers, 'anthropic-beta': [...new Set([...betas, TOOL_SEARCH_BETA])].join(',') };
+  }
+
   #whole(body: Json): ModelResponse {
     if (!Array.isArray(body.content)) throw invalid('no content array in the answer');
-    const content: (TextContent | ToolUseContent)[] = [];
-    for (const block of body.content) {
-      if (!isObject(block)) continue;
-      if (block.type === 'text' && typeof block.text === 'string' && block.text !== '')
-        content.push({ type: 'text', text: block.text });
-      else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string')
-        content.push(toolUse(block.id, block.name, JSON.stringify(block.input ?? {})));
-      // Other blocks (thinking, server tools) are not part of the conversation mcpkit keeps.
-    }
+    const content = withProviderBlocks(
+      body.content.flatMap((block): Block[] => {
+        if (!isObject(block)) return [];
+        if (block.type === 'text' && typeof block.text === 'string' && block.text !== '')
+          return [{ type: 'text', text: block.text }];
+        if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string')
+          return [toolUse(block.id, block.name, JSON.stringify(block.input ?? {}))];
+        if (typeof block.type === 'string' && KEPT_BLOCKS.has(block.type)) return [{ raw: block }];
+        // Other blocks (thinking, other server tools) are not part of the conversation mcpkit keeps.
+        return [];
+      }),
+    );
     const usage = usageOf(body.usage);
     return {
       role: 'assistant',
@@ -128,7 +171,9 @@ export class AnthropicModel implements ModelAdapter {
     let stopped = false;
     const blocks = new Map<
       number,
-      { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: string }
+      | { kind: 'text'; text: string }
+      | { kind: 'tool'; id: string; name: string; json: string }
+      | { kind: 'raw'; block: Json; json: string }
     >();
     for await (const { event, data } of events) {
       const type = typeof data.type === 'string' ? data.type : event;
@@ -159,7 +204,8 @@ export class AnthropicModel implements ModelAdapter {
           ) {
             blocks.set(index, { kind: 'tool', id: block.id, name: block.name, json: '' });
             emit?.({ type: 'tool-use-start', id: block.id, name: block.name });
-          }
+          } else if (typeof block.type === 'string' && KEPT_BLOCKS.has(block.type))
+            blocks.set(index, { kind: 'raw', block: { ...block }, json: '' });
           break;
         }
         case 'content_block_delta': {
@@ -175,7 +221,12 @@ export class AnthropicModel implements ModelAdapter {
           ) {
             block.json += delta.partial_json;
             emit?.({ type: 'tool-use-delta', id: block.id, json: delta.partial_json });
-          }
+          } else if (
+            block?.kind === 'raw' &&
+            delta.type === 'input_json_delta' &&
+            typeof delta.partial_json === 'string'
+          )
+            block.json += delta.partial_json;
           break;
         }
         case 'message_delta': {
@@ -208,16 +259,53 @@ export class AnthropicModel implements ModelAdapter {
     }
     if (!started) throw invalid('the stream had no message_start');
     if (!stopped && stop === undefined) throw invalid('the stream ended before message_stop');
-    const content: (TextContent | ToolUseContent)[] = [];
+    const ordered: Block[] = [];
     for (const [, block] of [...blocks].sort((a, b) => a[0] - b[0])) {
       if (block.kind === 'text') {
-        if (block.text !== '') content.push({ type: 'text', text: block.text });
-      } else content.push(toolUse(block.id, block.name, block.json));
+        if (block.text !== '') ordered.push({ type: 'text', text: block.text });
+      } else if (block.kind === 'tool') ordered.push(toolUse(block.id, block.name, block.json));
+      else ordered.push({ raw: rawBlock(block.block, block.json) });
     }
+    const content = withProviderBlocks(ordered);
     const usage: ModelUsage | undefined = sawUsage ? { inputTokens, outputTokens } : undefined;
     if (usage) emit?.({ type: 'usage', usage });
     return { role: 'assistant', content, model, stopReason: stopReason(stop), ...(usage ? { usage } : {}) };
   }
+}
+
+type Block = TextContent | ToolUseContent | { raw: Json };
+
+/** A streamed provider block with its input, when it streamed one. */
+function rawBlock(block: Json, json: string): Json {
+  if (json.trim() === '') return block;
+  try {
+    return { ...block, input: JSON.parse(json) as unknown };
+  } catch {
+    // Input that is not JSON is sent back as it came (the API judges it).
+    return block;
+  }
+}
+
+/**
+ * The answer's text and tool calls, each carrying in `_meta` the provider blocks just before it, so the conversation
+ * sends them back in place.
+ */
+function withProviderBlocks(blocks: readonly Block[]): (TextContent | ToolUseContent)[] {
+  const out: (TextContent | ToolUseContent)[] = [];
+  let pending: Json[] = [];
+  const carry = (b: TextContent | ToolUseContent): TextContent | ToolUseContent =>
+    pending.length === 0 ? b : { ...b, _meta: { ...b._meta, [PROVIDER_BLOCKS_META]: pending } };
+  for (const b of blocks) {
+    if ('raw' in b) {
+      pending.push(b.raw);
+      continue;
+    }
+    out.push(carry(b));
+    pending = [];
+  }
+  // Blocks after the last text or call (or an answer of nothing else) ride on an empty text, sent back in place.
+  if (pending.length > 0) out.push({ type: 'text', text: '', _meta: { [PROVIDER_BLOCKS_META]: pending } });
+  return out;
 }
 
 /** MCP sampling messages as Messages API turns: same-role neighbours merged, tool results first in a user turn. */
@@ -234,11 +322,15 @@ export function anthropicMessages(messages: readonly SamplingMessage[]): Json[] 
           content: toolResultParts(b).map(block),
           ...(b.isError === true ? { is_error: true } : {}),
         });
-      } else if (b.type === 'tool_use') {
-        if (message.role === 'assistant')
-          rest.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
-        else rest.push({ type: 'text', text: `[tool_use ${b.name}]` });
-      } else for (const p of partsOf([b])) if (p.type !== 'text' || p.text !== '') rest.push(block(p));
+      } else {
+        const provider = message.role === 'assistant' ? b._meta?.[PROVIDER_BLOCKS_META] : undefined;
+        if (Array.isArray(provider)) for (const raw of provider) if (isObject(raw)) rest.push(raw);
+        if (b.type === 'tool_use') {
+          if (message.role === 'assistant')
+            rest.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
+          else rest.push({ type: 'text', text: `[tool_use ${b.name}]` });
+        } else for (const p of partsOf([b])) if (p.type !== 'text' || p.text !== '') rest.push(block(p));
+      }
     }
     const content = [...results, ...rest];
     if (content.length === 0) continue;

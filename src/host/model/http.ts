@@ -74,7 +74,7 @@ export async function postModel(
         throw new McpkitError('REQUEST_CANCELLED', `The ${provider} request was cancelled`);
       throw new ModelError(
         'MODEL_REQUEST_FAILED',
-        `${provider}: the request to ${url} failed: ${errorMessage(e)}`,
+        `${provider}: the request to ${url} failed: ${networkErrorText(e)}`,
         {
           provider,
           cause: e,
@@ -97,6 +97,49 @@ export async function postModel(
       status === 429 ? 'MODEL_RATE_LIMITED' : 'MODEL_REQUEST_FAILED',
       `${provider} answered HTTP ${status}${type === undefined ? '' : ` ${type}`}${tries}: ${message}`,
       { provider, status, ...(type === undefined ? {} : { type }) },
+    );
+  }
+}
+
+/**
+ * What a failed fetch says with its causes, which undici's own message ("fetch failed") leaves out:
+ * `fetch failed (connect ECONNREFUSED 127.0.0.1:11434)`; every address tried when there were several.
+ */
+export function networkErrorText(error: unknown): string {
+  const causes: string[] = [];
+  let cause: unknown = error instanceof Error ? error.cause : undefined;
+  for (let depth = 0; cause instanceof Error && depth < 4; depth++) {
+    const parts = cause instanceof AggregateError ? cause.errors : [cause];
+    for (const part of parts) {
+      const text =
+        part instanceof Error ? part.message || String((part as { code?: unknown }).code ?? '') : '';
+      if (text !== '' && !causes.includes(text)) causes.push(text);
+    }
+    cause = cause.cause;
+  }
+  const message = errorMessage(error);
+  return causes.length === 0 ? message : `${message} (${causes.join('; ')})`;
+}
+
+/**
+ * Checks that something answers at a model API's root before anything relies on it (a chat starting its servers):
+ * any HTTP answer will do, so no key is sent and nothing is spent; no answer (refused, unknown host, nothing within
+ * `timeoutMs`, default 10 s) is a {@link ModelError} naming the cause.
+ */
+export async function checkModelServer(
+  baseUrl: string,
+  provider: string,
+  options: { fetch?: typeof fetch; timeoutMs?: number } = {},
+): Promise<void> {
+  const f = options.fetch ?? fetch;
+  try {
+    const response = await f(baseUrl, { signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
+    await response.body?.cancel();
+  } catch (e) {
+    throw new ModelError(
+      'MODEL_REQUEST_FAILED',
+      `${provider}: no model server answers at ${baseUrl}: ${networkErrorText(e)}`,
+      { provider, cause: e },
     );
   }
 }

@@ -49,6 +49,8 @@ type Json = Record<string, unknown>;
 export class OpenAIChatModel implements ModelAdapter {
   readonly provider: string;
   readonly model: string;
+  /** The API's root, as given (what {@link checkModelServer} checks). */
+  readonly baseUrl: string;
   readonly #options: OpenAIChatOptions;
   readonly #url: string;
   readonly #headers: Record<string, string>;
@@ -57,6 +59,7 @@ export class OpenAIChatModel implements ModelAdapter {
     this.#options = options;
     this.provider = options.provider ?? 'openai';
     this.model = options.model;
+    this.baseUrl = options.baseUrl;
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     this.#headers = {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
@@ -66,6 +69,13 @@ export class OpenAIChatModel implements ModelAdapter {
 
   /** The request body this adapter sends for `request` (what the API documents). */
   body(request: ModelRequest): Json {
+    // The Chat Completions API has no tool search of its own that mcpkit speaks; the Responses API's is not built.
+    if (request.toolSearch === 'provider')
+      throw new ModelError(
+        'MODEL_CONFIG_INVALID',
+        `${this.provider}: the provider's own tool search is not built for this API (Chat Completions); use the tool search of the host instead`,
+        { provider: this.provider },
+      );
     const stream = this.#options.stream ?? true;
     const field =
       this.#options.maxTokensField ?? (this.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens');

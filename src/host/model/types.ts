@@ -16,7 +16,12 @@ export interface ModelRequest {
   /** The system prompt. */
   system?: string;
   /** The tools the model may call (MCP tool definitions: name, description, inputSchema). */
-  tools?: readonly Pick<Tool, 'name' | 'description' | 'inputSchema'>[];
+  tools?: readonly ModelTool[];
+  /**
+   * `provider`: the API's own tool search over the tools marked `defer` (their definitions are not put in the model's
+   * context until its search finds them). Only for an adapter whose `deferredToolSearch` is true; others refuse it.
+   */
+  toolSearch?: 'provider';
   /** Whether the model may, must or must not call tools. Default `auto` when tools are given. */
   toolChoice?: 'auto' | 'required' | 'none';
   /** The most tokens the answer may have. Default 4096. */
@@ -27,6 +32,9 @@ export interface ModelRequest {
   /** Streamed pieces of the answer as they come (and retries), for a user interface. */
   onevent?: (event: ModelStreamEvent) => void;
 }
+
+/** A tool offered to the model; `defer`: found by the provider's own tool search, not loaded up front. */
+export type ModelTool = Pick<Tool, 'name' | 'description' | 'inputSchema'> & { defer?: boolean };
 
 /** What the model answered: its text and tool calls, why it stopped, what it cost. */
 export interface ModelResponse {
@@ -62,8 +70,16 @@ export interface ModelAdapter {
   readonly provider: string;
   /** The model's name as the API knows it. */
   readonly model: string;
+  /** Whether it speaks its API's own tool search (`ModelRequest.toolSearch: 'provider'` with deferred tools). */
+  readonly deferredToolSearch?: boolean;
   complete(request: ModelRequest): Promise<ModelResponse>;
 }
+
+/**
+ * The `_meta` key of a block carrying the provider's own blocks that came before it in the answer (a server-side tool
+ * search and its result): kept in the conversation as they were and sent back before that block, to the same API.
+ */
+export const PROVIDER_BLOCKS_META = 'mcpkit/providerBlocks';
 
 /** The `_meta` key of a `tool_use` whose arguments the model sent as text that is not a JSON object. */
 export const INVALID_ARGUMENTS_META = 'mcpkit/invalidArguments';

@@ -53,6 +53,7 @@ export function App() {
             connected={connected}
             listKey={`${connection}:${model.versions.tools}`}
             progress={model.progress}
+            calls={model.calls}
           />
         ) : null}
         {tab === 'resources' && state ? (

@@ -1,5 +1,5 @@
 // The connection bar (target, era, connect) and the Server tab (what was negotiated).
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ConnectionState } from '../session.js';
 import { act } from './api.js';
 import { Json } from './content.js';
@@ -18,6 +18,23 @@ function parseHeaders(text: string): Record<string, string> {
 /** The kinds of target the page can choose: a command, a URL, a configured server's name, the configured host. */
 type Kind = 'stdio' | 'http' | 'configured' | 'host';
 
+/** The field that shows the current target (its command, URL or configured name), so it is never blank. */
+function currentField(state: ConnectionState | undefined): { kind: Kind; text: string } | undefined {
+  const target = state?.target;
+  if (!target) return undefined;
+  if (target.kind === 'host') return { kind: 'host', text: '' };
+  if (target.configured !== undefined && state?.configured.includes(target.configured))
+    return { kind: 'configured', text: target.configured };
+  if (target.kind === 'http') return { kind: 'http', text: target.label };
+  if (target.kind === 'stdio') return { kind: 'stdio', text: target.label };
+  // A target built by the command line: a URL's label starts with its scheme, a command's does not; one that is
+  // neither (an in-process transport) has no field.
+  if (state?.transport === 'custom') return undefined;
+  return /^https?:\/\//i.test(target.label)
+    ? { kind: 'http', text: target.label }
+    : { kind: 'stdio', text: target.label };
+}
+
 export function ConnectBar(props: { state: ConnectionState | undefined; live: boolean }) {
   const state = props.state;
   const [kind, setKind] = useState<Kind>(state?.target?.kind === 'http' ? 'http' : 'stdio');
@@ -31,14 +48,31 @@ export function ConnectBar(props: { state: ConnectionState | undefined; live: bo
   const [error, setError] = useState<string | undefined>(undefined);
   const names = state?.configured ?? [];
   const name = configured !== '' ? configured : (names[0] ?? '');
-  const typed =
-    kind === 'stdio'
-      ? command.trim() !== ''
-      : kind === 'http'
-        ? url.trim() !== ''
-        : kind === 'configured'
-          ? name !== ''
-          : true;
+  const current = currentField(state);
+  // A new target shows in its field (the page opened, or connected elsewhere): what Reconnect reconnects to.
+  useEffect(() => {
+    if (!current) {
+      // A target no field can show (an in-process transport): empty fields, so the button reconnects to it.
+      if (state?.target) {
+        setCommand('');
+        setUrl('');
+      }
+      return;
+    }
+    setKind(current.kind);
+    if (current.kind === 'stdio') setCommand(current.text);
+    else if (current.kind === 'http') setUrl(current.text);
+    else if (current.kind === 'configured') setConfigured(current.text);
+  }, [state?.target?.label, state?.target?.kind, state?.target?.configured, state?.transport]);
+  const text =
+    kind === 'stdio' ? command.trim() : kind === 'http' ? url.trim() : kind === 'configured' ? name : '';
+  // The field still shows the current target: the button reconnects to it (the server holds it, headers included).
+  const unchanged =
+    current !== undefined &&
+    current.kind === kind &&
+    current.text === text &&
+    (kind !== 'http' || (headers.trim() === '' && !oauth));
+  const typed = !unchanged && (kind === 'host' || text !== '');
   const connect = (withTarget: boolean) => {
     setError(undefined);
     const target = !withTarget
@@ -52,10 +86,10 @@ export function ConnectBar(props: { state: ConnectionState | undefined; live: bo
             : { kind };
     act('connect', target ? { target, revision } : { revision }).then(
       () => {
-        // The server holds the target now (header values included): Reconnect uses it, the fields are for a new one.
-        setCommand('');
-        setUrl('');
+        // The server holds the target now (header values included): the fields show it (above), headers not.
         setHeaders('');
+        setOauth(false);
+        setScope('');
       },
       (e: Error) => setError(e.message),
     );
@@ -218,6 +252,12 @@ export function ServerTab(props: { state: ConnectionState | undefined }) {
                   <td data-host-state={h.state}>
                     {h.state}
                     {h.reason ? ` — ${h.reason}` : ''}
+                  </td>
+                  <td
+                    data-host-sandbox={h.sandbox === undefined ? 'n/a' : h.sandbox.sandboxed ? 'on' : 'off'}
+                    class={h.sandbox?.sandboxed ? 'sandbox-on' : 'sandbox-off'}
+                  >
+                    {h.sandbox?.summary ?? ''}
                   </td>
                 </tr>
               ))}

@@ -110,11 +110,35 @@ function Media(props: { kind: 'image' | 'audio'; mimeType: string; data: string 
   if (!MEDIA.test(props.mimeType) || !props.mimeType.startsWith(props.kind))
     return <span class="error-text">not shown: mime type {props.mimeType}</span>;
   const src = `data:${props.mimeType};base64,${props.data}`;
-  if (props.kind === 'image') return <img src={src} alt="returned by the server" />;
+  if (props.kind === 'image') return <Image src={src} />;
   return (
     <audio controls src={src}>
       <track kind="captions" />
     </audio>
+  );
+}
+
+/** An image with its size in pixels; one smaller than a glance can find (a 1×1 PNG) is drawn larger, outlined. */
+function Image(props: { src: string }) {
+  const [size, setSize] = useState<{ width: number; height: number } | undefined>(undefined);
+  const tiny = size !== undefined && (size.width < 32 || size.height < 32);
+  return (
+    <span class="image">
+      <img
+        src={props.src}
+        alt="returned by the server"
+        class={tiny ? 'tiny' : undefined}
+        onLoad={(e) =>
+          setSize({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })
+        }
+      />
+      {size ? (
+        <span class="muted" data-image-size>
+          {' '}
+          {size.width} × {size.height} px
+        </span>
+      ) : null}
+    </span>
   );
 }
 
@@ -157,8 +181,9 @@ export function Contents(props: { contents: ResourceContents }) {
   const mime = c.mimeType ?? '';
   return (
     <div class="contents" data-contents={c.uri}>
-      <div class="muted">
+      <div class="muted" data-contents-facts>
         <code>{c.uri}</code> {mime}
+        {'blob' in c && typeof c.blob === 'string' ? `, ${approxBytes(c.blob)}` : ''}
       </div>
       {'text' in c && typeof c.text === 'string' ? (
         mime === 'text/markdown' ? (

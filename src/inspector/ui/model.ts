@@ -2,6 +2,7 @@
 import type { ActivityEntry } from '../../host/activity-log.js';
 import type { PendingAsk } from '../asks.js';
 import type {
+  CallEntry,
   ConnectionState,
   FeedEntry,
   InspectorEvent,
@@ -20,6 +21,8 @@ export interface Model {
   feed: FeedEntry[];
   /** Progress by call id: running calls, and the last few finished ones (`done`). */
   progress: ProgressEntry[];
+  /** Tool calls started from any page: the running ones and the last finished ones, oldest first. */
+  calls: CallEntry[];
   asks: PendingAsk[];
   activity: ActivityEntry[];
   /** Whose activity log the pane shows. */
@@ -38,6 +41,7 @@ export type Action =
 
 const KEEP = 1000;
 const KEEP_DONE = 8;
+const KEEP_CALLS = 20;
 
 export const EMPTY: Model = {
   live: false,
@@ -46,6 +50,7 @@ export const EMPTY: Model = {
   logs: [],
   feed: [],
   progress: [],
+  calls: [],
   asks: [],
   activity: [],
   activitySource: 'inspector',
@@ -71,6 +76,7 @@ export function reduce(model: Model, action: Action): Model {
         logs: s.logs,
         feed: s.feed,
         progress: s.progress,
+        calls: s.calls,
         asks: s.asks,
         activity: s.activity,
         activitySource: s.activitySource,
@@ -103,6 +109,13 @@ export function reduce(model: Model, action: Action): Model {
       const running = others.filter((p) => !p.done);
       const kept = done.slice(Math.max(0, done.length - KEEP_DONE + 1));
       return { ...model, progress: [...kept, ...running, action.entry] };
+    }
+    case 'call': {
+      const others = model.calls.filter((c) => c.callId !== action.entry.callId);
+      return {
+        ...model,
+        calls: [...others.slice(Math.max(0, others.length - KEEP_CALLS + 1)), action.entry],
+      };
     }
     case 'ask':
       return { ...model, asks: [...model.asks, action.ask] };

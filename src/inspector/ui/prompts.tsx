@@ -48,6 +48,13 @@ function PromptDetail(props: { prompt: Prompt }) {
         onSubmit={(e) => {
           e.preventDefault();
           const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+          const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined);
+          if (missing.length > 0) {
+            setError(
+              `Fill in the required ${missing.length === 1 ? 'argument' : 'arguments'} first: ${missing.map((a) => a.name).join(', ')}`,
+            );
+            return;
+          }
           act<GetPromptResult>('prompt', { name: prompt.name, arguments: args }).then(
             (r) => {
               setResult(r);
@@ -82,7 +89,11 @@ function PromptDetail(props: { prompt: Prompt }) {
           Get prompt
         </button>
       </form>
-      {error ? <p class="error-text">{error}</p> : null}
+      {error ? (
+        <p class="error-text" data-prompt-error>
+          {error}
+        </p>
+      ) : null}
       {result ? (
         <div class="messages" data-messages>
           {result.description ? <p class="muted">{result.description}</p> : null}

@@ -26,15 +26,18 @@ export function SchemaForm(props: {
   const schema = resolve(root, root);
   return (
     <div class="schema-form" data-form={props.id}>
-      <label class="raw-switch">
-        <input
-          type="checkbox"
-          checked={raw}
-          onChange={(e) => setRaw(e.currentTarget.checked)}
-          data-raw-switch
-        />
-        raw JSON
-      </label>
+      {/* On a row of its own: floated beside the first field, it made that field narrower than the others. */}
+      <div class="form-head">
+        <label class="raw-switch">
+          <input
+            type="checkbox"
+            checked={raw}
+            onChange={(e) => setRaw(e.currentTarget.checked)}
+            data-raw-switch
+          />
+          raw JSON
+        </label>
+      </div>
       {raw ? (
         <JsonField value={props.value} onChange={props.onChange} path={`${props.id}.raw`} rows={10} />
       ) : kindOf(schema, root) === 'object' ? (

@@ -101,3 +101,22 @@ export function initialValue(schema: Schema, root: Schema, depth = 0): unknown {
   }
   return out;
 }
+
+/**
+ * The required properties `value` leaves out, as dotted paths (`address.city`), through the nested objects it has:
+ * what the form asks for before anything is sent.
+ */
+export function missingRequired(schema: Schema, root: Schema, value: unknown, path = ''): string[] {
+  const node = resolve(schema, root);
+  if (kindOf(node, root) !== 'object' || node.properties === undefined) return [];
+  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  const missing: string[] = [];
+  for (const [name, child] of Object.entries(node.properties)) {
+    const at = path === '' ? name : `${path}.${name}`;
+    const present = (record as Record<string, unknown>)[name];
+    if (present === undefined) {
+      if (node.required?.includes(name)) missing.push(at);
+    } else missing.push(...missingRequired(child, root, present, at));
+  }
+  return missing;
+}

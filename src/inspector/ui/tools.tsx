@@ -2,14 +2,19 @@
 // a cancel button) and the result rendered by content type.
 import { useEffect, useState } from 'preact/hooks';
 import type { CallToolResult, Tool } from '../../spec/types.js';
-import type { ProgressEntry } from '../session.js';
+import type { CallEntry, ProgressEntry } from '../session.js';
 import { act, newCallId } from './api.js';
 import { ToolResult } from './content.js';
-import { initialValue, type Schema } from './schema.js';
+import { initialValue, missingRequired, type Schema } from './schema.js';
 import { SchemaForm } from './schema-form.js';
 import { useList } from './use-list.js';
 
-export function ToolsTab(props: { connected: boolean; listKey: string; progress: ProgressEntry[] }) {
+export function ToolsTab(props: {
+  connected: boolean;
+  listKey: string;
+  progress: ProgressEntry[];
+  calls: CallEntry[];
+}) {
   const { items, error, reload } = useList<Tool>('tools', props.connected, props.listKey);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const tool = items.find((t) => t.name === selected);
@@ -32,13 +37,14 @@ export function ToolsTab(props: { connected: boolean; listKey: string; progress:
             onClick={() => setSelected(t.name)}
           >
             <strong>{t.title ?? t.name}</strong>
+            <ToolName tool={t} />
             {t.description ? <span class="muted">{t.description}</span> : null}
           </button>
         ))}
       </nav>
       <div class="detail">
         {tool ? (
-          <ToolDetail key={tool.name} tool={tool} progress={props.progress} />
+          <ToolDetail key={tool.name} tool={tool} progress={props.progress} calls={props.calls} />
         ) : (
           <p class="muted">Pick a tool.</p>
         )}
@@ -47,7 +53,18 @@ export function ToolsTab(props: { connected: boolean; listKey: string; progress:
   );
 }
 
-function ToolDetail(props: { tool: Tool; progress: ProgressEntry[] }) {
+/** The name `mcpkit call` and the model use, under a title that differs from it. */
+function ToolName(props: { tool: Tool }) {
+  const { tool } = props;
+  if (tool.title === undefined || tool.title === tool.name) return null;
+  return (
+    <code class="tool-name" data-tool-name>
+      {tool.name}
+    </code>
+  );
+}
+
+function ToolDetail(props: { tool: Tool; progress: ProgressEntry[]; calls: CallEntry[] }) {
   const { tool } = props;
   const schema = tool.inputSchema as Schema;
   const [args, setArgs] = useState<unknown>(() => initialValue(schema, schema) ?? {});
@@ -56,9 +73,23 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[] }) {
   const [error, setError] = useState<string | undefined>(undefined);
   const [took, setTook] = useState<number | undefined>(undefined);
   useEffect(() => setArgs(initialValue(schema, schema) ?? {}), [tool.name]);
-  const running = callId !== undefined;
-  const progress = callId ? props.progress.find((p) => p.callId === callId) : undefined;
+  // Nothing called from here yet: the last call of this tool from any page (one closed or reloaded while it ran).
+  const mine = callId !== undefined || result !== undefined || error !== undefined;
+  const elsewhere = mine ? undefined : props.calls.filter((c) => c.name === tool.name).pop();
+  const runningId = callId ?? (elsewhere?.status === 'running' ? elsewhere.callId : undefined);
+  const running = runningId !== undefined;
+  const progress = runningId ? props.progress.find((p) => p.callId === runningId) : undefined;
+  const shownResult = result ?? elsewhere?.result;
+  const shownError = error ?? elsewhere?.error;
+  const shownTook = took ?? elsewhere?.durationMs;
   const call = () => {
+    const missing = missingRequired(schema, schema, args);
+    if (missing.length > 0) {
+      setError(
+        `Fill in the required ${missing.length === 1 ? 'field' : 'fields'} first: ${missing.join(', ')}`,
+      );
+      return;
+    }
     const id = newCallId();
     setCallId(id);
     setError(undefined);
@@ -73,7 +104,9 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[] }) {
   };
   return (
     <div class="tool" data-tool-detail={tool.name}>
-      <h3>{tool.title ?? tool.name}</h3>
+      <h3>
+        {tool.title ?? tool.name} <ToolName tool={tool} />
+      </h3>
       {tool.description ? <p>{tool.description}</p> : null}
       {tool.annotations ? (
         <p class="muted">
@@ -94,22 +127,27 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[] }) {
             {running ? 'Running…' : 'Call tool'}
           </button>
           {running ? (
-            <button type="button" onClick={() => act('cancel', { callId })}>
+            <button type="button" onClick={() => act('cancel', { callId: runningId })}>
               Cancel
             </button>
           ) : null}
-          {took !== undefined && !running ? <span class="muted">{Math.round(took)} ms</span> : null}
+          {shownTook !== undefined && !running ? <span class="muted">{Math.round(shownTook)} ms</span> : null}
+          {elsewhere ? (
+            <span class="muted" data-call-elsewhere>
+              called from another page
+            </span>
+          ) : null}
         </div>
       </form>
       {progress ? <ProgressBar entry={progress} /> : null}
-      {error ? (
+      {shownError ? (
         <p class="error-text" data-call-error>
-          {error}
+          {shownError}
         </p>
       ) : null}
-      {result ? (
+      {shownResult ? (
         <ToolResult
-          result={result}
+          result={shownResult}
           {...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema })}
         />
       ) : null}
@@ -117,21 +155,25 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[] }) {
   );
 }
 
-/** One progress bar: determinate when the server gave a total. */
+/** One progress bar: determinate when the server gave a total; its label on its own line above it. */
 export function ProgressBar(props: { entry: ProgressEntry }) {
   const p = props.entry;
   return (
-    <div class="progress" data-progress={p.callId}>
-      <span class="progress-name">{p.name}</span>
+    <div class="progress" data-progress={p.callId} data-done={p.done ? 'yes' : 'no'}>
+      <div class="progress-head">
+        <span class="progress-name">{p.name}</span>
+        <span class="muted" data-progress-text>
+          {p.progress}
+          {p.total === undefined ? '' : ` / ${p.total}`}
+          {p.message ? ` · ${p.message}` : ''}
+          {p.done ? ' · call ended' : ''}
+        </span>
+      </div>
       {p.total === undefined ? (
         <progress data-value={p.progress} />
       ) : (
         <progress value={p.progress} max={p.total} data-value={p.progress} />
       )}
-      <span class="muted">
-        {p.progress}
-        {p.total === undefined ? '' : ` / ${p.total}`} {p.message ?? ''} {p.done ? '(done)' : ''}
-      </span>
     </div>
   );
 }
