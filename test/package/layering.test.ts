@@ -289,12 +289,6 @@ function describe(circle: Circle): string {
     : `${way} (one way round the ${circle.files.length} files ${circle.files.join(', ')})`;
 }
 
-/**
- * The circles that exist today, each as its files (sorted): removed by the server/transport restructure. A circle not
- * listed here fails, and so does one listed that no longer exists.
- */
-const KNOWN_CIRCLES: readonly (readonly string[])[] = [];
-
 /** Every file of src/ (path relative to src → source text), tests included. */
 function sources(): Map<string, string> {
   const files = new Map<string, string>();
@@ -359,19 +353,10 @@ test('no file imports what the rules between siblings forbid (type-only and dyna
 });
 
 test('no circular imports between files of src/ (type-only and dynamic imports included; tests left out)', () => {
-  const found = circles(importGraph(files));
-  const key = (list: readonly string[]) => list.join(' ');
-  const known = new Set(KNOWN_CIRCLES.map(key));
-  const present = new Set(found.map((c) => key(c.files)));
   assert.deepEqual(
-    found.filter((c) => !known.has(key(c.files))).map(describe),
+    circles(importGraph(files)).map(describe),
     [],
-    'new circles of imports: a circle means a type or a helper lives in the wrong file',
-  );
-  assert.deepEqual(
-    KNOWN_CIRCLES.filter((c) => !present.has(key(c))).map(key),
-    [],
-    'circles listed as known that no longer exist: take them off KNOWN_CIRCLES',
+    'circles of imports: a circle means a type or a helper lives in the wrong file',
   );
 });
 
