@@ -13,8 +13,10 @@ import { type RunningServer, type ServeOptions, serve } from '../../src/node.js'
 import { createDualServer } from '../eras/fixtures/dual-server.js';
 import { DUAL_STDIO_MAIN, firstText, Pids, SUITE_TIMEOUT } from '../eras/helpers.js';
 
-/** Far above a local round trip plus one 50 ms poll; far below the v2 client's 60 s default. */
-const CALL = { timeout: 3_000 } as const;
+/** The call: far above a local round trip plus one 50 ms poll, far below the v2 client's 60 s default. */
+const CALL = { timeout: 5_000 } as const;
+/** Connecting (a process to start over stdio) may take longer on a loaded machine. */
+const CONNECT = { timeout: 30_000 } as const;
 const ANSWER = 'answered after closeStream';
 const pids = new Pids();
 const running: RunningServer[] = [];
@@ -77,7 +79,7 @@ for (const { label, options, resumable } of endpoints) {
           const transport = new StreamableHTTPClientTransport(new URL(server.url), {
             fetch: recordingFetch(seen),
           });
-          await client.connect(transport, CALL);
+          await client.connect(transport, CONNECT);
           assert.equal(client.getNegotiatedProtocolVersion(), version);
           const result = await client.callTool({ name: 'poll', arguments: {} }, CALL);
           assert.equal(firstText(result), ANSWER);
@@ -103,7 +105,7 @@ describe('ctx.closeStream() over stdio (no streams: a no-op)', { timeout: SUITE_
       });
       try {
         try {
-          await client.connect(transport, CALL);
+          await client.connect(transport, CONNECT);
         } finally {
           pids.add(transport.pid);
         }
