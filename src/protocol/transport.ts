@@ -16,7 +16,8 @@ export interface MessageContext {
   headers?: Readonly<Record<string, string>>;
   /**
    * Ends the connection carrying this request's stream without ending the stream (SSE polling):
-   * the client reconnects after the server's retry interval and resumes. Absent where there is no stream.
+   * the client reconnects after the server's retry interval and resumes. Absent, or a no-op, where the stream
+   * cannot be resumed (closing it would lose the rest of it).
    */
   closeStream?: () => void;
   /**

@@ -61,6 +61,25 @@ const AJV_OPTIONS: Options = { strict: false, allErrors: true, addUsedSchema: fa
 const COMPILES_PER_INSTANCE = 500;
 const slots: Partial<Record<JsonSchemaDialect, { ajv: AjvInstance; compiles: number }>> = {};
 const validators = new WeakMap<object, Validator<unknown>>();
+/** Validators prepared so far: a process that prepared none has nothing for ajv to do. */
+let prepared = 0;
+
+/**
+ * Readies JSON Schema validation ahead of the first validation, when a validator in this process will need it (none
+ * prepared: nothing is loaded). Two steps a turn of the event loop apart: ajv's modules, then the 2020-12 instance
+ * with its meta-schema compiled (it checks every schema compiled, and takes as long as the modules to make), so each
+ * stall is shorter and the first validation compiles only its own schema.
+ */
+export async function warmJsonSchema(): Promise<void> {
+  if (prepared === 0) return;
+  await loadedThenTurn();
+  getAjv('2020-12').getSchema(JSON_SCHEMA_DIALECT_URIS['2020-12']);
+}
+
+/** Loads ajv, then lets a turn of the event loop pass: what arrived while the modules loaded is read before a compile. */
+function loadedThenTurn(): Promise<void> {
+  return preloadJsonSchema().then(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}
 
 /**
  * Tells which dialect a schema declares via `$schema`; throws McpkitError('UNSUPPORTED_SCHEMA_DIALECT') for any other.
@@ -97,7 +116,7 @@ export function compileJsonSchema<T = unknown>(schema: object): Validator<T> {
   const validator: Validator<T> = {
     dialect,
     validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>> {
-      if (!modules) return preloadJsonSchema().then(() => validator.validateSync(value));
+      if (!modules) return loadedThenTurn().then(() => validator.validateSync(value));
       return validator.validateSync(value);
     },
     validateSync(value: unknown): ValidationResult<T> {
@@ -113,6 +132,7 @@ export function compileJsonSchema<T = unknown>(schema: object): Validator<T> {
     },
   };
   validators.set(schema, validator as Validator<unknown>);
+  prepared++;
   return validator;
 }
 

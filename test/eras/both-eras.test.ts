@@ -45,6 +45,7 @@ const TOOL_NAMES = [
   'echo',
   'end_listens',
   'interact',
+  'poll',
   'progress_log',
   'region',
   'stats',

@@ -280,6 +280,23 @@ describe('SSE polling (ctx.closeStream)', () => {
   );
 
   test(
+    'without an event store nothing promises a resumption: no priming, no ids, and the result on the open stream',
+    T,
+    async () => {
+      const { url } = await servers.start({ eventStore: false, responseMode: 'sse', retryMs: 10 });
+      const { sessionId } = await initSession(url);
+      const call = await openPost(url, sessionId, toolCall(1, 'reconnect', { delayMs: 50 }));
+      await call.waitEnd();
+      assert.ok(call.messages.some(isResponse(1)), 'the result came on the POST stream');
+      assert.deepEqual(
+        call.events.filter((e) => e.id !== undefined || e.retry !== undefined),
+        [],
+        'no event id or retry interval',
+      );
+    },
+  );
+
+  test(
     'the standalone GET stream can be resumed from its priming event before anything was sent on it',
     T,
     async () => {

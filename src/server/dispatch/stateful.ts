@@ -1,7 +1,6 @@
-import { ErrorCode, errorMessage, JsonRpcError } from '../../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { isJsonObject, type JsonObject } from '../../jsonrpc/types.js';
 import type { IncomingRequest } from '../../protocol/peer.js';
-import { preloadJsonSchema } from '../../schema/index.js';
 import { claimsModern, INPUT_METHODS } from '../../spec/modern.js';
 import { POLICIES, type RevisionPolicy, statefulPolicy } from '../../spec/revision.js';
 import type { Implementation, InitializeResult } from '../../spec/types.js';
@@ -14,6 +13,7 @@ import { createRequestContext } from './request-context.js';
 import { type ServerSession, TransientSession } from './session.js';
 import { type DispatchSession, type Notifier, statefulSetup } from './setup.js';
 import { dispatchModern } from './stateless.js';
+import { warmUpValidation } from './warm-up.js';
 
 /** Answers one request of a session, in the era the request itself selects (a `_meta` envelope: 2026-07-28). */
 export function dispatchRequest(
@@ -132,19 +132,4 @@ function initialize(host: DispatchHost, session: DispatchSession, params: JsonOb
   };
   if (host.instructions !== undefined) result.instructions = host.instructions;
   return result;
-}
-
-let warmed = false;
-
-/** Loads the JSON Schema validator in the background once a client is in, so no call waits for it. */
-function warmUpValidation(): void {
-  if (warmed) return;
-  warmed = true;
-  // After the initialize reply is written: loading must not delay the handshake itself.
-  const timer = setTimeout(() => {
-    preloadJsonSchema().catch((e: unknown) =>
-      console.error(`mcpkit: could not load the JSON Schema validator: ${errorMessage(e)}`),
-    );
-  }, 0);
-  (timer as { unref?: () => void }).unref?.();
 }

@@ -20,6 +20,7 @@ import { createRequestContext } from './request-context.js';
 import { requestDigest, type StatePayload } from './request-state.js';
 import type { ServerSession } from './session.js';
 import { InputAsker, type Notifier, RequestSetup } from './setup.js';
+import { warmUpValidation } from './warm-up.js';
 
 /** The methods whose results carry cache hints. */
 export const CACHEABLE = CACHEABLE_METHODS;
@@ -54,7 +55,10 @@ export function dispatchModern(
   const params = incoming.request.params ?? {};
   const envelope = readEnvelope(params);
   const { policy } = envelope;
-  if (method === 'server/discover') return finish(host, method, params, discover(host, policy));
+  if (method === 'server/discover') {
+    warmUpValidation();
+    return finish(host, method, params, discover(host, policy));
+  }
   // Extension methods (tasks) first; the revision's own methods only if it still has them.
   const entry = host.tasks?.method(method) ?? (policy.hasMethod(method) ? host.method(method) : undefined);
   if (method !== 'subscriptions/listen' && (!entry || (entry.gate && !host.declared(entry.gate)))) {

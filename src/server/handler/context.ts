@@ -80,7 +80,10 @@ export interface RequestContext {
   listRoots(options?: RequestOptions): Promise<Root[]>;
   /**
    * Closes the HTTP connection carrying this request's SSE stream, leaving the stream resumable (SSE
-   * polling): the client reconnects with Last-Event-ID. A no-op on transports without streams.
+   * polling): the client reconnects with Last-Event-ID and gets the rest, the result included. Only a
+   * 2025-11-25 session on an endpoint with an event store has such a stream; everywhere else (2026-07-28,
+   * which has no resumption, an endpoint without sessions or event store, older revisions, stdio) this is a
+   * no-op and the answer comes as usual.
    */
   closeStream(): void;
 }

@@ -20,9 +20,10 @@ import type { StreamSettings } from './stream-settings.js';
 /**
  * The reply of a POST answered without a session, Peer or transport (`Exchange`: one request, of either era;
  * `BatchExchange`: a 2025-03-26 batch): the server's dispatch runs directly, with this as the requests' message context
- * (`authInfo`, `remoteAddress`, `closeStream`) and their notifier (progress and logs go on the response). The reply is
- * one JSON body, or SSE once a notification must stream first (or always, in 'sse' mode; never in 'json' mode, where
- * notifications are dropped); each response is encoded once.
+ * (`authInfo`, `remoteAddress`) and their notifier (progress and logs go on the response). The reply is one JSON body,
+ * or SSE once a notification must stream first (or always, in 'sse' mode; never in 'json' mode, where notifications
+ * are dropped); each response is encoded once. It has no `closeStream`: its stream cannot be resumed (no session, no
+ * event store; 2026-07-28 has no resumption), so closing it would lose the answer, and `ctx.closeStream()` does nothing.
  */
 export abstract class ExchangeReply implements MessageContext, Notifier {
   readonly authInfo: unknown;
@@ -35,7 +36,6 @@ export abstract class ExchangeReply implements MessageContext, Notifier {
   #backlog: string[] | undefined;
   #sink: SseSink | undefined;
   #ended = false;
-  #closeRequested = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
 
   constructor(authInfo: unknown, remoteAddress: string | undefined, settings: StreamSettings) {
@@ -68,13 +68,6 @@ export abstract class ExchangeReply implements MessageContext, Notifier {
     this.startSse();
     this.write(formatSseEvent({ data: encodeMessage({ jsonrpc: '2.0', method, params: fitted }) }));
     return SENT;
-  }
-
-  /** Ends the connection carrying the stream (a stream without a session cannot resume: later events are lost). */
-  closeStream(): void {
-    this.startSse();
-    if (this.#sink) this.#detach(true);
-    else this.#closeRequested = true;
   }
 
   /** The whole reply as one JSON body (`single`: its one response, whose error may make it a 429 or a 4xx). */
@@ -129,8 +122,7 @@ export abstract class ExchangeReply implements MessageContext, Notifier {
   #attach(sink: SseSink): void {
     for (const text of this.#backlog ?? []) sink.write(text);
     this.#backlog = undefined;
-    if (this.#closeRequested || this.#ended) {
-      this.#closeRequested = false;
+    if (this.#ended) {
       sink.close();
       return;
     }
@@ -181,7 +173,7 @@ export class Exchange extends ExchangeReply implements IncomingRequest {
     this.#policy = policy;
   }
 
-  /** The request's message context is the exchange itself (`authInfo`, `remoteAddress`, `closeStream`). */
+  /** The request's message context is the exchange itself (`authInfo`, `remoteAddress`). */
   get context(): MessageContext {
     return this;
   }

@@ -116,7 +116,8 @@ export function createStreamableHttpHandler(
     retryMs: options.retryMs ?? 1000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     eventStore: stateful ? store : undefined,
-    resumable: stateful,
+    // Ids and priming promise a resumption that only a store can give (`eventStore: false` disables it).
+    resumable: stateful && store !== undefined,
   };
   if (cluster !== undefined) {
     settings.cluster = cluster.node;

@@ -76,7 +76,7 @@ export function createStreamableHttpRelay(
     retryMs: options.retryMs ?? 1000,
     keepAliveMs: options.keepAliveMs ?? 15_000,
     eventStore: store,
-    resumable: true,
+    resumable: store !== undefined,
   };
   const request: StreamSettings = {
     ...settings,

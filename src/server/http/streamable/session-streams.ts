@@ -63,6 +63,14 @@ export class SessionStreams {
     return this.standalone;
   }
 
+  /**
+   * True when a stream's connection may close before its end for the client to poll back (SSE polling, SEP-1699): a
+   * session of 2025-11-25 or later whose events are recorded. Its streams are primed with an id to resume from.
+   */
+  get pollable(): boolean {
+    return this.settings.resumable && this.negotiated?.policy?.ssePriming === true;
+  }
+
   /** Reports a problem that ends nothing (a store that failed to record or forget). */
   error(e: unknown): void {
     this.receiver?.onerror(toError(e));
@@ -172,7 +180,7 @@ export class SessionStreams {
   /** Puts a connection on a stream: priming, the replay, what waited meanwhile, then live events and keep-alives. */
   attach(stream: OutStream, sink: SseSink, replay: QueuedEvent[], fresh: boolean): void {
     // Priming events (SEP-1699) came with 2025-11-25: older clients may read the empty data as a broken message.
-    if (this.settings.resumable && this.negotiated?.policy?.ssePriming === true) {
+    if (this.pollable) {
       // A new stream is primed with an id to resume from; a resumed one only gets the retry interval.
       sink.write(
         fresh
@@ -218,8 +226,13 @@ export class SessionStreams {
     if (this.streams.size === 0) this.onidle?.();
   }
 
-  /** Ends the connection carrying a stream without ending the stream (SSE polling: the client resumes). */
+  /**
+   * Ends the connection carrying a stream without ending the stream (SSE polling: the client resumes). Nothing is
+   * closed where the client could not resume: an older revision, whose client has no id to resume from (and whose
+   * server SHOULD NOT close a stream before its response), or a stream whose events are not recorded.
+   */
   closeConnection(stream: OutStream): void {
+    if (!this.pollable) return;
     if (!stream.sse) this.startSse(stream);
     if (stream.sink) stream.detach(true);
     else stream.closeRequested = true;

@@ -11,7 +11,10 @@ export interface StreamSettings {
   retryMs: number;
   keepAliveMs: number;
   eventStore: EventStore | undefined;
-  /** Stateless-revision streams carry no event ids and no priming event (they cannot be resumed). */
+  /**
+   * Whether streams carry event ids and a priming event: only where an event store can replay them (sessions with a
+   * store); a stream without one, or of the stateless revision, cannot be resumed.
+   */
   resumable: boolean;
   /** The HTTP status of a JSON reply carrying one message (stateless-revision errors map to 4xx). */
   statusOf?: (message: JsonRpcMessage) => number;
