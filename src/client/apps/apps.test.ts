@@ -86,7 +86,7 @@ test("bridge: a message from any window but the App's frame is ignored", async (
   host.deliver(frame, call);
   await settle();
   assert.deepEqual(calls, ['secret']);
-  assert.equal(frame.posted[0]?.id, 7);
+  assert.equal((frame.posted as Record<string, unknown>[])[0]?.id, 7);
 });
 
 test('bridge: an unknown method is MethodNotFound, a handler refusal reaches the App as its JSON-RPC error', async () => {
