@@ -1,9 +1,10 @@
+// The server's side of MCP Apps through a real client: the tool's _meta, the App resource's MIME type and _meta.ui.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { APP_MIME_TYPE, appResourceUriOf } from '../spec/apps.js';
-import { connectInMemory } from '../testing.js';
-import { appToolMeta, registerAppResource } from './apps.js';
-import { McpServer } from './server.js';
+import { appToolMeta, registerAppResource } from '../../src/server/apps.js';
+import { McpServer } from '../../src/server/server.js';
+import { APP_MIME_TYPE, appResourceUriOf } from '../../src/spec/apps.js';
+import { connectInMemory } from '../../src/testing.js';
 
 test('a tool declares its App in _meta.ui (and the older flat key); the resource carries the App MIME type and CSP', async () => {
   const server = new McpServer({ name: 's', version: '1' });
