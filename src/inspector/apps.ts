@@ -69,7 +69,9 @@ export class InspectorApps {
   async open(uri: string): Promise<OpenedApp> {
     const client = this.#host.client;
     const result = await client.readResource(uri);
-    const listed = (await client.listResources().catch(() => [])).find((r) => r.uri === uri);
+    // The listing's `_meta.ui` stands in only when the content carries none (one round trip saved otherwise).
+    const own = result.contents.find((c) => c.uri === uri)?._meta?.ui;
+    const listed = own === undefined ? (await client.listResources()).find((r) => r.uri === uri) : undefined;
     const doc = appDocumentOf(uri, result, listed);
     const decision = appContentSecurityPolicy(doc.meta.csp, {
       frameAncestors: [this.#origin],
