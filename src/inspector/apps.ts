@@ -47,6 +47,8 @@ export interface AppsHost {
 
 /** Apps kept open at once; the oldest is forgotten past it (its frame then answers 404 and its calls are refused). */
 const MAX_APPS = 16;
+/** How long an App's tool call waits for the person before it is given up. */
+const APPROVAL_WAIT_MS = 600_000;
 /** The `sandbox` directive every App document carries, whatever embeds it: scripts, an opaque origin. */
 const SANDBOX = 'sandbox allow-scripts';
 
@@ -78,10 +80,23 @@ export class InspectorApps {
       forbiddenOrigins: this.#forbidden,
     });
     const id = randomBytes(16).toString('base64url');
+    // Tools the person allowed for as long as this App is open (an App that polls would otherwise ask each time).
+    const allowed = new Set<string>();
+    // One question at a time per App: a call made while another waits is decided after it (then maybe allowed).
+    let asking: Promise<unknown> = Promise.resolve();
     const rules = new AppPolicy({
       app: uri,
       tools: () => client.listTools(),
-      approve: (call) => this.#host.asks.appTool(call, AbortSignal.timeout(600_000)),
+      approve: (call) => {
+        const verdict = asking.then(async () => {
+          if (allowed.has(call.name)) return true;
+          const answer = await this.#host.asks.appTool(call, AbortSignal.timeout(APPROVAL_WAIT_MS));
+          if (answer === 'app') allowed.add(call.name);
+          return answer !== 'deny';
+        });
+        asking = verdict.catch(() => undefined);
+        return verdict;
+      },
     });
     this.#entries.set(id, { uri, html: doc.html, policy: `${decision.policy}; ${SANDBOX}`, client, rules });
     for (const old of this.#entries.keys()) {

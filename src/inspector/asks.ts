@@ -61,10 +61,13 @@ export class Asks {
     return answer as ElicitResult;
   }
 
-  /** Holds an App's tool call until the person allows it (`{ approve: true }`) or not; true when allowed. */
-  async appTool(params: AppToolCall, signal: AbortSignal): Promise<boolean> {
+  /**
+   * Holds an App's tool call until the person allows it (`{ approve: true }`, or with `for: 'app'` this tool for as
+   * long as this App is open) or not: `'once'`, `'app'` or `'deny'`.
+   */
+  async appTool(params: AppToolCall, signal: AbortSignal): Promise<'once' | 'app' | 'deny'> {
     const answer = await this.#hold({ id: this.#id(), kind: 'app-tool', time: Date.now(), params }, signal);
-    return answer === true;
+    return answer as 'once' | 'app' | 'deny';
   }
 
   /**
@@ -76,9 +79,10 @@ export class Asks {
     if (!waiter) throw new BadInput(`No open request ${JSON.stringify(id)}`);
     const invalid = (problem: string) => new BadInput(`Malformed answer: ${problem}`);
     if (waiter.ask.kind === 'app-tool') {
-      const approve = ((answer ?? {}) as { approve?: unknown }).approve === true;
+      const verdict = (answer ?? {}) as { approve?: unknown; for?: unknown };
+      const approve = verdict.approve === true;
       this.#finish(id, approve ? 'answered' : 'declined');
-      waiter.resolve(approve);
+      waiter.resolve(approve ? (verdict.for === 'app' ? 'app' : 'once') : 'deny');
       return;
     }
     if (waiter.ask.kind === 'sampling') {

@@ -19,17 +19,15 @@ import { type RunningInspector, startInspector } from '../../src/inspector/serve
 import { type Browser, launch, outputDir, ROOT } from './chromium.js';
 
 const out = outputDir('apps');
-const BASIC = join(
-  ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'server-basic-vanillajs',
-  'dist',
-  'index.js',
-);
+/** An ext-apps example server from npm (each bundles its dependencies: it runs offline). */
+const npmApp = (name: string) =>
+  join(ROOT, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
+const BASIC = npmApp('server-basic-vanillajs');
+const MONITOR = npmApp('server-system-monitor');
 let browser: Browser;
 let page: Page;
 let npmInspector: RunningInspector;
+let monitorInspector: RunningInspector;
 let ownInspector: RunningInspector;
 const audited: AuditRecord[] = [];
 
@@ -94,7 +92,11 @@ before(async () => {
     },
   });
   assert.equal(ownInspector.session.state.status, 'connected');
+  monitorInspector = await startInspector({
+    target: { kind: 'stdio', command: process.execPath, args: [MONITOR, '--stdio'] },
+  });
   await npmInspector.connected;
+  await monitorInspector.connected;
   assert.ok(server);
   browser = await launch();
   page = browser.page;
@@ -103,6 +105,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await npmInspector?.close();
+  await monitorInspector?.close();
   await ownInspector?.close();
 });
 
@@ -215,6 +218,27 @@ test('a message posted by another window is ignored by the bridge', async () => 
   await page.locator('[data-ask="app-tool"]').waitFor({ state: 'detached' });
 });
 
+test('renders the ext-apps system-monitor App from npm; its App-only polling tool runs once allowed for the App', async () => {
+  await page.goto(monitorInspector.url);
+  await page.locator('[data-status="connected"]').waitFor();
+  await callTool('get-system-info');
+  const frame = await appFrame();
+  // The App fills its info from the tool result it was sent.
+  await frame.locator('#info-hostname', { hasNotText: '--' }).waitFor();
+  // It starts polling by itself: its first poll waits for the person.
+  const ask = page.locator('[data-ask="app-tool"]');
+  await ask.waitFor();
+  // poll-system-stats is App-only (visibility ["app"]): the App may call it, through the person.
+  assert.equal(await ask.locator('[data-app-tool]').textContent(), 'poll-system-stats');
+  await ask.locator('[data-approve-app]').click();
+  await frame.locator('#memory-percent', { hasText: /^\d+(\.\d+)?%$/ }).waitFor();
+  await shot('04-system-monitor');
+  // Allowed while this App is open: the next polls ask nothing, and its Stop button is reachable.
+  await frame.locator('#poll-toggle-btn', { hasText: 'Stop' }).click();
+  await frame.locator('#poll-toggle-btn', { hasText: 'Start' }).waitFor();
+  assert.equal(monitorInspector.session.asks.pending().length, 0);
+});
+
 test("mcpkit's dice App: its Roll again goes through approval and the server's audit", async () => {
   await page.goto(ownInspector.url);
   await page.locator('[data-status="connected"]').waitFor();
@@ -227,7 +251,7 @@ test("mcpkit's dice App: its Roll again goes through approval and the server's a
   await frame.locator('#status', { hasText: 'rolled through the host' }).waitFor();
   // The App's call reached the server as an ordinary tools/call: the audit recorded it.
   assert.equal(audited.filter((r) => r.kind === 'tool' && r.name === 'roll_dice').length, callsBefore + 1);
-  await shot('04-dice-app');
+  await shot('05-dice-app');
 });
 
 test('an App resource without the App MIME type is refused with a clear message', async () => {
@@ -239,7 +263,7 @@ test('an App resource without the App MIME type is refused with a clear message'
     /ui:\/\/fixture\/plain\.html is not an MCP App: its MIME type is "text\/html", not "text\/html;profile=mcp-app"/,
   );
   assert.equal(await page.locator('[data-app-frame]').count(), 0);
-  await shot('05-not-an-app');
+  await shot('06-not-an-app');
 });
 
 test('a CSP asking for more than allowed is not loosened: the extra sources are refused and shown', async () => {
@@ -260,5 +284,5 @@ test('a CSP asking for more than allowed is not loosened: the extra sources are 
     `fetch(${JSON.stringify(`${ownInspector.origin}/api/state`)}, { method: 'POST', body: '{}' }).then(() => 'reached', (e) => 'refused: ' + e.name)`,
   );
   assert.equal(reached, 'refused: TypeError');
-  await shot('06-csp-refused');
+  await shot('07-csp-refused');
 });

@@ -190,6 +190,9 @@ function AppToolCall(props: { params: Call; answer: (value: unknown) => void }) 
         <button type="button" class="primary" data-approve onClick={() => props.answer({ approve: true })}>
           Allow this call
         </button>
+        <button type="button" data-approve-app onClick={() => props.answer({ approve: true, for: 'app' })}>
+          Allow {p.name} while this App is open
+        </button>
         <button type="button" data-decline onClick={() => props.answer({ approve: false })}>
           Deny
         </button>
