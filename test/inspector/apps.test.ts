@@ -206,16 +206,25 @@ test("from inside its frame the App reaches neither the inspector's API, its tok
 
 test('a message posted by another window is ignored by the bridge', async () => {
   const frame = await appFrame();
-  // The page itself (not the App's frame) posts a tools/call as if it were the App.
+  const call = `{ jsonrpc: '2.0', id: 777, method: 'tools/call', params: { name: 'get-time', arguments: {} } }`;
+  // Another frame (the same App's document, opened a second time beside it) posts a tools/call to the page...
+  const src = await page.locator('[data-app-frame]').getAttribute('src');
   await page.evaluate(
-    `window.postMessage({ jsonrpc: '2.0', id: 777, method: 'tools/call', params: { name: 'get-time', arguments: {} } }, '*')`,
+    `(() => { const f = document.createElement('iframe'); f.id = 'intruder'; f.setAttribute('sandbox', 'allow-scripts'); f.src = ${JSON.stringify(src)}; document.body.append(f); })()`,
   );
+  const intruder = await (await page.locator('#intruder').elementHandle())?.contentFrame();
+  assert.ok(intruder);
+  await intruder.waitForLoadState();
+  await intruder.evaluate(`window.parent.postMessage(${call}, '*')`);
+  // ...and so does the page itself, as if it were the App.
+  await page.evaluate(`window.postMessage(${call}, '*')`);
   // Then the App's own button: the only ask is the App's, and only one.
   await frame.click('#get-time-btn');
   await page.locator('[data-ask="app-tool"]').waitFor();
   assert.equal(npmInspector.session.asks.pending().length, 1);
   await page.locator('[data-ask="app-tool"] [data-decline]').click();
   await page.locator('[data-ask="app-tool"]').waitFor({ state: 'detached' });
+  await page.evaluate(`document.getElementById('intruder').remove()`);
 });
 
 test('renders the ext-apps system-monitor App from npm; its App-only polling tool runs once allowed for the App', async () => {
