@@ -1,6 +1,28 @@
 // The root entry: runtime-neutral (no `node:` imports), so servers and clients run on Node, Bun, Deno
 // and Workers. Node-only pieces live behind their own subpaths (`mcpkit/stdio`).
 
+export {
+  AppFrame,
+  type AppFrameHandlers,
+  type AppFrameOptions,
+  type AppMessageEvent,
+  type AppMessageTarget,
+  type AppWindow,
+} from './client/apps/bridge.js';
+export {
+  type AppCspDecision,
+  type AppCspOptions,
+  appContentSecurityPolicy,
+  appFrameAllow,
+  type RefusedSource,
+} from './client/apps/csp.js';
+export { AppPolicy, type AppPolicyOptions, type AppToolCall } from './client/apps/policy.js';
+export {
+  type AppDocument,
+  appDocumentOf,
+  isAppMimeType,
+  MAX_APP_HTML_BYTES,
+} from './client/apps/resource.js';
 export { Client } from './client/client.js';
 export type {
   ClientHandlers,
@@ -36,6 +58,7 @@ export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions } from './protocol/outg
 export type { MessageContext, SendOptions, Transport, TransportReceiver } from './protocol/transport.js';
 export type { InferArgs, SchemaArg } from './schema/index.js';
 export { preloadJsonSchema } from './schema/index.js';
+export { type AppResourceConfig, appToolMeta, registerAppResource } from './server/apps.js';
 export {
   type Completer,
   type CompletionContext,
@@ -128,6 +151,19 @@ export type { CacheableMethod } from './server/server.js';
 export { McpServer, type ServerOptions } from './server/server.js';
 export { currentTask, type TaskControl } from './server/tasks/current.js';
 export type { TasksOptions } from './server/tasks/manager.js';
+export {
+  APP_MIME_TYPE,
+  APP_RESOURCE_URI_KEY,
+  APPS_EXTENSION,
+  APPS_PROTOCOL_VERSION,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceMeta,
+  type AppToolMeta,
+  type AppToolVisibility,
+  appResourceUriOf,
+  appVisibilityOf,
+} from './spec/apps.js';
 export type { Fitting } from './spec/fit.js';
 export { type InputRequiredReturn, inputRequired, type MrtrState } from './spec/input-required.js';
 export {

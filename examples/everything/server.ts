@@ -31,6 +31,7 @@ import { parseRate } from '../../src/index.js';
 import { type JsonlAuditSink, jsonlAuditSink, serve } from '../../src/node.js';
 import type { RedisCluster } from '../../src/redis.js';
 import { StdioServerTransport } from '../../src/stdio.js';
+import { registerDiceApp } from './app.js';
 import { registerClusterTools } from './cluster-tools.js';
 import { createEverythingServer } from './everything.js';
 
@@ -176,6 +177,8 @@ async function main(): Promise<number | undefined> {
     ...(cluster === undefined ? {} : { tasks: { store: cluster.tasks } }),
   });
   if (cluster !== undefined) registerClusterTools(server, cluster.instanceId);
+  // An MCP App: roll_dice and its ui:// document (docs/apps.md).
+  registerDiceApp(server);
   switch (mode.transport) {
     case 'stdio':
       await serveStdio(server);

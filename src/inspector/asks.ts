@@ -1,3 +1,4 @@
+import type { AppToolCall } from '../client/apps/policy.js';
 import { JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
 import { createMessageResult, elicitResult } from '../spec/checks.js';
 import { check } from '../spec/shape.js';
@@ -7,7 +8,8 @@ import { BadInput } from './bad-input.js';
 /** A server's request waiting for the person's answer in the page. */
 export type PendingAsk =
   | { id: string; kind: 'sampling'; time: number; params: CreateMessageParams }
-  | { id: string; kind: 'elicitation'; time: number; params: ElicitParams };
+  | { id: string; kind: 'elicitation'; time: number; params: ElicitParams }
+  | { id: string; kind: 'app-tool'; time: number; params: AppToolCall };
 
 /** How an ask ended, for the page to close its dialog. */
 export interface AskOutcome {
@@ -60,6 +62,15 @@ export class Asks {
   }
 
   /**
+   * Holds an App's tool call until the person allows it (`{ approve: true }`, or with `for: 'app'` this tool for as
+   * long as this App is open) or not: `'once'`, `'app'` or `'deny'`.
+   */
+  async appTool(params: AppToolCall, signal: AbortSignal): Promise<'once' | 'app' | 'deny'> {
+    const answer = await this.#hold({ id: this.#id(), kind: 'app-tool', time: Date.now(), params }, signal);
+    return answer as 'once' | 'app' | 'deny';
+  }
+
+  /**
    * The person's answer to ask `id`: for sampling `{ approve: true, result }` or `{ approve: false }`; for an
    * elicitation an `ElicitResult` (`{ action, content? }`). A malformed answer is refused and the ask stays open.
    */
@@ -67,6 +78,13 @@ export class Asks {
     const waiter = this.#waiting.get(id);
     if (!waiter) throw new BadInput(`No open request ${JSON.stringify(id)}`);
     const invalid = (problem: string) => new BadInput(`Malformed answer: ${problem}`);
+    if (waiter.ask.kind === 'app-tool') {
+      const verdict = (answer ?? {}) as { approve?: unknown; for?: unknown };
+      const approve = verdict.approve === true;
+      this.#finish(id, approve ? 'answered' : 'declined');
+      waiter.resolve(approve ? (verdict.for === 'app' ? 'app' : 'once') : 'deny');
+      return;
+    }
     if (waiter.ask.kind === 'sampling') {
       const verdict = (answer ?? {}) as { approve?: unknown; result?: unknown };
       if (verdict.approve !== true) {

@@ -45,6 +45,16 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operat
       return s.callTool(stringField(body, 'callId'), stringField(body, 'name'), args);
     },
   ],
+  ['app-open', (s, body) => s.apps.open(stringField(body, 'uri'))],
+  [
+    'app-call',
+    (s, body) => {
+      const args = body.arguments === undefined ? {} : objectOf(body.arguments, '"arguments"');
+      return s.apps.call(stringField(body, 'app'), stringField(body, 'name'), args);
+    },
+  ],
+  ['app-read', (s, body) => s.apps.read(stringField(body, 'app'), stringField(body, 'uri'))],
+  ['app-link', (s, body) => ({ url: s.apps.link(stringField(body, 'app'), body.url) })],
   ['cancel', (s, body) => ({ cancelled: s.cancel(stringField(body, 'callId')) })],
   [
     'read',

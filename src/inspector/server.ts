@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorMessage, JsonRpcError, McpkitError } from '../jsonrpc/errors.js';
+import { APP_FRAME_PATH } from './apps.js';
 import { type Asset, loadAssets } from './assets.js';
 import { BadInput, objectOf } from './bad-input.js';
 import { Guard, newToken, type Refusal } from './guard.js';
@@ -42,7 +43,7 @@ const HEARTBEAT_MS = 15_000;
 const SECURITY_HEADERS = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self' data:; " +
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
@@ -141,6 +142,7 @@ async function handle(
     return signInAnswer(res, session.signIns.start(url.pathname.slice(START_PATH.length)));
   if (req.method === 'GET' || req.method === 'HEAD') {
     if (url.pathname === '/events') return events(res, session, streams);
+    if (url.pathname.startsWith(APP_FRAME_PATH)) return appFrame(res, session, url.pathname);
     const file = assets.get(url.pathname);
     if (!file) return refuse(res, { status: 404, reason: 'Not found' });
     if (req.headers['if-none-match'] === file.etag) return void res.writeHead(304, { ETag: file.etag }).end();
@@ -157,6 +159,25 @@ async function handle(
   }
   if (req.method === 'POST' && url.pathname.startsWith('/api/')) return action(req, res, url, session);
   return refuse(res, { status: 405, reason: 'Method not allowed' });
+}
+
+/**
+ * An App's document for its frame: the CSP its resource declares (with `sandbox allow-scripts`: an opaque origin,
+ * so no cookie, no API and no page of the inspector reach it, even opened on its own), embeddable by the page only.
+ */
+function appFrame(res: ServerResponse, session: InspectorSession, path: string): void {
+  const frame = session.apps.frame(path.slice(APP_FRAME_PATH.length));
+  if (!frame)
+    return void refuse(res, { status: 404, reason: 'No such App (closed, or too many opened since)' });
+  res.writeHead(200, {
+    'Content-Security-Policy': frame.policy,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(frame.html),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  });
+  res.end(frame.html);
 }
 
 /** The page's event stream: a snapshot first, then every event. */

@@ -18,6 +18,7 @@ import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
 import { HttpClientTransport } from '../transport/http-client/fallback.js';
 import { StdioClientTransport } from '../transport/stdio-client.js';
+import { InspectorApps } from './apps.js';
 import { type AskOutcome, Asks, type PendingAsk } from './asks.js';
 import { BadInput } from './bad-input.js';
 import { type HostConfiguration, type HostServer, HostTarget } from './host-target.js';
@@ -202,6 +203,7 @@ export class InspectorSession {
   readonly #tokenStore: TokenStore;
   readonly #oauthClients = new Map<string, HttpAuthorizer>();
   readonly #signIns: SignIns | undefined;
+  readonly #apps: InspectorApps | undefined;
 
   /**
    * @param place the inspector server's origin and port, where the OAuth callback arrives (without it, connecting
@@ -226,6 +228,7 @@ export class InspectorSession {
         const { signIn: _, ...rest } = this.#state;
         this.#setState(signIn === undefined ? rest : { ...rest, signIn });
       });
+    this.#apps = place && new InspectorApps(this, place.origin, place.port);
     this.#host =
       options.host &&
       new HostTarget(options.host, {
@@ -244,6 +247,12 @@ export class InspectorSession {
   get signIns(): SignIns {
     if (!this.#signIns) throw new BadInput('Signing in needs the inspector server (startInspector)');
     return this.#signIns;
+  }
+
+  /** The MCP Apps opened in the page (refused without the inspector's server, which serves their frames). */
+  get apps(): InspectorApps {
+    if (!this.#apps) throw new BadInput('Apps need the inspector server (startInspector)');
+    return this.#apps;
   }
 
   /** The configured host, when a host configuration was given. */

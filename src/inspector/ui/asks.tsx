@@ -1,6 +1,7 @@
 // The server's requests, answered by the person: sampling (edit the answer, approve or decline) and elicitation
 // (the form, or the URL to open).
 import { useState } from 'preact/hooks';
+import type { AppToolCall as Call } from '../../client/apps/policy.js';
 import type { CreateMessageParams, ElicitParams } from '../../spec/types.js';
 import type { PendingAsk } from '../asks.js';
 import { act } from './api.js';
@@ -17,13 +18,20 @@ export function AskDialog(props: { ask: PendingAsk; more: number }) {
     <div class="overlay">
       <div class="dialog" role="dialog" data-ask={ask.kind}>
         <h3>
-          The server asks: {ask.kind === 'sampling' ? 'sampling (a model answer)' : 'elicitation'}
+          {ask.kind === 'app-tool' ? 'An App asks to call a tool' : 'The server asks: '}
+          {ask.kind === 'sampling'
+            ? 'sampling (a model answer)'
+            : ask.kind === 'elicitation'
+              ? 'elicitation'
+              : ''}
           {props.more > 0 ? <span class="muted"> (+{props.more} waiting)</span> : null}
         </h3>
         {ask.kind === 'sampling' ? (
           <Sampling key={ask.id} params={ask.params} answer={answer} />
-        ) : (
+        ) : ask.kind === 'elicitation' ? (
           <Elicitation key={ask.id} params={ask.params} answer={answer} />
+        ) : (
+          <AppToolCall key={ask.id} params={ask.params} answer={answer} />
         )}
         {error ? <p class="error-text">{error}</p> : null}
       </div>
@@ -166,5 +174,29 @@ function DeclineOrCancel(props: { answer: (value: unknown) => void }) {
         Cancel
       </button>
     </>
+  );
+}
+
+/** An App's tool call, allowed or denied by the person (the same question a model's call gets). */
+function AppToolCall(props: { params: Call; answer: (value: unknown) => void }) {
+  const p = props.params;
+  return (
+    <div>
+      <p>
+        The App <code data-app-uri>{p.app}</code> wants to call <code data-app-tool>{p.name}</code> with:
+      </p>
+      <Json value={p.arguments} />
+      <div class="row">
+        <button type="button" class="primary" data-approve onClick={() => props.answer({ approve: true })}>
+          Allow this call
+        </button>
+        <button type="button" data-approve-app onClick={() => props.answer({ approve: true, for: 'app' })}>
+          Allow {p.name} while this App is open
+        </button>
+        <button type="button" data-decline onClick={() => props.answer({ approve: false })}>
+          Deny
+        </button>
+      </div>
+    </div>
   );
 }

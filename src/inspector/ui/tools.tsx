@@ -1,9 +1,11 @@
 // The Tools tab: the list, a form generated from the selected tool's input schema, the call (with its progress and
 // a cancel button) and the result rendered by content type.
 import { useEffect, useState } from 'preact/hooks';
+import { appResourceUriOf } from '../../spec/apps.js';
 import type { CallToolResult, Tool } from '../../spec/types.js';
 import type { CallEntry, ProgressEntry } from '../session.js';
 import { act, newCallId } from './api.js';
+import { AppView } from './app-view.js';
 import { ToolResult } from './content.js';
 import { initialValue, missingRequired, type Schema } from './schema.js';
 import { SchemaForm } from './schema-form.js';
@@ -72,6 +74,8 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[]; calls: CallE
   const [result, setResult] = useState<CallToolResult | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [took, setTook] = useState<number | undefined>(undefined);
+  const [calledWith, setCalledWith] = useState<Record<string, unknown> | undefined>(undefined);
+  const appUri = appResourceUriOf(tool);
   useEffect(() => setArgs(initialValue(schema, schema) ?? {}), [tool.name]);
   // Nothing called from here yet: the last call of this tool from any page (one closed or reloaded while it ran).
   const mine = callId !== undefined || result !== undefined || error !== undefined;
@@ -94,6 +98,7 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[]; calls: CallE
     setCallId(id);
     setError(undefined);
     setResult(undefined);
+    setCalledWith((args ?? {}) as Record<string, unknown>);
     const started = performance.now();
     act<CallToolResult>('call', { callId: id, name: tool.name, arguments: args ?? {} })
       .then(setResult, (e: Error) => setError(e.message))
@@ -144,6 +149,9 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[]; calls: CallE
         <p class="error-text" data-call-error>
           {shownError}
         </p>
+      ) : null}
+      {appUri !== undefined && (calledWith !== undefined || shownResult !== undefined) ? (
+        <AppView uri={appUri} tool={tool} args={calledWith} result={shownResult} />
       ) : null}
       {shownResult ? (
         <ToolResult
