@@ -12,6 +12,7 @@ export type {
 export type { EraChoice } from './client/negotiate.js';
 export type { CallToolOptions, ClientEvents, ClientOptions, ToolCallStart } from './client/options.js';
 export { type ResultPlumbing, resultPlumbing } from './client/plumbing.js';
+export type { SkillFile } from './client/skills.js';
 export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
 export type { DetailedTask, InputResponses, Task, TaskStatus, WaitForTaskOptions } from './client/tasks.js';
 export { createProxy, type ProxyOptions, ProxyServer } from './compose/proxy.js';
@@ -84,6 +85,8 @@ export type {
 export type { CacheableMethod } from './server/server.js';
 export { McpServer, type ServerOptions } from './server/server.js';
 export type { ServerSession } from './server/session.js';
+export type { SkillHandle } from './server/skills/catalog.js';
+export type { SkillDefinition } from './server/skills/define.js';
 export { currentTask, type TaskControl } from './server/tasks/current.js';
 export type { TasksOptions } from './server/tasks/manager.js';
 export {
@@ -106,6 +109,7 @@ export {
 export type { ToolTransform, ToolTransforms } from './server/tool-transforms.js';
 export type { ToolConfig, ToolHandler, ToolReturn } from './server/tools.js';
 export { UriTemplate } from './server/uri-template.js';
+export type { FrontmatterValue } from './spec/frontmatter.js';
 export {
   type CacheHint,
   type InputRequest,
@@ -124,6 +128,14 @@ export {
   type Revision,
   RevisionPolicy,
 } from './spec/revision.js';
+export {
+  type ListSkillsResult,
+  SKILLS_EXTENSION,
+  type SkillEntry,
+  type SkillResource,
+  type SkillsCapability,
+  skillDigest,
+} from './spec/skills.js';
 export type * from './spec/types.js';
 export {
   isStatefulRevision,

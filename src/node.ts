@@ -13,6 +13,7 @@ export {
   type JsonlAuditSink,
   jsonlAuditSink,
 } from './server/guard/audit-file.js';
+export { loadSkillFolder, type SkillFolderOptions } from './server/skills/folder.js';
 export {
   createNodeListener,
   type NodeListener,

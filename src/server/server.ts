@@ -4,6 +4,7 @@ import type { IncomingRequest } from '../protocol/peer.js';
 import { SENT, type Transport } from '../protocol/transport.js';
 import type { SchemaArg } from '../schema/index.js';
 import { type CacheHint, claimsModern } from '../spec/modern.js';
+import { SKILLS_EXTENSION } from '../spec/skills.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import type { Scoped } from './auth.js';
@@ -53,6 +54,8 @@ import {
 import { scopesNeeded } from './scopes-needed.js';
 import { ServerSession } from './session.js';
 import { SessionSet } from './session-set.js';
+import { SkillCatalog, type SkillHandle } from './skills/catalog.js';
+import type { SkillDefinition } from './skills/define.js';
 import { dispatchStateful } from './stateful-dispatch.js';
 import { TaskManager } from './tasks/manager.js';
 import {
@@ -107,6 +110,8 @@ export class McpServer {
   #stateCodec: RequestStateCodec | undefined;
   #tasks: TaskManager | undefined;
   #taskTools = false;
+  /** The skills published (SEP-2640), made on the first `skill()`. */
+  #skills: SkillCatalog | undefined;
   /** The servers mounted in this one, their access rules, and the mounts of this one elsewhere. */
   readonly #mounts: Mounts;
   /** The guards of the options (rate limits, access, audit, …), when any is given. */
@@ -181,6 +186,25 @@ export class McpServer {
   resource(uri: string, config: ResourceConfig, handler: ResourceHandler): RegisteredHandle<ResourceUpdate> {
     this.#use('resources');
     return this.resources.add(uri, defineResource(uri, config, handler));
+  }
+
+  /**
+   * Publishes a skill (the Skills extension, SEP-2640): its files become resources (`skill://<path>/<file>`) and
+   * the server answers `skills/list`, `skills/get` and `resources/directory/read`, declaring
+   * `io.modelcontextprotocol/skills` (under `extensions`, and `experimental` for sessions before 2026-07-28).
+   *
+   * @example
+   * server.skill({ files: { 'SKILL.md': '---\nname: greet\ndescription: How to greet\n---\nSay hello.' } });
+   */
+  skill(def: SkillDefinition): SkillHandle {
+    if (!this.#skills) {
+      this.#skills = new SkillCatalog(
+        (uri, config, handler) => this.resource(uri, config, handler),
+        this.#pageSize,
+      );
+      this.#capabilities.extend(SKILLS_EXTENSION, { directoryRead: true });
+    }
+    return this.#skills.add(def);
   }
 
   /** Registers a resource template (RFC 6570), with optional completion of its variables. */
@@ -384,7 +408,7 @@ export class McpServer {
 
   /** @internal The implementation of a protocol method. */
   method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined {
-    return SERVER_METHODS.get(name);
+    return SERVER_METHODS.get(name) ?? this.#skills?.method(name);
   }
 
   /** @internal Whether the capability a method needs is declared. */

@@ -35,6 +35,13 @@ import { type RequestStateCodec, requestDigest, type StatePayload } from './requ
 /** The methods whose results carry cache hints. */
 export const CACHEABLE = CACHEABLE_METHODS;
 
+/** Methods of extensions the server answers in every revision (the skills extension's). */
+const EXTENSION_METHODS: ReadonlySet<string> = new Set([
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
+]);
+
 /** The methods that may answer `input_required`. */
 export const MRTR_METHODS = INPUT_METHODS;
 
@@ -85,7 +92,9 @@ export function dispatchModern(
   const { policy } = envelope;
   if (method === 'server/discover') return finish(host, method, params, discover(host, policy));
   // Extension methods (tasks) first; the revision's own methods only if it still has them.
-  const entry = host.tasks?.method(method) ?? (policy.hasMethod(method) ? host.method(method) : undefined);
+  const entry =
+    host.tasks?.method(method) ??
+    (policy.hasMethod(method) || EXTENSION_METHODS.has(method) ? host.method(method) : undefined);
   if (method !== 'subscriptions/listen' && (!entry || (entry.gate && !host.declared(entry.gate)))) {
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
@@ -256,7 +265,7 @@ function finish(host: ModernHost, method: string, params: JsonObject, result: Js
   // Object.assign, not `{ ...result, resultType }`: on V8 11 a spread followed by a new key costs about a microsecond.
   const out: JsonObject = Object.assign({}, result);
   out.resultType = isCreateTaskResult(result) ? 'task' : 'complete';
-  if (CACHEABLE.has(method)) Object.assign(out, host.cacheHint(method, params));
+  if (CACHEABLE.has(method) || method === 'skills/list') Object.assign(out, host.cacheHint(method, params));
   const meta = result._meta as JsonObject | undefined;
   if (meta === undefined) out._meta = serverInfoMeta(host.info);
   else {
