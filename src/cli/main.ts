@@ -18,6 +18,7 @@ import { register as ping } from './commands/ping/command.js';
 import { register as prompt } from './commands/prompt/command.js';
 import { register as read } from './commands/read/command.js';
 import { register as serve } from './commands/serve/command.js';
+import { register as skillsCommand } from './commands/skills/command.js';
 import { exitWhenFlushed, serverCommand } from './shared/execute.js';
 
 /** A command's definition: adds itself (name, arguments, flags, lazy action) to the program. */
@@ -28,6 +29,7 @@ const COMMANDS: readonly Register[] = [
   lists,
   call,
   read,
+  skillsCommand,
   prompt,
   complete,
   ping,
