@@ -267,7 +267,13 @@ describe('the host: skills of its servers, approval bound to the manifest, load_
           stdioConfig('shop', ['--folder', folder]),
           stdioConfig('evil', ['--folder', folder, '--tamper', 'skill://refunds/SKILL.md']),
         ],
-        { toolPins: pins, approveSkill: (r) => (asked.push(r), answer) },
+        {
+          toolPins: pins,
+          approveSkill: (r) => {
+            asked.push(r);
+            return answer;
+          },
+        },
       );
     let host = make();
     try {
@@ -360,9 +366,9 @@ describe('mcpkit skills against the example server', { timeout: 120_000 }, () =>
       ]);
       assert.equal(file.code, 0, file.stderr);
       assert.match(file.stdout, /^# A long list/);
-      const json = await mcpkit(['skills', '--format', 'json', '--era', era, ...EXAMPLE_STDIO]);
+      const asJson = await mcpkit(['skills', '--format', 'json', '--era', era, ...EXAMPLE_STDIO]);
       assert.equal(
-        (JSON.parse(json.stdout) as { skills: SkillEntry[] }).skills[0]?.uri,
+        (JSON.parse(asJson.stdout) as { skills: SkillEntry[] }).skills[0]?.uri,
         'skill://add-numbers/SKILL.md',
       );
       const unknown = await mcpkit(['skills', 'nope', '--era', era, ...EXAMPLE_STDIO]);
