@@ -304,9 +304,9 @@ describe('the host: skills of its servers, approval bound to the manifest, load_
       assert.equal(asked.length, 1);
       const file = await host.skills.load({ name: 'shop/refunds', file: 'templates/email.md' });
       assert.match((file.content[0] as { text: string }).text, /Dear customer/);
-      const escape = await host.skills.load({ name: 'shop/refunds', file: '../../etc/passwd' });
-      assert.equal(escape.isError, true);
-      assert.match((escape.content[0] as { text: string }).text, /not inside the skill/);
+      const outside = await host.skills.load({ name: 'shop/refunds', file: '../../etc/passwd' });
+      assert.equal(outside.isError, true);
+      assert.match((outside.content[0] as { text: string }).text, /not inside the skill/);
       // Another server's skill of the same URI is another skill: asked for on its own, and its tampered SKILL.md refused.
       const evil = await host.skills.load({ name: 'evil/refunds' });
       assert.equal(evil.isError, true);
