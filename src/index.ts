@@ -12,6 +12,7 @@ export type {
 export type { EraChoice } from './client/negotiate.js';
 export type { CallToolOptions, ClientEvents, ClientOptions, ToolCallStart } from './client/options.js';
 export { type ResultPlumbing, resultPlumbing } from './client/plumbing.js';
+export { compareServerCard, fetchServerCard, type LiveServer } from './client/server-card.js';
 export type { SkillFile } from './client/skills.js';
 export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
 export type { DetailedTask, InputResponses, Task, TaskStatus, WaitForTaskOptions } from './client/tasks.js';
@@ -38,6 +39,7 @@ export type { MessageContext, SendOptions, Transport, TransportReceiver } from '
 export type { InferArgs, SchemaArg } from './schema/index.js';
 export { preloadJsonSchema } from './schema/index.js';
 export type { AuthFailure, AuthInfo, TokenVerifier } from './server/auth.js';
+export type { ServerCardOptions } from './server/card.js';
 export { type Completer, type CompletionContext, MAX_COMPLETION_VALUES } from './server/completion.js';
 export type { ReadReturn } from './server/content.js';
 export type { ElicitFormRequest, ElicitUrlRequest, RequestContext, SessionInfo } from './server/context.js';
@@ -128,6 +130,13 @@ export {
   type Revision,
   RevisionPolicy,
 } from './spec/revision.js';
+export {
+  AI_CATALOG_PATH,
+  type CardDefinition,
+  SERVER_CARD_MEDIA_TYPE,
+  type ServerCard,
+  type ServerCardRemote,
+} from './spec/server-card.js';
 export {
   type ListSkillsResult,
   SKILLS_EXTENSION,

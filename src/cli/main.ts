@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { register as auth } from './commands/auth/command.js';
 import { register as bridge } from './commands/bridge/command.js';
 import { register as call } from './commands/call/command.js';
+import { register as cardCommand } from './commands/card/command.js';
 import { register as chat } from './commands/chat/command.js';
 import { register as complete } from './commands/complete/command.js';
 import { register as config } from './commands/config/command.js';
@@ -34,6 +35,7 @@ const COMMANDS: readonly Register[] = [
   complete,
   ping,
   discover,
+  cardCommand,
   inspect,
   auth,
   serve,
