@@ -407,16 +407,16 @@ export class Client {
   /** The direct children of a directory resource (`resources/directory/read`, all pages). */
   async readDirectory(uri: string, options?: RequestOptions): Promise<Resource[]> {
     if (this.#skillsGate().directoryRead !== true) this.#missing(`${SKILLS_EXTENSION} directoryRead`);
-    const items = await collectPages<Resource>(
-      async (params) =>
-        checkDirectoryPage(
-          await this.request('resources/directory/read', { ...params, uri }, options),
-        ) as unknown as JsonObject,
-      'resources/directory/read',
-      'resources',
-      this.#options.pageLimit ?? 100,
-    );
-    return items;
+    const resources: Resource[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < (this.#options.pageLimit ?? 100); page++) {
+      const params: JsonObject = cursor === undefined ? { uri } : { uri, cursor };
+      const result = checkDirectoryPage(await this.request('resources/directory/read', params, options));
+      resources.push(...result.resources);
+      if (result.nextCursor === undefined || result.nextCursor === '') return resources;
+      cursor = result.nextCursor;
+    }
+    throw new McpkitError('PAGE_LIMIT', 'resources/directory/read returned more pages than pageLimit');
   }
 
   /** Subscribes to updates of a resource (`resources/subscribe`, or a listen stream when stateless). */

@@ -1,5 +1,6 @@
 // What `mcpkit card` does once it runs (loaded only then).
-import { compareServerCard, fetchServerCard, McpkitError } from '../../../index.js';
+import { compareServerCard, fetchServerCard } from '../../../client/server-card.js';
+import { McpkitError } from '../../../jsonrpc/errors.js';
 import { serverCommand } from '../../shared/execute.js';
 import { CliError, ExitCode } from '../../shared/exit.js';
 import { note, out, outJson } from '../../shared/output.js';

@@ -1,5 +1,5 @@
 // What `mcpkit skills` does once it runs (loaded only then).
-import type { SkillEntry } from '../../../index.js';
+import type { SkillEntry } from '../../../spec/skills.js';
 import { splitTarget } from '../../shared/execute.js';
 import { CliError, ExitCode } from '../../shared/exit.js';
 import { out, outJson, table } from '../../shared/output.js';
