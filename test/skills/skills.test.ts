@@ -7,7 +7,13 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FilePinStore, Host, type ServerConfig, type SkillApprovalRequest } from '../../src/host.js';
+import {
+  FilePinStore,
+  Host,
+  OpenAIChatModel,
+  type ServerConfig,
+  type SkillApprovalRequest,
+} from '../../src/host.js';
 import {
   Client,
   McpkitError,
@@ -18,6 +24,8 @@ import {
 import { loadSkillFolder, serve } from '../../src/node.js';
 import { StdioClientTransport } from '../../src/stdio.js';
 import { EXAMPLE_STDIO, fromStderr, mcpkit, ROOT } from '../cli/helpers.js';
+import { startModelServer } from '../host/fixtures/model-server.js';
+import { EXAMPLE_SERVER } from '../host/helpers.js';
 
 const FIXTURE = join(ROOT, 'dist/test/skills/fixtures/skill-server.js');
 
@@ -376,4 +384,49 @@ describe('mcpkit skills against the example server', { timeout: 120_000 }, () =>
       assert.match(unknown.stderr, /No skill named "nope" is listed; known: add-numbers/);
     });
   }
+});
+
+describe('load_skill in a chat: the model loads a skill through the person', { timeout: 120_000 }, () => {
+  test("the model sees load_skill naming the example server's skill, and its call loads it once approved", async () => {
+    const standIn = await startModelServer({ apiKey: 'sk-test' });
+    const asked: SkillApprovalRequest[] = [];
+    const host = new Host(
+      [
+        {
+          ...stdioConfig('example', []),
+          transport: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [EXAMPLE_SERVER],
+            env: {},
+            namedEnv: [],
+          },
+        },
+      ],
+      {
+        model: new OpenAIChatModel({ model: 'gpt-4o', baseUrl: standIn.openaiBase, apiKey: 'sk-test' }),
+        approveSkill: (r) => {
+          asked.push(r);
+          return true;
+        },
+      },
+    );
+    try {
+      await host.start();
+      const chat = host.chat();
+      const turn = await chat.send('call load_skill {"name": "example/add-numbers"}');
+      const tools =
+        (standIn.received[0]?.body as { tools?: { function: { name: string; description: string } }[] })
+          .tools ?? [];
+      const load = tools.find((t) => t.function.name === 'load_skill');
+      assert.match(load?.function.description ?? '', /example\/add-numbers: How to add numbers/);
+      assert.equal(asked.length, 1);
+      assert.match(turn.text, /Tool result: \[Skill "example\/add-numbers" from the server "example"/);
+      assert.match(turn.text, /# Adding numbers/);
+      assert.deepEqual(standIn.problems, []);
+    } finally {
+      await host.close();
+      await standIn.close();
+    }
+  });
 });
