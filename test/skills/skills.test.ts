@@ -415,9 +415,10 @@ describe('load_skill in a chat: the model loads a skill through the person', { t
       await host.start();
       const chat = host.chat();
       const turn = await chat.send('call load_skill {"name": "example/add-numbers"}');
-      const tools =
-        (standIn.received[0]?.body as { tools?: { function: { name: string; description: string } }[] })
-          .tools ?? [];
+      const body = standIn.received[0]?.body as
+        | { tools?: { function: { name: string; description: string } }[] }
+        | undefined;
+      const tools = body?.tools ?? [];
       const load = tools.find((t) => t.function.name === 'load_skill');
       assert.match(load?.function.description ?? '', /example\/add-numbers: How to add numbers/);
       assert.equal(asked.length, 1);
