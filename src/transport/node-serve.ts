@@ -175,6 +175,7 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
         url: options.auth?.resource ?? `${origin}${path}`,
         sseUrl: ssePath && `${origin}${ssePath}`,
         ...cardAuth(options.auth),
+        ...(isLoopbackHost(host) ? { local: security } : {}),
       },
       options.card,
     );

@@ -12,6 +12,7 @@ import {
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import { httpError } from './streamable-http/errors.js';
 import type { HttpReply, HttpRequestLike } from './streamable-http/exchange.js';
+import { checkRequestOrigin, type SecurityOptions } from './streamable-http/security.js';
 import type { ExchangeHandler } from './streamable-http/web.js';
 
 /** Where a server is served, for its card. */
@@ -23,6 +24,11 @@ export interface CardPlace {
   /** The legacy HTTP+SSE endpoint's URL, when served. */
   sseUrl?: string | undefined;
   auth?: CardDefinition['auth'];
+  /**
+   * Set for a server bound to loopback: its Host and Origin checks apply to the card too, and no CORS header is sent,
+   * so a web page of another site cannot read which servers run on this machine (nor through DNS rebinding).
+   */
+  local?: SecurityOptions;
 }
 
 const CORS = {
@@ -36,7 +42,7 @@ const CORS = {
  * Serves a server's card at `<endpoint path>/server-card` (`application/mcp-server-card+json`) and an AI Catalog
  * naming it at `/.well-known/ai-catalog.json` (the experimental server card extension's discovery draft): both
  * generated per request from the server's definition (what is registered now), public (CORS `*`, before any auth
- * gate), with an ETag answered 304 on `If-None-Match` and `Cache-Control: public, max-age=3600`.
+ * gate; on loopback, the endpoint's Host and Origin checks instead of CORS), with an ETag answered 304 on `If-None-Match` and `Cache-Control: public, max-age=3600`.
  */
 export function createCardHandler(
   server: McpServer,
@@ -81,7 +87,11 @@ export function createCardHandler(
   return {
     paths: [cardPath, AI_CATALOG_PATH],
     async handle(req: HttpRequestLike): Promise<HttpReply> {
-      if (req.method === 'OPTIONS') return { status: 204, headers: { ...CORS } };
+      const local = place.local;
+      const refused = local && checkRequestOrigin(req, local);
+      if (refused) return httpError(refused.status, refused.message);
+      const cors = local ? {} : CORS;
+      if (req.method === 'OPTIONS') return { status: 204, headers: { ...cors } };
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return httpError(405, `Method Not Allowed: ${req.method}`, undefined, null, {
           allow: 'GET, HEAD, OPTIONS',
@@ -90,7 +100,7 @@ export function createCardHandler(
       const body = JSON.stringify(isCard ? card() : catalog(), null, 2);
       const etag = `"${await shortDigest(body)}"`;
       const headers: Record<string, string> = {
-        ...CORS,
+        ...cors,
         'content-type': isCard ? SERVER_CARD_MEDIA_TYPE : AI_CATALOG_MEDIA_TYPE,
         'cache-control': 'public, max-age=3600',
         etag,

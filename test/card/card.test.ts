@@ -13,6 +13,7 @@ import {
   type ServerCard,
 } from '../../src/index.js';
 import { createNodeListener, type RunningServer, serve } from '../../src/node.js';
+import { createCardHandler } from '../../src/transport/server-card.js';
 import { mcpkit } from '../cli/helpers.js';
 
 function definition(): McpServer {
@@ -47,7 +48,13 @@ describe('server cards', { timeout: 120_000 }, () => {
     });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/mcp-server-card+json');
-    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    // Bound to loopback: no CORS, and a page of another site is refused (which servers run here is nobody's business).
+    assert.equal(response.headers.get('access-control-allow-origin'), null);
+    const foreign = await fetch(`${running.url}/server-card`, {
+      headers: { origin: 'https://evil.example' },
+    });
+    assert.equal(foreign.status, 403);
+    await foreign.body?.cancel();
     assert.equal(response.headers.get('cache-control'), 'public, max-age=3600');
     const card = (await response.json()) as ServerCard;
     assert.equal(card.$schema, 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json');
@@ -86,6 +93,23 @@ describe('server cards', { timeout: 120_000 }, () => {
         },
       ],
     });
+  });
+
+  test('a card handler for a public endpoint answers with CORS for any page', async () => {
+    const cards = createCardHandler(mcp, { path: '/mcp', url: 'https://weather.example.com/mcp' });
+    const { server, origin } = await listen(createNodeListener({ '/mcp/server-card': cards }));
+    try {
+      const response = await fetch(`${origin}/mcp/server-card`, {
+        headers: { origin: 'https://elsewhere.example' },
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('access-control-allow-origin'), '*');
+      assert.equal(response.headers.get('access-control-expose-headers'), 'ETag');
+      const card = (await response.json()) as ServerCard;
+      assert.equal(card.remotes?.[0]?.url, 'https://weather.example.com/mcp');
+    } finally {
+      server.close();
+    }
   });
 
   test('mcpkit card prints the card; an honest card has no warning', async () => {
