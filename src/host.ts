@@ -177,6 +177,13 @@ export type {
   ServerRequestContext,
 } from './host/server-requests.js';
 export {
+  type HostSkill,
+  HostSkills,
+  LOAD_SKILL_TOOL,
+  type SkillApprovalCallback,
+  type SkillApprovalRequest,
+} from './host/skills.js';
+export {
   canonicalJson,
   definitionDigest,
   type PinnedDefinition,

@@ -34,6 +34,8 @@ export type {
 export type { EraChoice } from './client/negotiate.js';
 export type { CallToolOptions, ClientEvents, ClientOptions, ToolCallStart } from './client/options.js';
 export { type ResultPlumbing, resultPlumbing } from './client/plumbing.js';
+export { compareServerCard, fetchServerCard, type LiveServer } from './client/server-card.js';
+export type { SkillFile } from './client/skills.js';
 export type { ListenOptions, Subscription, SubscriptionEnd } from './client/subscriptions.js';
 export type { DetailedTask, InputResponses, Task, TaskStatus, WaitForTaskOptions } from './client/tasks.js';
 export { createProxy, type ProxyOptions, ProxyServer } from './compose/proxy.js';
@@ -59,6 +61,7 @@ export type { MessageContext, SendOptions, Transport, TransportReceiver } from '
 export type { InferArgs, SchemaArg } from './schema/index.js';
 export { preloadJsonSchema } from './schema/index.js';
 export { type AppResourceConfig, appToolMeta, registerAppResource } from './server/apps.js';
+export type { ServerCardOptions } from './server/card.js';
 export {
   type Completer,
   type CompletionContext,
@@ -149,6 +152,8 @@ export type { ResponseMode } from './server/http/streamable/stream-settings.js';
 export type { Mounted, MountOptions } from './server/mount/mount.js';
 export type { CacheableMethod } from './server/server.js';
 export { McpServer, type ServerOptions } from './server/server.js';
+export type { SkillHandle } from './server/skills/catalog.js';
+export type { SkillDefinition } from './server/skills/define.js';
 export { currentTask, type TaskControl } from './server/tasks/current.js';
 export type { TasksOptions } from './server/tasks/manager.js';
 export {
@@ -165,6 +170,7 @@ export {
   appVisibilityOf,
 } from './spec/apps.js';
 export type { Fitting } from './spec/fit.js';
+export type { FrontmatterValue } from './spec/frontmatter.js';
 export { type InputRequiredReturn, inputRequired, type MrtrState } from './spec/input-required.js';
 export {
   type CacheHint,
@@ -183,6 +189,21 @@ export {
   type Revision,
   RevisionPolicy,
 } from './spec/revision.js';
+export {
+  AI_CATALOG_PATH,
+  type CardDefinition,
+  SERVER_CARD_MEDIA_TYPE,
+  type ServerCard,
+  type ServerCardRemote,
+} from './spec/server-card.js';
+export {
+  type ListSkillsResult,
+  SKILLS_EXTENSION,
+  type SkillEntry,
+  type SkillResource,
+  type SkillsCapability,
+  skillDigest,
+} from './spec/skills.js';
 export type * from './spec/types.js';
 export { UriTemplate } from './spec/uri-template.js';
 export {

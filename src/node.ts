@@ -27,3 +27,4 @@ export {
   serve,
   serveRelay,
 } from './server/http/adapters/node-serve.js';
+export { loadSkillFolder, type SkillFolderOptions } from './server/skills/folder.js';

@@ -118,6 +118,8 @@ describe('everything server: conformance scenarios (section 2.1)', { timeout: 10
       resources: { subscribe: true, listChanged: true },
       prompts: { listChanged: true },
       completions: {},
+      // The skills extension: under `experimental` for this revision (it has no `extensions`).
+      experimental: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
     });
     assert.deepEqual(await client.request('ping'), {});
     assert.deepEqual(await client.request('logging/setLevel', { level: 'info' }), {});

@@ -3,6 +3,7 @@ import { registerDynamicTools } from './dynamic-tools.js';
 import { registerFixtureTools } from './fixture-tools.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
+import { registerSkills } from './skills.js';
 import { registerConformanceTools } from './tools.js';
 
 /** The example server's name and version, as sent in `initialize`. */
@@ -25,5 +26,6 @@ export function createEverythingServer(options: ServerOptions = {}): McpServer {
   const resources = registerResources(server);
   registerDynamicTools(server, resources);
   registerPrompts(server);
+  registerSkills(server);
   return server;
 }

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { register as auth } from './commands/auth/command.js';
 import { register as bridge } from './commands/bridge/command.js';
 import { register as call } from './commands/call/command.js';
+import { register as cardCommand } from './commands/card/command.js';
 import { register as chat } from './commands/chat/command.js';
 import { register as complete } from './commands/complete/command.js';
 import { register as config } from './commands/config/command.js';
@@ -18,6 +19,7 @@ import { register as ping } from './commands/ping/command.js';
 import { register as prompt } from './commands/prompt/command.js';
 import { register as read } from './commands/read/command.js';
 import { register as serve } from './commands/serve/command.js';
+import { register as skillsCommand } from './commands/skills/command.js';
 import { exitWhenFlushed, serverCommand } from './shared/execute.js';
 
 /** A command's definition: adds itself (name, arguments, flags, lazy action) to the program. */
@@ -28,10 +30,12 @@ const COMMANDS: readonly Register[] = [
   lists,
   call,
   read,
+  skillsCommand,
   prompt,
   complete,
   ping,
   discover,
+  cardCommand,
   inspect,
   auth,
   serve,

@@ -15,6 +15,7 @@ import {
 import { isModernRevision, type SubscriptionFilter } from '../spec/modern.js';
 import { POLICIES, type RevisionPolicy } from '../spec/revision.js';
 import { conforms } from '../spec/shape.js';
+import { SKILLS_EXTENSION, type SkillEntry, type SkillsCapability } from '../spec/skills.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -48,6 +49,15 @@ import {
 } from './options.js';
 import { collectPages } from './paginate.js';
 import { ResponseCache } from './response-cache.js';
+import {
+  checkDirectoryPage,
+  checkSkillGet,
+  checkSkillsPage,
+  listedFile,
+  type SkillFile,
+  skillsCapability,
+  verifySkillFile,
+} from './skills.js';
 import { DEFAULT_MAX_ROUNDS, StatelessCaller } from './stateless.js';
 import { ClientSubscriptions, type ListenOptions, type Subscription } from './subscriptions.js';
 import {
@@ -368,6 +378,47 @@ export class Client {
     return checkResult(readResourceResult, result, 'resources/read', 'server');
   }
 
+  /** Lists every skill the server publishes (`skills/list`, all pages), each entry checked. */
+  async listSkills(options?: RequestOptions): Promise<SkillEntry[]> {
+    this.#skillsGate();
+    const pages = await this.#pages<unknown>('skills/list', 'skills', options);
+    return checkSkillsPage({ skills: pages as JsonObject[] }).skills;
+  }
+
+  /** The entry of one skill by the URI of its `SKILL.md` (`skills/get`), listed or not. */
+  async getSkill(uri: string, options?: RequestOptions): Promise<SkillEntry> {
+    this.#skillsGate();
+    return checkSkillGet(await this.request('skills/get', { uri }, options), uri);
+  }
+
+  /**
+   * Reads one file of a skill (`resources/read`) and checks it against the skill's entry: listed, the listed size
+   * and SHA-256 digest, a `SKILL.md`'s frontmatter as the entry's; McpkitError SKILL_INTEGRITY otherwise.
+   */
+  async readSkillFile(
+    entry: SkillEntry,
+    uri: string = entry.uri,
+    options?: RequestOptions,
+  ): Promise<SkillFile> {
+    listedFile(entry, uri);
+    return verifySkillFile(entry, uri, await this.readResource(uri, options));
+  }
+
+  /** The direct children of a directory resource (`resources/directory/read`, all pages). */
+  async readDirectory(uri: string, options?: RequestOptions): Promise<Resource[]> {
+    if (this.#skillsGate().directoryRead !== true) this.#missing(`${SKILLS_EXTENSION} directoryRead`);
+    const resources: Resource[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < (this.#options.pageLimit ?? 100); page++) {
+      const params: JsonObject = cursor === undefined ? { uri } : { uri, cursor };
+      const result = checkDirectoryPage(await this.request('resources/directory/read', params, options));
+      resources.push(...result.resources);
+      if (result.nextCursor === undefined || result.nextCursor === '') return resources;
+      cursor = result.nextCursor;
+    }
+    throw new McpkitError('PAGE_LIMIT', 'resources/directory/read returned more pages than pageLimit');
+  }
+
   /** Subscribes to updates of a resource (`resources/subscribe`, or a listen stream when stateless). */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     if (!this.#server?.capabilities.resources?.subscribe) this.#missing('resources.subscribe');
@@ -535,6 +586,11 @@ export class Client {
     if (!caps || !this.#peer || this.#peer.closed)
       throw new McpkitError('NOT_CONNECTED', 'The client is not connected');
     if (caps[cap] === undefined) this.#missing(cap);
+  }
+
+  #skillsGate(): SkillsCapability {
+    this.#gate('resources');
+    return skillsCapability(this.#server?.capabilities) ?? this.#missing(SKILLS_EXTENSION);
   }
 
   #missing(cap: string, side: 'server' | 'client' = 'server'): never {

@@ -26,13 +26,14 @@ import { oauthAuthorizers } from './oauth.js';
 import type { HostEvents, HostOptions } from './options.js';
 import { MemoryPinStore } from './pin-store.js';
 import { listServer, RefreshScheduler } from './refresh.js';
-import { Registry } from './registry.js';
+import { type HostTool, Registry } from './registry.js';
 import { type HostCallOptions, Router } from './routing.js';
 import { checkSandboxSetting, type SandboxSetting } from './sandbox/policy.js';
 import { ToolSearch, type ToolSearchAnswer, type ToolSearchOptions } from './search/facade.js';
 import { searchHostTools } from './search/host-search.js';
 import { ToolIndex } from './search/tool-index.js';
 import { type ServerRequestOptions, serverRequestHandlers } from './server-requests.js';
+import { HostSkills, LOAD_SKILL_TOOL } from './skills.js';
 import { KnownToolLists } from './tool-list-cache.js';
 import { ToolPins } from './tool-pins.js';
 
@@ -54,6 +55,8 @@ const DEFAULT_SEPARATOR = '__';
  */
 export class Host {
   readonly log: ActivityLog;
+  /** The skills of the host's servers (SEP-2640), approved per manifest and offered to the model as `load_skill`. */
+  readonly skills: HostSkills;
   readonly #options: HostOptions;
   readonly #connections = new Map<string, ServerConnection>();
   readonly #registry: Registry;
@@ -113,12 +116,20 @@ export class Host {
       (server, message) =>
         this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
     );
+    const pinStore = options.toolPins === false ? undefined : (options.toolPins ?? new MemoryPinStore());
     this.#pins =
-      options.toolPins === false
-        ? undefined
-        : new ToolPins(options.toolPins ?? new MemoryPinStore(), (server, message) =>
-            this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
-          );
+      pinStore &&
+      new ToolPins(pinStore, (server, message) =>
+        this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
+      );
+    this.skills = new HostSkills({
+      servers: () => [...this.#connections.values()].map((c) => c.config),
+      clientOf: (name) => this.clientOf(name),
+      store: pinStore ?? new MemoryPinStore(),
+      approve: options.approveSkill,
+      warn: (server, message) =>
+        this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
+    });
     this.#router = new Router(
       this.#registry,
       this.#connections,
@@ -164,6 +175,7 @@ export class Host {
     const connections = [...this.#connections.values()];
     if (this.#lists) await Promise.all(connections.map((c) => this.#loadCached(c)));
     await Promise.all(connections.filter((c) => !c.lazy).map((c) => c.start()));
+    await this.skills.refresh();
     return this.servers;
   }
 
@@ -317,11 +329,17 @@ export class Host {
       {
         log: this.log,
         approve: this.#options.approve,
-        tools: () => registry.tools(),
-        tool: (name) => registry.tool(name),
+        tools: () => {
+          const load = this.#loadSkillTool();
+          return load ? [...registry.tools(), load] : registry.tools();
+        },
+        tool: (name) => (name === LOAD_SKILL_TOOL ? this.#loadSkillTool() : undefined) ?? registry.tool(name),
         prompts: () => registry.prompts(),
         prompt: (name) => registry.prompt(name),
-        callTool: (name, args, o) => this.#router.callTool(name, args, o),
+        callTool: (name, args, o) =>
+          name === LOAD_SKILL_TOOL && this.skills.tool() && !registry.tool(name)
+            ? this.skills.load(args)
+            : this.#router.callTool(name, args, o),
         toolSearch: this.#toolSearch,
         readResource: (uri, o) => this.#router.readResource(uri, o),
         getPrompt: (name, args, o) => this.#router.getPrompt(name, args, o),
@@ -329,6 +347,13 @@ export class Host {
       model,
       options,
     );
+  }
+
+  /** `load_skill` as a tool of the host's own (no server): present while any server lists a skill. */
+  #loadSkillTool(): HostTool | undefined {
+    const tool = this.skills.tool();
+    if (!tool || this.#registry.tool(LOAD_SKILL_TOOL)) return undefined;
+    return { name: LOAD_SKILL_TOOL, server: '', tool, definition: tool, mode: 'allow', digest: '' };
   }
 
   #connect(config: ServerConfig): ServerConnection {

@@ -11,6 +11,7 @@ import type { ToolPinStore } from './pin-store.js';
 import type { SandboxGrants, SandboxSetting } from './sandbox/policy.js';
 import type { ToolRanker } from './search/ranker.js';
 import type { HostElicitation, HostSampling, SamplingReview } from './server-requests.js';
+import type { SkillApprovalCallback } from './skills.js';
 import type { ToolListCache } from './tool-list-cache.js';
 
 /** Options of a {@link Host}. */
@@ -23,6 +24,12 @@ export interface HostOptions {
   defaultApproval?: ApprovalMode;
   /** Asks the person about a tool call whose mode is `ask`; without it such calls are denied. */
   approve?: ApprovalCallback;
+  /**
+   * Asks the person before a server's skill is first loaded into the model's context (`load_skill`), and again once
+   * its manifest changed; the approval is kept with the tool pins (in memory when `toolPins` is false). Without it no
+   * skill is loaded.
+   */
+  approveSkill?: SkillApprovalCallback;
   /**
    * Where the pins of the servers' tool definitions are kept (a tool changed since it was pinned is asked about
    * again, showing the change): a {@link FilePinStore} keeps them across runs. Default: in memory, for as long as the

@@ -104,7 +104,12 @@ export type McpkitErrorCode =
   | 'MODEL_CONFIG_INVALID'
   | 'MODEL_REQUEST_FAILED'
   | 'MODEL_RATE_LIMITED'
-  | 'MODEL_INVALID_RESPONSE';
+  | 'MODEL_INVALID_RESPONSE'
+  // Skills (SEP-2640): a skill file whose bytes do not match its listed digest or size, a file the skill's entry does
+  // not list, a SKILL.md whose frontmatter differs from the entry's; the content is never used.
+  | 'SKILL_INTEGRITY'
+  // A server card that cannot be had or is not one (mcpkit card): not served, not JSON, missing required fields.
+  | 'CARD_INVALID';
 
 /**
  * A local error: something went wrong on this side (timeout, closed connection, bad definition).

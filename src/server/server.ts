@@ -6,6 +6,7 @@ import type { SchemaArg } from '../schema/index.js';
 import { LOG_LEVELS } from '../spec/log-levels.js';
 import type { CacheHint } from '../spec/modern.js';
 import type { RevisionPolicy } from '../spec/revision.js';
+import { SKILLS_EXTENSION } from '../spec/skills.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
 import { STATEFUL_REVISIONS } from '../spec/versions.js';
 import { Broadcaster, type ChangeRelay, type ServerChange } from './broadcast.js';
@@ -66,6 +67,8 @@ import { Mounts } from './mount/mounts.js';
 import type { ServerOptions } from './options.js';
 import { scopesNeeded } from './scopes-needed.js';
 import { SessionSet } from './session-set.js';
+import { SkillCatalog, type SkillHandle } from './skills/catalog.js';
+import type { SkillDefinition } from './skills/define.js';
 import { TaskManager } from './tasks/manager.js';
 
 export type { CacheableMethod } from './definitions/cache-hints.js';
@@ -105,6 +108,8 @@ export class McpServer {
   #stateCodec: RequestStateCodec | undefined;
   #tasks: TaskManager | undefined;
   #taskTools = false;
+  /** The skills published (SEP-2640), made on the first `skill()`. */
+  #skills: SkillCatalog | undefined;
   /** The servers mounted in this one, their access rules, and the mounts of this one elsewhere. */
   readonly #mounts: Mounts;
   /** The guards of the options (rate limits, access, audit, …), when any is given. */
@@ -180,6 +185,25 @@ export class McpServer {
   resource(uri: string, config: ResourceConfig, handler: ResourceHandler): RegisteredHandle<ResourceUpdate> {
     this.#use('resources');
     return this.resources.add(uri, defineResource(uri, config, handler));
+  }
+
+  /**
+   * Publishes a skill (the Skills extension, SEP-2640): its files become resources (`skill://<path>/<file>`) and
+   * the server answers `skills/list`, `skills/get` and `resources/directory/read`, declaring
+   * `io.modelcontextprotocol/skills` (under `extensions`, and `experimental` for sessions before 2026-07-28).
+   *
+   * @example
+   * server.skill({ files: { 'SKILL.md': '---\nname: greet\ndescription: How to greet\n---\nSay hello.' } });
+   */
+  skill(def: SkillDefinition): SkillHandle {
+    if (!this.#skills) {
+      this.#skills = new SkillCatalog(
+        (uri, config, handler) => this.resource(uri, config, handler),
+        this.#pageSize,
+      );
+      this.#capabilities.extend(SKILLS_EXTENSION, { directoryRead: true });
+    }
+    return this.#skills.add(def);
   }
 
   /** Registers a resource template (RFC 6570), with optional completion of its variables. */
@@ -393,7 +417,7 @@ export class McpServer {
 
   /** @internal The implementation of a protocol method. */
   method(name: string): { gate?: CapabilityGate; run: MethodHandler } | undefined {
-    return SERVER_METHODS.get(name);
+    return SERVER_METHODS.get(name) ?? this.#skills?.method(name);
   }
 
   /** @internal Whether the capability a method needs is declared. */

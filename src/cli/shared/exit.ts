@@ -69,6 +69,8 @@ const BY_CODE: Record<McpkitErrorCode, ExitClass> = {
   MODEL_CONFIG_INVALID: ExitCode.usage,
   MODEL_REQUEST_FAILED: ExitCode.unreachable,
   MODEL_RATE_LIMITED: ExitCode.unreachable,
+  SKILL_INTEGRITY: ExitCode.usage,
+  CARD_INVALID: ExitCode.usage,
   MODEL_INVALID_RESPONSE: ExitCode.unreachable,
 };
 

@@ -34,4 +34,5 @@ export type CacheableMethod =
   | 'prompts/list'
   | 'resources/list'
   | 'resources/templates/list'
-  | 'resources/read';
+  | 'resources/read'
+  | 'skills/list';

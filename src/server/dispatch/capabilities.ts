@@ -1,4 +1,5 @@
 import { McpkitError } from '../../jsonrpc/errors.js';
+import type { JsonObject } from '../../jsonrpc/types.js';
 import type { ServerCapabilities } from '../../spec/types.js';
 import type { ListKind } from './listen.js';
 import type { CapabilityGate } from './methods.js';
@@ -15,6 +16,10 @@ export class DeclaredCapabilities {
   readonly #used = new Set<ListKind>();
   /** The derived capabilities last built, with what they were built from (kinds are only ever added). */
   #derived: { kinds: number; withTemplates: boolean; caps: ServerCapabilities } | undefined;
+  /** Extensions the server itself implements (skills), declared on top of the fixed or derived capabilities. */
+  readonly #extensions: { [name: string]: JsonObject } = {};
+  /** The capabilities with the extensions added, and what they were built from. */
+  #extended: { base: ServerCapabilities; caps: ServerCapabilities } | undefined;
 
   /** `templates`: the resource templates (any registered one means completions are on). */
   constructor(fixed: ServerCapabilities | undefined, templates: { readonly size: number }) {
@@ -50,6 +55,26 @@ export class DeclaredCapabilities {
    * registered, and frozen, since every caller shares them).
    */
   current(): ServerCapabilities {
+    const base = this.#base();
+    if (Object.keys(this.#extensions).length === 0) return base;
+    if (this.#extended?.base === base) return this.#extended.caps;
+    // Under `extensions` (2026-07-28) and `experimental` (kept by older revisions, which have no `extensions`).
+    const caps: ServerCapabilities = {
+      ...base,
+      extensions: { ...(base.extensions as JsonObject | undefined), ...this.#extensions },
+      experimental: { ...base.experimental, ...this.#extensions },
+    };
+    this.#extended = { base, caps: Object.freeze(caps) };
+    return caps;
+  }
+
+  /** Declares an extension the server implements, with its settings (read by every later `current()`). */
+  extend(name: string, settings: JsonObject): void {
+    this.#extensions[name] = Object.freeze(settings);
+    this.#extended = undefined;
+  }
+
+  #base(): ServerCapabilities {
     if (this.#fixed) return this.#fixed;
     const used = this.#used;
     const withTemplates = this.#templates.size > 0;

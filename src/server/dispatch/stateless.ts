@@ -25,6 +25,13 @@ import { warmUpValidation } from './warm-up.js';
 /** The methods whose results carry cache hints. */
 export const CACHEABLE = CACHEABLE_METHODS;
 
+/** Methods of extensions the server answers in every revision (the skills extension's). */
+const EXTENSION_METHODS: ReadonlySet<string> = new Set([
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
+]);
+
 /** The methods that may answer `input_required`. */
 export const MRTR_METHODS = INPUT_METHODS;
 
@@ -60,7 +67,9 @@ export function dispatchModern(
     return finish(host, method, params, discover(host, policy));
   }
   // Extension methods (tasks) first; the revision's own methods only if it still has them.
-  const entry = host.tasks?.method(method) ?? (policy.hasMethod(method) ? host.method(method) : undefined);
+  const entry =
+    host.tasks?.method(method) ??
+    (policy.hasMethod(method) || EXTENSION_METHODS.has(method) ? host.method(method) : undefined);
   if (method !== 'subscriptions/listen' && (!entry || (entry.gate && !host.declared(entry.gate)))) {
     throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
@@ -231,7 +240,7 @@ function finish(host: DispatchHost, method: string, params: JsonObject, result: 
   // Object.assign, not `{ ...result, resultType }`: on V8 11 a spread followed by a new key costs about a microsecond.
   const out: JsonObject = Object.assign({}, result);
   out.resultType = isCreateTaskResult(result) ? 'task' : 'complete';
-  if (CACHEABLE.has(method)) Object.assign(out, host.cacheHint(method, params));
+  if (CACHEABLE.has(method) || method === 'skills/list') Object.assign(out, host.cacheHint(method, params));
   const meta = result._meta as JsonObject | undefined;
   if (meta === undefined) out._meta = serverInfoMeta(host.info);
   else {

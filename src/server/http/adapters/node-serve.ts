@@ -3,8 +3,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Transport } from '../../../protocol/transport.js';
+import type { CardDefinition } from '../../../spec/server-card.js';
 import { isLoopbackHost } from '../../../transport/loopback.js';
+import type { ServerCardOptions } from '../../card.js';
 import type { McpServer } from '../../server.js';
+import { PRM_PREFIX, type ResourceAuthOptions } from '../core/auth-gate.js';
 import { DEFAULT_BODY_TIMEOUT_MS, timeLimit } from '../core/body-deadline.js';
 import { loopbackHosts } from '../core/security.js';
 import { createSseLegacyHandler, type SseLegacyHandler } from '../legacy-sse/handler.js';
@@ -16,9 +19,15 @@ import {
 import { createStreamableHttpRelay, type StreamableHttpRelayOptions } from '../streamable/relay.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, limitConnectionsPerAddress } from './node-connections.js';
 import { createNodeListener, type NodeListener, type NodeRoutes } from './node-http.js';
+import { createCardHandler } from './server-card.js';
 
 /** Options of {@link serve}. */
 export interface ServeOptions extends StreamableHttpOptions {
+  /**
+   * The server card (experimental extension, SEP-2127) at `<path>/server-card` and the AI Catalog at
+   * `/.well-known/ai-catalog.json`, generated from the server's definition; `false` serves neither. Default on.
+   */
+  card?: ServerCardOptions | false;
   /** Port to listen on; 0 picks a free one. Default 0. */
   port?: number;
   /** Address to bind. Default 127.0.0.1 (never all interfaces unless asked). */
@@ -157,9 +166,23 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
     routes[ssePath] = legacy;
     routes[messagesPath] = legacy;
   }
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (options.card !== false) {
+    const cards = createCardHandler(
+      server,
+      {
+        path,
+        url: options.auth?.resource ?? `${origin}${path}`,
+        sseUrl: ssePath && `${origin}${ssePath}`,
+        ...cardAuth(options.auth),
+        ...(isLoopbackHost(host) ? { local: security } : {}),
+      },
+      options.card,
+    );
+    for (const p of cards.paths) routes[p] ??= cards;
+  }
   const listener: NodeListener = createNodeListener(routes);
   httpServer.on('request', servedUnlessRefused(listener, refused));
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url: `${origin}${path}`,
     sseUrl: ssePath === undefined ? undefined : `${origin}${ssePath}`,
@@ -172,6 +195,19 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
+}
+
+/** What a card says of an endpoint's OAuth: where its metadata is, which servers issue tokens, which scopes. */
+function cardAuth(auth: ResourceAuthOptions | undefined): { auth?: CardDefinition['auth'] } {
+  if (!auth) return {};
+  const url = new URL(auth.resource);
+  const metadata = `${url.origin}${url.pathname === '/' ? PRM_PREFIX : `${PRM_PREFIX}${url.pathname}`}`;
+  const out: CardDefinition['auth'] = {
+    protectedResourceMetadata: metadata,
+    authorizationServers: [...auth.authorizationServers],
+  };
+  if (auth.scopesSupported) out.scopes = [...auth.scopesSupported];
+  return { auth: out };
 }
 
 /** Options of {@link serveRelay}. */

@@ -1,0 +1,119 @@
+import { MODERN_REVISIONS } from '../../../spec/modern.js';
+import {
+  AI_CATALOG_MEDIA_TYPE,
+  AI_CATALOG_PATH,
+  type CardDefinition,
+  SERVER_CARD_MEDIA_TYPE,
+  type ServerCardRemote,
+} from '../../../spec/server-card.js';
+import { STATEFUL_REVISIONS } from '../../../spec/versions.js';
+import { buildServerCard, type ServerCardOptions } from '../../card.js';
+import { scopesOf } from '../../handler/auth.js';
+import type { McpServer } from '../../server.js';
+import { httpError } from '../core/errors.js';
+import type { HttpReply, HttpRequestLike } from '../core/http.js';
+import { checkRequestOrigin, type SecurityOptions } from '../core/security.js';
+import type { ExchangeHandler } from './web.js';
+
+/** Where a server is served, for its card. */
+export interface CardPlace {
+  /** The path the endpoint is served at here (the card is at `<path>/server-card`). */
+  path: string;
+  /** The Streamable HTTP endpoint's public URL. */
+  url: string;
+  /** The legacy HTTP+SSE endpoint's URL, when served. */
+  sseUrl?: string | undefined;
+  auth?: CardDefinition['auth'];
+  /**
+   * Set for a server bound to loopback: its Host and Origin checks apply to the card too, and no CORS header is sent,
+   * so a web page of another site cannot read which servers run on this machine (nor through DNS rebinding).
+   */
+  local?: SecurityOptions;
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, If-None-Match',
+  'access-control-expose-headers': 'ETag',
+};
+
+/**
+ * Serves a server's card at `<endpoint path>/server-card` (`application/mcp-server-card+json`) and an AI Catalog
+ * naming it at `/.well-known/ai-catalog.json` (the experimental server card extension's discovery draft): both
+ * generated per request from the server's definition (what is registered now), public (CORS `*`, before any auth
+ * gate; on loopback, the endpoint's Host and Origin checks instead of CORS), with an ETag answered 304 on `If-None-Match` and `Cache-Control: public, max-age=3600`.
+ */
+export function createCardHandler(
+  server: McpServer,
+  place: CardPlace,
+  options: ServerCardOptions = {},
+): ExchangeHandler & { readonly paths: readonly string[] } {
+  const url = options.url ?? place.url;
+  const cardPath = `${place.path.replace(/\/$/, '')}/server-card`;
+  const publicCard = `${url.replace(/\/$/, '')}/server-card`;
+  const remotes: ServerCardRemote[] = [{ type: 'streamable-http', url }];
+  if (place.sseUrl !== undefined) remotes.push({ type: 'sse', url: place.sseUrl });
+  const card = () => {
+    const tools: string[] = [];
+    // Behind an auth gate a tool needing a scope is hidden from those without it: the public card does not name it.
+    for (const entry of server.tools.enabled())
+      if (!place.auth || scopesOf(entry.def).length === 0) tools.push(entry.key);
+    return buildServerCard(
+      {
+        info: server.info,
+        capabilities: server.capabilities,
+        tools,
+        versions: [...STATEFUL_REVISIONS, ...MODERN_REVISIONS],
+        remotes,
+        ...(place.auth ? { auth: place.auth } : {}),
+      },
+      options,
+    );
+  };
+  const catalog = () => {
+    const name = card().name;
+    return {
+      specVersion: '1.0',
+      entries: [
+        {
+          identifier: `urn:air:${new URL(url).hostname}:mcp:${name.slice(name.indexOf('/') + 1)}`,
+          type: SERVER_CARD_MEDIA_TYPE,
+          url: publicCard,
+        },
+      ],
+    };
+  };
+  return {
+    paths: [cardPath, AI_CATALOG_PATH],
+    async handle(req: HttpRequestLike): Promise<HttpReply> {
+      const local = place.local;
+      const refused = local && checkRequestOrigin(req, local);
+      if (refused) return httpError(refused.status, refused.message);
+      const cors = local ? {} : CORS;
+      if (req.method === 'OPTIONS') return { status: 204, headers: { ...cors } };
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return httpError(405, `Method Not Allowed: ${req.method}`, undefined, null, {
+          allow: 'GET, HEAD, OPTIONS',
+        });
+      const isCard = req.path === cardPath;
+      const body = JSON.stringify(isCard ? card() : catalog(), null, 2);
+      const etag = `"${await shortDigest(body)}"`;
+      const headers: Record<string, string> = {
+        ...cors,
+        'content-type': isCard ? SERVER_CARD_MEDIA_TYPE : AI_CATALOG_MEDIA_TYPE,
+        'cache-control': 'public, max-age=3600',
+        etag,
+      };
+      if (req.header('if-none-match') === etag) return { status: 304, headers };
+      return req.method === 'HEAD' ? { status: 200, headers } : { status: 200, headers, body };
+    },
+  };
+}
+
+async function shortDigest(text: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let hex = '';
+  for (const b of hash.subarray(0, 12)) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
