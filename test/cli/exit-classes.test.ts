@@ -66,34 +66,25 @@ describe('mcpkit: an exit code per failure class', { timeout: 300_000 }, () => {
   });
 
   test('a call a running server never answers: exit 7 "timeout", not 2 "did not start"', async () => {
-    const run = await mcpkit([
-      'call',
-      'wait',
-      '--timeout',
-      '300',
-      '--era',
-      'legacy',
-      '--',
-      process.execPath,
-      silentServer(),
-    ]);
+    const call = (...format: string[]) =>
+      mcpkit([
+        'call',
+        'wait',
+        '--timeout',
+        '300',
+        '--era',
+        'legacy',
+        ...format,
+        '--',
+        process.execPath,
+        silentServer(),
+      ]);
+    const run = await call();
     assert.equal(run.code, 7, run.stderr);
     assert.match(run.stderr, /^error: .* did not answer in time: Request timed out after 300 ms/m);
     assert.match(run.stderr, /give --timeout <ms> to wait longer/);
     assert.doesNotMatch(run.stderr, /did not start/);
-    const asJson = await mcpkit([
-      'call',
-      'wait',
-      '--timeout',
-      '300',
-      '--era',
-      'legacy',
-      '--format',
-      'json',
-      '--',
-      process.execPath,
-      silentServer(),
-    ]);
+    const asJson = await call('--format', 'json');
     assert.equal(asJson.code, 7);
     assert.deepEqual(
       [jsonError(asJson.stderr).kind, jsonError(asJson.stderr).code],

@@ -15,7 +15,7 @@ import { HttpClientTransport } from '../../transport/http-client.js';
 import { SseLegacyClientTransport } from '../../transport/sse-legacy-client.js';
 import { StdioClientTransport } from '../../transport/stdio-client.js';
 import { CliError, ExitCode, exitCodeOf } from './exit.js';
-import { note } from './output.js';
+import { note, withoutStderrTail } from './output.js';
 import type { Target } from './target.js';
 
 /** The connection options every target command accepts. */
@@ -231,8 +231,7 @@ export function connectFailure(
     const stderr = transport.stderrTail.trim().split('\n').slice(-20).join('\n');
     const details = stderr === '' ? {} : { stderr };
     if (code === ExitCode.timeout) return failure(code, e, target, details);
-    // The tail is shown once, under the message (the transport's own message carries it too).
-    const message = stderr === '' ? errorMessage(e) : errorMessage(e).replace(/ Last stderr: [\s\S]*$/, '');
+    const message = stderr === '' ? errorMessage(e) : withoutStderrTail(errorMessage(e));
     return new CliError(
       ExitCode.serverFailed,
       `the server "${target.label}" did not start: ${message}`,
