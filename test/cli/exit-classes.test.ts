@@ -92,6 +92,19 @@ describe('mcpkit: an exit code per failure class', { timeout: 300_000 }, () => {
     );
   });
 
+  test('a URL that takes the request and never answers: exit 7, not 4 "unreachable"', async () => {
+    const silent = createServer((req) => req.resume());
+    servers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const url = `http://127.0.0.1:${address.port}/mcp`;
+    const run = await mcpkit(['tools', url, '--timeout', '300', '--era', 'legacy', '--format', 'json']);
+    assert.equal(run.code, 7, run.stderr);
+    assert.equal(jsonError(run.stderr).kind, 'timeout');
+    silent.closeAllConnections();
+  });
+
   test('a server\'s JSON-RPC error: exit 6 "server_error" with its code, not 1 "usage"', async () => {
     const run = await mcpkit(['read', 'test://no-such-resource', ...EXAMPLE_STDIO]);
     assert.equal(run.code, 6, run.stderr);
