@@ -11,6 +11,7 @@ export {
   type ActivityRecord,
 } from './host/activity-log.js';
 export {
+  type ApprovalAnswer,
   type ApprovalCallback,
   type ApprovalDecision,
   type ApprovalOutcome,

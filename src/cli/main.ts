@@ -80,8 +80,9 @@ Targets:
                          VS Code, Cursor and mcpkit.json in their known places)
 
 Exit codes: 0 ok, 1 usage, 2 server failed to start, 3 authorization required, 4 unreachable,
-            5 the tool returned isError (0 and 1 as the official Inspector CLI, which exits only 0 or 1;
-            2-5 are mcpkit's refinements of its 1)`,
+            5 the tool returned isError, 6 the server answered with an error, 7 timed out
+            (0 and 1 as the official Inspector CLI, which exits only 0 or 1; 2-7 are mcpkit's
+            refinements of its 1)`,
   );
 for (const add of COMMANDS) add(program);
 

@@ -25,20 +25,23 @@ export interface ApprovalRequest {
   change?: ToolChange;
 }
 
-/** Asks the person; may answer with a reason for a denial. */
-export type ApprovalCallback = (
-  request: ApprovalRequest,
-) =>
+/**
+ * The answer of an {@link ApprovalCallback}: a decision, with a reason for a denial; `asked: false` when no one could
+ * be asked (a gateway's client that cannot elicit): the denial is then not the person's, and says so.
+ */
+export type ApprovalAnswer =
   | ApprovalDecision
-  | { decision: ApprovalDecision; reason?: string }
-  | Promise<ApprovalDecision | { decision: ApprovalDecision; reason?: string }>;
+  | { decision: ApprovalDecision; reason?: string; asked?: boolean };
+
+/** Asks the person; may answer with a reason for a denial. */
+export type ApprovalCallback = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
 /** How a call was let through or stopped, for the activity log. */
 export type ApprovalOutcome =
   | { allowed: true; by: 'policy' | 'session' | 'once' | 'for-session' }
   | {
       allowed: false;
-      by: 'policy' | 'person' | 'no-callback' | 'callback-failed' | 'tool-changed';
+      by: 'policy' | 'person' | 'no-callback' | 'cannot-ask' | 'callback-failed' | 'tool-changed';
       reason?: string;
     };
 
@@ -152,7 +155,8 @@ export class ApprovalGate {
     }
     if (decision === 'allow-once' || decision === 'allow-session') return { allowed: true, by: 'once' };
     const reason = typeof answer === 'object' ? answer.reason : undefined;
-    return reason === undefined ? { allowed: false, by: 'person' } : { allowed: false, by: 'person', reason };
+    const by = typeof answer === 'object' && answer.asked === false ? 'cannot-ask' : 'person';
+    return reason === undefined ? { allowed: false, by } : { allowed: false, by, reason };
   }
 }
 
@@ -178,6 +182,8 @@ export function deniedResult(
 const WHY: Record<(ApprovalOutcome & { allowed: false })['by'], string> = {
   policy: 'the approval policy denies this tool',
   'no-callback': 'it needs approval and no one is there to approve it',
+  'cannot-ask':
+    "it needs the user's approval, and no one could be asked: the connecting client cannot ask its user (it does not support elicitation) and no approval policy allows this tool",
   'callback-failed': 'asking for approval failed',
   person: 'the user denied it',
   'tool-changed': 'its definition changed since it was approved, and the config refuses changed tools',
@@ -186,6 +192,8 @@ const WHY: Record<(ApprovalOutcome & { allowed: false })['by'], string> = {
 function changedWhy(by: (ApprovalOutcome & { allowed: false })['by']): string {
   const changed = 'its definition changed since it was approved';
   if (by === 'no-callback') return `${changed}, and no one is there to approve the new one`;
+  if (by === 'cannot-ask')
+    return `${changed}, and the connecting client cannot ask its user to approve the new one (it does not support elicitation)`;
   if (by === 'person') return `${changed}, and the user did not approve the new one`;
   return by === 'callback-failed' ? `${changed}, and asking for approval failed` : WHY[by];
 }

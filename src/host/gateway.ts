@@ -32,6 +32,11 @@ export interface GatewayOptions {
    * a client with many servers behind the gateway sees two tools, and every call still goes through approval.
    */
   toolSearch?: boolean;
+  /**
+   * Added to the remedy a refusal names when a call needs approval and the connecting client cannot ask its user (no
+   * elicitation): another way the app offers to allow it (`mcpkit gateway`: its `--default-approval` flag).
+   */
+  approvalRemedy?: string;
 }
 
 const DECISIONS: Record<string, ApprovalDecision> = {
@@ -151,7 +156,11 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
   /** The options of a call from `ctx`: approval asked of its client, "for this session" kept in its scope. */
   const callOptions = (ctx: RequestContext) => {
     const approvals = scopes.of(ctx, server.connection.getStore());
-    return { signal: ctx.signal, approve: askThroughClient(ctx, approvals.remembers), approvals };
+    return {
+      signal: ctx.signal,
+      approve: askThroughClient(ctx, approvals.remembers, options.approvalRemedy),
+      approvals,
+    };
   };
   const search = host.toolSearch;
   const sync = () => {
@@ -195,19 +204,24 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
 
 /**
  * The approval of a gateway call: an elicitation to the connecting client (with what changed, for a tool whose
- * definition is no longer the one approved), or a denial when it cannot ask. "Allow for this session" is offered
- * only where it is remembered.
+ * definition is no longer the one approved), or, when it cannot ask, a denial that is nobody's (`asked: false`) naming
+ * how the person can allow the tool. "Allow for this session" is offered only where it is remembered.
  */
-function askThroughClient(ctx: RequestContext, remembers: boolean): ApprovalCallback {
+function askThroughClient(
+  ctx: RequestContext,
+  remembers: boolean,
+  remedy: string | undefined,
+): ApprovalCallback {
   return async (request) => {
     const changed = request.change;
     if (ctx.session.clientCapabilities.elicitation === undefined)
       return {
         decision: 'deny',
+        asked: false,
         reason:
           changed === undefined
-            ? 'the connecting client cannot ask its user (no elicitation)'
-            : `${changed.fields.join(', ')} changed since it was approved, and the connecting client cannot ask its user to approve the new definition (no elicitation)`,
+            ? allowItHow(request.server, request.tool, remedy)
+            : `changed: ${changed.fields.join(', ')}`,
       };
     const run = `to run with ${shorten(JSON.stringify(request.arguments ?? {}))}`;
     const message =
@@ -231,4 +245,14 @@ function askThroughClient(ctx: RequestContext, remembers: boolean): ApprovalCall
       ? { decision: 'deny', reason: `the user answered ${result.action}` }
       : { decision };
   };
+}
+
+/**
+ * How the person can let a tool run for clients that cannot ask: their own config's approval for the server or the
+ * tool (an mcpkit.json entry without command or url changes another file's server), or the host's default; never a
+ * project file's.
+ */
+function allowItHow(server: string, tool: string, remedy: string | undefined): string {
+  const entry = JSON.stringify({ [server]: { approval: { tools: { [tool]: 'allow' } } } });
+  return `to allow it, in your own mcpkit.json: "servers": ${entry} (or "default": "allow" for every tool of the server), or "host": {"defaultApproval": "allow"}; a project file cannot allow tools${remedy === undefined ? '' : `; ${remedy}`}; or connect with a client that supports elicitation`;
 }

@@ -398,7 +398,9 @@ describe('mcpkit bridge: bad input', { timeout: 120_000 }, () => {
     ]);
     assert.equal(exits.code, 2);
     assert.match(exits.stderr, /the server did not start/);
-    assert.match(exits.stderr, /boom: missing API_KEY/);
+    assert.match(exits.stderr, /--- the server's stderr \(last lines\) ---\nboom: missing API_KEY/);
+    // The tail once, under the message: not in the message too.
+    assert.doesNotMatch(exits.stderr, /Last stderr/);
     const missing = await mcpkit(['bridge', '--from-stdio', '--http', '0', '--', 'mcpkit-no-such-command']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /command not found/);

@@ -59,8 +59,30 @@ test('toolArguments: --args-json under key=value, required and unknown arguments
   usage(() => toolArguments('add', schema, [['a', '1']], {}), /tool "add" needs b=…/);
   usage(() => toolArguments('add', schema, [['c', '1']], {}), /tool "add" has no argument "c"/);
   usage(() => toolArguments('add', schema, [['aa', '1']], {}), /did you mean "a"/);
-  // Without additionalProperties: false an undeclared key passes as text.
-  assert.deepEqual(toolArguments('t', { type: 'object' }, [['x', '1']], {}), { x: '1' });
+  // Without additionalProperties: false an undeclared name is refused all the same (most schemas omit it)...
+  const open = { type: 'object', properties: { message: { type: 'string' } } };
+  usage(
+    () => toolArguments('echo', open, [['mesage', 'hi']], {}),
+    /tool "echo" has no argument "mesage" \(did you mean "message"\?\); its arguments: message \(to send it anyway: --allow-unknown-args\)/,
+  );
+  usage(() => toolArguments('echo', open, [], { extra: 1 }), /no argument "extra"/);
+  usage(() => toolArguments('t', { type: 'object' }, [['x', '1']], {}), /its arguments: \(none\)/);
+  // ...unless the flag asks, or the schema lets other names in itself.
+  assert.deepEqual(toolArguments('t', { type: 'object' }, [['x', '1']], {}, { allowUnknown: true }), {
+    x: '1',
+  });
+  for (const schema of [
+    { type: 'object', additionalProperties: true },
+    { type: 'object', additionalProperties: { type: 'string' } },
+    { type: 'object', patternProperties: { '^x': {} } },
+    { $ref: '#/$defs/args' },
+    { allOf: [{ properties: { a: {} } }, { additionalProperties: {} }] },
+  ])
+    assert.deepEqual(toolArguments('t', schema, [['x', '1']], {}), { x: '1' }, JSON.stringify(schema));
+  // The names of allOf/anyOf/oneOf branches count.
+  const branches = { anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }] };
+  assert.deepEqual(toolArguments('t', branches, [['b', '1']], {}), { b: '1' });
+  usage(() => toolArguments('t', branches, [['c', '1']], {}), /its arguments: a, b/);
 });
 
 test('parsePairs and parseArgsJson refuse malformed input', () => {

@@ -137,8 +137,9 @@ export function everyCommand(target: TargetWords, full: boolean): void {
     );
     assert.equal(r.contents[0]?.uri, 'test://static-text');
     if (!full) return;
+    // The server's JSON-RPC error: exit 6, the server answered with an error (not 1, usage).
     const missing = await run(target, 'read', ['test://nope']);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 6);
     assert.match(missing.stderr, /not found/i);
   });
 

@@ -24,11 +24,11 @@ describe('mcpkit: the command line', { timeout: 120_000 }, () => {
       assert.match(run.stdout, new RegExp(`^  ${name} `, 'm'), name);
     assert.match(
       run.stdout,
-      /Exit codes: 0 ok, 1 usage, 2 server failed to start, 3 authorization required, 4 unreachable/,
+      /Exit codes: 0 ok, 1 usage, 2 server failed to start, 3 authorization required, 4 unreachable,\s+5 the tool returned isError, 6 the server answered with an error, 7 timed out/,
     );
     assert.match(
       run.stdout,
-      /0 and 1 as the official Inspector CLI, which exits only 0 or 1;\s+2-5 are mcpkit's refinements/,
+      /0 and 1 as the official Inspector CLI, which exits only 0 or 1; 2-7 are mcpkit's\s+refinements/,
     );
     assert.doesNotMatch(run.stdout, /compatible with/i);
   });

@@ -202,7 +202,7 @@ test('a tool changed since approved: a fresh elicitation with the diff, or a den
     assert.equal(refused.isError, true);
     assert.match(
       text(refused),
-      /description, inputSchema changed since it was approved, and the connecting client cannot ask its user to approve the new definition/,
+      /its definition changed since it was approved, and the connecting client cannot ask its user to approve the new one \(it does not support elicitation\) \(changed: description, inputSchema\)/,
     );
 
     assert.equal(text(await client.callTool('changing__echo', { text: 'y', note: 'n' })), 'echo: y');

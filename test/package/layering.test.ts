@@ -438,7 +438,17 @@ test('the circle check finds circles of any length, type-only and dynamic import
 test('src/README.md states the rooms of server/, server/http/ and transport/', () => {
   assert.deepEqual(Object.fromEntries(rooms), {
     transport: ['*.ts', 'http-client/'],
-    server: ['handler/', 'definitions/', 'dispatch/', 'guard/', 'tasks/', 'skills/', 'mount/', '*.ts', 'http/'],
+    server: [
+      'handler/',
+      'definitions/',
+      'dispatch/',
+      'guard/',
+      'tasks/',
+      'skills/',
+      'mount/',
+      '*.ts',
+      'http/',
+    ],
     'server/http': ['core/', 'cluster/', 'streamable/', 'legacy-sse/', 'adapters/'],
   });
 });

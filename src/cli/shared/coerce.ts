@@ -37,29 +37,24 @@ export function parseArgsJson(text: string | undefined): Record<string, unknown>
 
 /**
  * The arguments of a call to a tool with `schema`: `--args-json` first, then each `key=value` coerced to the
- * type its property declares. Unknown keys (when the schema forbids other properties) and missing required ones
- * are usage errors.
+ * type its property declares. A name the schema does not list is a usage error with the nearest listed one (most
+ * schemas omit `additionalProperties: false`, so a typo would otherwise reach the server and be ignored there),
+ * unless `allowUnknown` (`--allow-unknown-args`) or the schema itself welcomes other names; missing required
+ * arguments are usage errors too.
  */
 export function toolArguments(
   tool: string,
   schema: unknown,
   pairs: readonly [string, string][],
   base: Record<string, unknown>,
+  options: { allowUnknown?: boolean } = {},
 ): Record<string, unknown> {
   const s = isObject(schema) ? schema : {};
   const properties = isObject(s.properties) ? s.properties : {};
   const args: Record<string, unknown> = { ...base };
-  for (const [key, text] of pairs) {
-    const prop = properties[key];
-    if (prop === undefined && s.additionalProperties === false) {
-      const close = nearest(key, Object.keys(properties));
-      throw new CliError(
-        ExitCode.usage,
-        `tool "${tool}" has no argument "${key}"${close === undefined ? '' : ` (did you mean "${close}"?)`}; its arguments: ${Object.keys(properties).join(', ') || '(none)'}`,
-      );
-    }
-    args[key] = coerce(key, text, prop);
-  }
+  for (const [key, text] of pairs)
+    args[key] = coerce(key, text, Object.hasOwn(properties, key) ? properties[key] : undefined);
+  if (options.allowUnknown !== true) refuseUnknown(tool, s, Object.keys(args));
   const required = Array.isArray(s.required)
     ? s.required.filter((r): r is string => typeof r === 'string')
     : [];
@@ -70,6 +65,47 @@ export function toolArguments(
       `tool "${tool}" needs ${missing.map((m) => `${m}=…`).join(' ')} (missing required argument${missing.length > 1 ? 's' : ''})`,
     );
   return args;
+}
+
+/** Refuses the first of `keys` that `schema` neither lists nor lets in, naming the nearest listed name. */
+function refuseUnknown(tool: string, schema: Record<string, unknown>, keys: readonly string[]): void {
+  const known = argumentNames(schema);
+  if (known === 'open') return;
+  const unknown = keys.find((k) => !known.includes(k));
+  if (unknown === undefined) return;
+  const close = nearest(unknown, known);
+  throw new CliError(
+    ExitCode.usage,
+    `tool "${tool}" has no argument "${unknown}"${close === undefined ? '' : ` (did you mean "${close}"?)`}; its arguments: ${known.join(', ') || '(none)'} (to send it anyway: --allow-unknown-args)`,
+    { argument: unknown, ...(close === undefined ? {} : { suggestion: close }), arguments: known },
+  );
+}
+
+/**
+ * The argument names an input schema lists (its `properties`, and those of its `allOf`/`anyOf`/`oneOf` branches), or
+ * `open` when it lets other names in itself: `additionalProperties` given as `true` or a schema,
+ * `patternProperties`, or a `$ref` whose properties are elsewhere.
+ */
+function argumentNames(schema: Record<string, unknown>): string[] | 'open' {
+  const extra = schema.additionalProperties;
+  if (
+    extra === true ||
+    isObject(extra) ||
+    schema.patternProperties !== undefined ||
+    schema.$ref !== undefined
+  )
+    return 'open';
+  const names = new Set(Object.keys(isObject(schema.properties) ? schema.properties : {}));
+  for (const branches of [schema.allOf, schema.anyOf, schema.oneOf]) {
+    if (!Array.isArray(branches)) continue;
+    for (const branch of branches) {
+      if (!isObject(branch)) continue;
+      const inner = argumentNames(branch);
+      if (inner === 'open') return 'open';
+      for (const name of inner) names.add(name);
+    }
+  }
+  return [...names];
 }
 
 /**

@@ -1,21 +1,28 @@
 // The exit codes of the `mcpkit` command and the one mapping from mcpkit's error codes to them. 0 and 1 mean what
-// they mean for the official Inspector CLI (which exits only 0 or 1); 2-5 are mcpkit's refinements of its 1.
+// they mean for the official Inspector CLI (which exits only 0 or 1); 2-7 are mcpkit's refinements of its 1.
 import { JsonRpcError, McpkitError, type McpkitErrorCode } from '../../jsonrpc/errors.js';
 import { HttpStatusError } from '../../transport/http-client/shared.js';
 
-/** The process exit codes: 0 and 1 as the official Inspector CLI; 2-5 refine its 1 (what failed). */
+/** The process exit codes: 0 and 1 as the official Inspector CLI; 2-7 refine its 1 (what failed). */
 export const ExitCode = {
   ok: 0,
-  /** Bad usage (unknown command or flag, a value that does not fit, a config file that does not parse) or a request the server refused. */
+  /** Bad usage: an unknown command, flag or argument name, a value that does not fit, a config file that does not parse. */
   usage: 1,
   /** The server (a stdio command) did not start, or exited. */
   serverFailed: 2,
-  /** The server wants authorization (run `mcpkit auth login <url>`). */
+  /** The server asked for OAuth (a 401 or 403 with a `WWW-Authenticate: Bearer` challenge): `mcpkit auth login <url>`. */
   authRequired: 3,
   /** The server's URL could not be reached, or it stopped answering. */
   unreachable: 4,
   /** The tool ran and returned `isError: true`. */
   toolError: 5,
+  /**
+   * The server answered with an error: a JSON-RPC error, an HTTP refusal that is no OAuth challenge (a bare 401 or
+   * 403, as for a foreign Origin or Host), or an answer that breaks the protocol.
+   */
+  serverError: 6,
+  /** The server did not answer within `--timeout`. */
+  timeout: 7,
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -28,27 +35,27 @@ type ExitClass = ExitCode | 'connection';
 
 /**
  * Every local error code, mapped once (the `Record` makes a new code a compile error here until it is decided).
- * Wire errors (a `JsonRpcError` from the server) are 1: the server refused what was asked.
+ * Wire errors (a `JsonRpcError` from the server) are 6: the server answered with an error.
  */
 const BY_CODE: Record<McpkitErrorCode, ExitClass> = {
-  REQUEST_TIMEOUT: 'connection',
+  REQUEST_TIMEOUT: ExitCode.timeout,
   REQUEST_CANCELLED: ExitCode.usage,
   CONNECTION_CLOSED: 'connection',
   NOT_CONNECTED: 'connection',
   ALREADY_CONNECTED: ExitCode.usage,
   CAPABILITY_MISSING: ExitCode.usage,
   UNSUPPORTED_PROTOCOL_VERSION: ExitCode.usage,
-  INVALID_RESULT: ExitCode.usage,
+  INVALID_RESULT: ExitCode.serverError,
   INVALID_DEFINITION: ExitCode.usage,
   INVALID_SCHEMA: ExitCode.usage,
   UNSUPPORTED_SCHEMA_DIALECT: ExitCode.usage,
-  MESSAGE_TOO_LARGE: ExitCode.usage,
-  INVALID_MESSAGE: ExitCode.usage,
+  MESSAGE_TOO_LARGE: ExitCode.serverError,
+  INVALID_MESSAGE: ExitCode.serverError,
   TRANSPORT_ERROR: 'connection',
   PROCESS_EXITED: ExitCode.serverFailed,
   SPAWN_FAILED: ExitCode.serverFailed,
-  PAGE_LIMIT: ExitCode.usage,
-  PROGRESS_NOT_INCREASING: ExitCode.usage,
+  PAGE_LIMIT: ExitCode.serverError,
+  PROGRESS_NOT_INCREASING: ExitCode.serverError,
   CONFIG_INVALID: ExitCode.usage,
   CONFIG_CONFLICT: ExitCode.usage,
   NOT_FOUND: ExitCode.usage,
@@ -97,6 +104,8 @@ const KIND: Record<ExitCode, string> = {
   3: 'auth_required',
   4: 'unreachable',
   5: 'tool_error',
+  6: 'server_error',
+  7: 'timeout',
 };
 
 /** The kind name of an exit code (`usage`, `server_failed`, …). */
@@ -104,18 +113,30 @@ export function exitKind(code: ExitCode): string {
   return KIND[code];
 }
 
-/** The exit code of anything thrown while serving a command against a target of `kind`. */
+/**
+ * The exit code of anything thrown while serving a command against a target of `kind`. An HTTP status alone (a 401
+ * or 403 without its headers) is a refusal, 6: only the caller, who saw the `WWW-Authenticate` header, knows it for
+ * an OAuth challenge (3).
+ */
 export function exitCodeOf(error: unknown, kind: TargetKind | undefined): ExitCode {
   if (error instanceof CliError) return error.exitCode;
-  if (error instanceof HttpStatusError) {
-    if (error.status === 401 || error.status === 403) return ExitCode.authRequired;
-    return error.status >= 500 || error.status === 404 ? ExitCode.unreachable : ExitCode.usage;
-  }
+  const status = error instanceof HttpStatusError ? error.status : statusOf(error);
+  if (status !== undefined)
+    return status >= 500 || status === 404 ? ExitCode.unreachable : ExitCode.serverError;
   if (error instanceof McpkitError) {
     const found = BY_CODE[error.code];
     if (found !== 'connection') return found;
     return kind === 'url' ? ExitCode.unreachable : ExitCode.serverFailed;
   }
-  if (error instanceof JsonRpcError) return ExitCode.usage;
+  if (error instanceof JsonRpcError) return ExitCode.serverError;
   return ExitCode.usage;
+}
+
+/** The HTTP status a JSON-RPC error made from an HTTP answer carries (`data.status`), if any. */
+function statusOf(error: unknown): number | undefined {
+  if (!(error instanceof JsonRpcError)) return undefined;
+  const data = error.data;
+  if (typeof data !== 'object' || data === null || !('status' in data)) return undefined;
+  const status = (data as { status: unknown }).status;
+  return typeof status === 'number' && status >= 400 ? status : undefined;
 }

@@ -53,6 +53,14 @@ export function printError(error: unknown, code: ExitCode, format: Format): void
   if (typeof hint === 'string') note(hint);
 }
 
+/**
+ * A stdio transport's message without the stderr tail it ends with (`… Last stderr: …`): where the tail is shown
+ * under the message (`details.stderr`), it is shown once.
+ */
+export function withoutStderrTail(message: string): string {
+  return message.replace(/ Last stderr: [\s\S]*$/, '');
+}
+
 function codeOf(error: unknown): string | number | undefined {
   if (error instanceof Error && 'code' in error) {
     const code = (error as { code: unknown }).code;

@@ -1,11 +1,9 @@
 // The common path of the target commands: resolve the target, connect, run, close; and the output format.
 import type { ClientOptions } from '../../client/options.js';
-import { errorMessage } from '../../jsonrpc/errors.js';
 import type { HttpAuthorizer } from '../../transport/http-client/auth-hook.js';
-import { type Connection, connect, connectFailure } from './connect.js';
+import { type Connection, commandFailure, connect } from './connect.js';
 import type { CommonFlags } from './execute.js';
 import { serverCommand } from './execute.js';
-import { CliError, exitCodeOf } from './exit.js';
 import { type Format, parseFormat } from './output.js';
 import { resolveTarget } from './target.js';
 
@@ -33,11 +31,9 @@ export async function withConnection<T>(
   try {
     return await body(connection, format);
   } catch (e) {
-    // A request refused for want of authorization (a 403 for more scopes, a token gone stale) is exit 3 too.
-    if (e instanceof CliError) throw e;
-    if (connection.http.refused) throw connectFailure(e, resolved, undefined, connection.http);
-    // A connection lost mid-command: a stdio server that died (2), a URL gone (4); a refusal stays 1.
-    throw new CliError(exitCodeOf(e, resolved.kind), errorMessage(e), {}, e);
+    // An OAuth challenge (a 403 for more scopes, a token gone stale) is 3; a lost connection 2 (stdio) or 4 (URL);
+    // an error answer 6; no answer in time 7.
+    throw commandFailure(e, resolved, connection.http);
   } finally {
     await connection.close();
   }

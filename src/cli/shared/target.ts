@@ -7,7 +7,7 @@ import { isSecretName, REDACTED, redactText } from '../../host/redact.js';
 import { decideSandbox } from '../../host/sandbox/decide.js';
 import { resolveSandbox, type SandboxPolicy } from '../../host/sandbox/policy.js';
 import { CliError, ExitCode, type TargetKind } from './exit.js';
-import { configSources, type HostConfigFlags, loadHostConfig } from './host-config.js';
+import { configSources, type HostConfigFlags, loadHostConfig, printNotices } from './host-config.js';
 import { nearest } from './nearest.js';
 import { note } from './output.js';
 
@@ -208,6 +208,8 @@ export function commandLabel(command: readonly string[]): string {
 /**
  * The server called `name` in the host config files. A project file's entry never takes the name of one of the
  * person's (it is listed as `<name>-project`): the person's own server answers to its name, the clash is a notice.
+ * A name two of the person's files define (or two project files) is a usage error listing them: which one is meant
+ * is not guessed.
  */
 async function configuredServer(
   name: string,
@@ -220,8 +222,21 @@ async function configuredServer(
       ExitCode.usage,
       `"${name}" is not a URL, and no host config file was found to look it up in (give --config FILE, a URL, or a command after --)`,
     );
-  const loaded = given ?? (await loadHostConfig(flags));
+  const loaded = given ?? (await loadHostConfig(flags, { quiet: true }));
   const found = loaded.servers.find((s) => s.name === name);
+  // The files defining the name again: the error below says it, not a notice that one of them is used.
+  const twice = (loaded.notices ?? []).filter(
+    (n) => n.kind === 'duplicate' && n.server === name && n.file === found?.source.file,
+  );
+  if (given === undefined)
+    printNotices({ ...loaded, notices: (loaded.notices ?? []).filter((n) => !twice.includes(n)) });
+  const defining = twice[twice.length - 1]?.files;
+  if (defining !== undefined)
+    throw new CliError(
+      ExitCode.usage,
+      `"${name}" is defined in ${defining.length} config files: ${defining.join(', ')}; mcpkit does not pick one: give --config FILE for the one you mean, or rename the others`,
+      { server: name, files: defining },
+    );
   if (found) return { server: found, settings: loaded.settings };
   const names = loaded.servers.map((s) => s.name);
   const close = nearest(name, names);

@@ -15,7 +15,14 @@ import {
 import { FieldReader, kind } from './fields.js';
 import { parseConfigText } from './jsonc.js';
 import { readSandboxField } from './sandbox-field.js';
-import type { ApprovalMode, ConfigFormat, HostSettings, LoadedConfig } from './types.js';
+import type {
+  ApprovalMode,
+  ConfigFormat,
+  ConfigNotice,
+  HostSettings,
+  LoadedConfig,
+  ServerConfig,
+} from './types.js';
 
 /** A VS Code input (`inputs[]`), as the input callback receives it. */
 export interface ConfigInput {
@@ -173,6 +180,34 @@ export async function parseConfig(
         : root;
       return { servers: await readEntries(full, 'servers', rules), settings, files: [file], overlays };
     }
+  }
+}
+
+/**
+ * Adds a `duplicate` notice for each of `later`'s servers (one file's) named like one of another file's in `servers`
+ * (call it before {@link mergeInto}, which lets the later entry win).
+ */
+export function noteDuplicates(
+  servers: readonly ServerConfig[],
+  later: readonly ServerConfig[],
+  notices: ConfigNotice[],
+): void {
+  for (const entry of later) {
+    const earlier = servers.find((s) => s.name === entry.name);
+    if (earlier === undefined || earlier.source.file === entry.source.file) continue;
+    // A third file naming it: the files of the notice about the second are listed too.
+    const known = notices.filter(
+      (n) => n.kind === 'duplicate' && n.server === entry.name && n.file === earlier.source.file,
+    );
+    const before = known[known.length - 1]?.files ?? [earlier.source.file];
+    const files = [...before, entry.source.file];
+    notices.push({
+      kind: 'duplicate',
+      file: entry.source.file,
+      server: entry.name,
+      files,
+      message: `"${entry.name}" is defined in ${files.length} config files (${files.join(', ')}); the entry of ${entry.source.file} is used`,
+    });
   }
 }
 

@@ -4,7 +4,7 @@ import { basename, dirname, resolve, sep } from 'node:path';
 import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
 import { applyOverlays } from './entry.js';
-import { type ConfigInput, mergeInto, type ParseOptions, parseConfig } from './formats.js';
+import { type ConfigInput, mergeInto, noteDuplicates, type ParseOptions, parseConfig } from './formats.js';
 import { parseConfigText } from './jsonc.js';
 import {
   besideUserServers,
@@ -40,7 +40,8 @@ export type { ConfigInput };
 
 /**
  * Reads config files (each in its own format) into one list of servers; among the user's files, a server named again
- * in a later file replaces the earlier one (`.mcp.json` over `~/.claude.json`'s project scope is the user's own).
+ * in a later file replaces the earlier one, a `duplicate` notice listing both files (within one file, Claude Code's
+ * project scope over its user scope is the file's own rule).
  * A missing file, a syntax error, an unknown field, a missing command or an unset variable is a
  * {@link ConfigError} naming the file, the server and the field.
  *
@@ -84,6 +85,7 @@ export async function loadConfig(
       continue;
     }
     const loaded = await parseConfig(text, file, format, parse);
+    noteDuplicates(out.servers, loaded.servers, notices);
     mergeInto(out.servers, loaded.servers);
     applyOverlays(out.servers, loaded.overlays ?? []);
     Object.assign(out.settings, loaded.settings);

@@ -7,7 +7,7 @@ import { isJsonObject } from '../../jsonrpc/types.js';
 import { ConfigError } from './config-error.js';
 import { configuredServersIn, describeEntry } from './entries.js';
 import { isOverlayEntry } from './entry.js';
-import { mergeInto, type ParseOptions, parseConfig } from './formats.js';
+import { mergeInto, noteDuplicates, type ParseOptions, parseConfig } from './formats.js';
 import { parseConfigText } from './jsonc.js';
 import { appOf } from './locations.js';
 import type { ApprovalMode, ConfigFormat, ConfigNotice, ServerConfig } from './types.js';
@@ -155,7 +155,7 @@ function withoutLoosening(server: ServerConfig, notices: ConfigNotice[]): Server
 /**
  * The project's servers beside the user's: a project entry named like a user entry is listed as `<name>-project`
  * (then `<name>-project-2`, …), so the user's keeps its name and neither hides the other. Each clash is a notice,
- * a skipped file's too. Between project files, a later file's entry replaces an earlier one's.
+ * a skipped file's too. Between project files, a later file's entry replaces an earlier one's (a `duplicate` notice).
  */
 export function besideUserServers(
   user: readonly ServerConfig[],
@@ -165,8 +165,10 @@ export function besideUserServers(
   const byName = new Map(user.map((s) => [s.name, s]));
   const project: ServerConfig[] = [];
   for (const read of reads) {
-    if (read.servers) mergeInto(project, read.servers);
-    else
+    if (read.servers) {
+      noteDuplicates(project, read.servers, notices);
+      mergeInto(project, read.servers);
+    } else
       for (const { name } of read.shown) {
         const mine = byName.get(name);
         if (mine)

@@ -82,13 +82,16 @@ export interface HostSettings {
 /**
  * Something the person should know about how the files were read: a project file skipped (`untrusted`, or
  * `unreadable`: it does not parse, so it cannot be shown), settings a project file may not set `ignored`, a project
- * entry named like one of the user's (`clash`).
+ * entry named like one of the user's (`clash`), a server defined again in a later file of the same owner, the
+ * user's or the project's (`duplicate`: the later entry is used; a command naming the server refuses to pick).
  */
 export interface ConfigNotice {
-  kind: 'untrusted' | 'unreadable' | 'ignored' | 'clash';
+  kind: 'untrusted' | 'unreadable' | 'ignored' | 'clash' | 'duplicate';
   file: string;
   /** The server concerned (its name in the file), when one is. */
   server?: string;
+  /** For a `duplicate`: the files defining the server, in the order read (the last one's entry is used). */
+  files?: string[];
   message: string;
 }
 

@@ -10,7 +10,7 @@ import { LATEST_STATEFUL_REVISION } from '../../../spec/versions.js';
 import { type SharedTransport, shareTransport } from '../../../transport/share.js';
 import { StdioClientTransport } from '../../../transport/stdio-client.js';
 import { CliError, ExitCode } from '../../shared/exit.js';
-import { note, terminalSafe } from '../../shared/output.js';
+import { note, terminalSafe, withoutStderrTail } from '../../shared/output.js';
 import { commandLabel, parseEnv } from '../../shared/target.js';
 
 /** What to bridge and where. */
@@ -92,7 +92,8 @@ async function checkStarts(transport: StdioClientTransport, label: string, timeo
           onmessage: answered,
           oninvalid: () => undefined,
           onerror: () => undefined,
-          onclose: (e) => reject(fail(e ? e.message : 'it exited')),
+          // The tail is shown under the message: not in it too.
+          onclose: (e) => reject(fail(e ? withoutStderrTail(e.message) : 'it exited')),
         })
         .then(
           () =>

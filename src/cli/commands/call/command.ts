@@ -13,7 +13,11 @@ export function register(program: Command): void {
       .description('Call a tool: mcpkit call <target> <tool> [key=value …] (or: call <tool> … -- command)')
       .argument('[words...]', 'target (unless -- command), the tool, then key=value arguments')
       .option('--args-json <json>', 'the arguments as one JSON object (key=value words override its keys)')
-      .option('--save-media <dir>', 'save images, audio and blobs of the result to files in this directory'),
+      .option('--save-media <dir>', 'save images, audio and blobs of the result to files in this directory')
+      .option(
+        '--allow-unknown-args',
+        "send argument names the tool's input schema does not list (refused by default, naming the nearest one)",
+      ),
   ).action((words: string[], flags: CallFlags) =>
     execute(flags, async () => (await import('./run.js')).call(words, flags)),
   );

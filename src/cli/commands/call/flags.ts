@@ -5,4 +5,6 @@ import type { CommonFlags } from '../../shared/execute.js';
 export interface CallFlags extends CommonFlags {
   argsJson?: string;
   saveMedia?: string;
+  /** `--allow-unknown-args`: names the tool's schema does not list are sent instead of refused. */
+  allowUnknownArgs?: boolean;
 }

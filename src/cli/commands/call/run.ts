@@ -43,7 +43,9 @@ async function callTool(
         `no tool "${tool}" on ${connection.target.label}${close === undefined ? '' : ` (did you mean "${close}"?)`}`,
       );
     }
-    const args = toolArguments(tool, found.inputSchema, pairs, base);
+    const args = toolArguments(tool, found.inputSchema, pairs, base, {
+      allowUnknown: flags.allowUnknownArgs === true,
+    });
     await checkArguments(tool, found.inputSchema, args);
     const progress = progressView();
     let result: Awaited<ReturnType<typeof client.callTool>>;

@@ -1,7 +1,9 @@
 // `mcpkit gateway --config FILE [--http PORT]`: the servers of a host config served as one MCP server
 // (host.toServer()): over stdio by default, or over Streamable HTTP (with the legacy HTTP+SSE endpoint) on
-// 127.0.0.1:PORT (a non-loopback --host only with --allow-remote, and a warning); both protocol eras. Tool calls keep the config's approval policy: `ask` is put to the connecting
-// client as an elicitation, or denied when it cannot ask. Logs go to stderr; stdout is the protocol's over stdio.
+// 127.0.0.1:PORT (a non-loopback --host only with --allow-remote, and a warning); both protocol eras. Tool calls keep
+// the config's approval policy (`--default-approval` for the tools it names none for): `ask` is put to the connecting
+// client as an elicitation, or denied, saying why and how to allow it, when it cannot ask. Logs go to stderr; stdout is
+// the protocol's over stdio.
 import type { Command } from 'commander';
 import { execute } from '../../shared/execute.js';
 import { withSandbox, withTrustProject } from '../../shared/options.js';
@@ -33,6 +35,10 @@ export function register(program: Command): void {
     .option(
       '--lazy',
       'start each server only when a tool search or a call needs it (its last known tools answer searches)',
+    )
+    .option(
+      '--default-approval <mode>',
+      'approval of tools no policy of your config names: "allow", "deny" or "ask" (default: your config\'s host.defaultApproval, else "ask"; a client that cannot elicit cannot be asked)',
     )
     .option(
       '--allow-remote',

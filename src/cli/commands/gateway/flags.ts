@@ -11,4 +11,6 @@ export interface GatewayFlags extends HostConfigFlags {
   toolSearch?: boolean;
   /** Start every server only when a search or a call needs it. */
   lazy?: boolean;
+  /** `--default-approval allow|deny|ask`: the mode of tools no policy names (over `host.defaultApproval`). */
+  defaultApproval?: string;
 }

@@ -2,6 +2,7 @@
 // stdio until the client closes it, or over HTTP until SIGINT/SIGTERM, then stops every server.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ApprovalMode } from '../../../host/config/types.js';
 import { Host } from '../../../host/host.js';
 import { isLoopbackHost } from '../../../transport/loopback.js';
 import { StdioServerTransport } from '../../../transport/stdio-server.js';
@@ -22,6 +23,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   const port = flags.http === undefined ? undefined : Number(flags.http);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
     throw new CliError(ExitCode.usage, `--http needs a port number, got ${flags.http}`);
+  const approval = parseApproval(flags.defaultApproval);
   const address = flags.host ?? '127.0.0.1';
   if (port !== undefined) remoteCheck(address, flags.allowRemote === true);
   const cwd = process.cwd();
@@ -31,6 +33,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
     toolListCache: toolListCache(),
     ...(flags.lazy === true ? { lazy: true } : {}),
     ...(flags.sandbox ? { sandbox: true } : {}),
+    ...(approval === undefined ? {} : { defaultApproval: approval }),
   });
   host.on('state', (s) => {
     if (s.state === 'starting') return;
@@ -47,6 +50,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
     const gateway = host.toServer({
       info: { name: 'mcpkit-gateway', version: '0.1.0' },
       ...(flags.toolSearch === true ? { toolSearch: true } : {}),
+      approvalRemedy: 'or start the gateway with --default-approval allow',
     });
     if (port === undefined) {
       note(
@@ -92,4 +96,11 @@ function remoteCheck(address: string, allowRemote: boolean): void {
   note(
     `warning: serving on ${address} without authentication: anyone who can connect can call every configured server's tools and answer their approval prompts`,
   );
+}
+
+/** Parses `--default-approval`. */
+function parseApproval(value: string | undefined): ApprovalMode | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'allow' || value === 'deny' || value === 'ask') return value;
+  throw new CliError(ExitCode.usage, `--default-approval must be "allow", "deny" or "ask", got "${value}"`);
 }
