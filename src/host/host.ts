@@ -126,6 +126,7 @@ export class Host {
       this.#pins,
       this.log,
       options.requestTimeoutMs ?? 60_000,
+      options.instrument,
     );
     this.#refresh = new RefreshScheduler(options.refreshDebounceMs ?? 100, async (server, kinds) => {
       const connection = this.#connections.get(server);
@@ -325,6 +326,7 @@ export class Host {
         toolSearch: this.#toolSearch,
         readResource: (uri, o) => this.#router.readResource(uri, o),
         getPrompt: (name, args, o) => this.#router.getPrompt(name, args, o),
+        instrument: this.#options.instrument,
       },
       model,
       options,
@@ -350,6 +352,7 @@ export class Host {
         }),
       authFor: this.#authFor,
       transportFor: o.transportFor,
+      wrapTransport: o.instrument?.transport?.bind(o.instrument),
       ...(o.random ? { random: o.random } : {}),
       ...(o.lazy ? { lazy: true } : {}),
       onstatus: (status) => this.#status(status),

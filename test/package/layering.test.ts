@@ -276,6 +276,7 @@ test('src/README.md states the folder order, and every folder of src/ is in it',
     'compose',
     'host',
     'redis',
+    'otel',
     'inspector',
     'cli',
   ]);
