@@ -96,10 +96,11 @@ export async function startOtlpExport(options: OtlpExportOptions = {}): Promise<
       new sdk.trace.BatchSpanProcessor({ exporter: traceExporter, exportTimeoutMillis: 3000 }),
     ],
   });
+  const every = Number.isFinite(interval) && interval > 0 ? interval : 60_000;
   const reader = new sdk.metrics.PeriodicExportingMetricReader({
     exporter: metricExporter,
-    exportIntervalMillis: Number.isFinite(interval) && interval > 0 ? interval : 60_000,
-    exportTimeoutMillis: 3000,
+    exportIntervalMillis: every,
+    exportTimeoutMillis: Math.min(3000, every),
   });
   const meterProvider = new sdk.metrics.MeterProvider({ resource, readers: [reader] });
   api.context.setGlobalContextManager(new sdk.contextAsyncHooks.AsyncLocalStorageContextManager());

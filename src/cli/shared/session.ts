@@ -6,6 +6,7 @@ import { type Connection, connect, connectFailure } from './connect.js';
 import type { CommonFlags } from './execute.js';
 import { serverCommand } from './execute.js';
 import { CliError, exitCodeOf } from './exit.js';
+import { startOtel } from './otel.js';
 import { type Format, parseFormat } from './output.js';
 import { resolveTarget } from './target.js';
 
@@ -26,10 +27,18 @@ export async function withConnection<T>(
     resolved.kind === 'url'
       ? (await import('./auth-store.js')).storedAuthorizer(resolved.url, resolved.oauth)
       : undefined;
-  const connection = await connect(resolved, flags, {
-    ...(auth ? { auth } : {}),
-    ...(client ? { client } : {}),
-  });
+  const otel = await startOtel(flags.otel, 'mcpkit');
+  let connection: Connection;
+  try {
+    connection = await connect(resolved, flags, {
+      ...(auth ? { auth } : {}),
+      ...(client ? { client } : {}),
+      ...(otel ? { wrap: otel.transport } : {}),
+    });
+  } catch (e) {
+    await otel?.shutdown();
+    throw e;
+  }
   try {
     return await body(connection, format);
   } catch (e) {
@@ -40,5 +49,6 @@ export async function withConnection<T>(
     throw new CliError(exitCodeOf(e, resolved.kind), errorMessage(e), {}, e);
   } finally {
     await connection.close();
+    await otel?.shutdown();
   }
 }

@@ -11,4 +11,6 @@ export interface GatewayFlags extends HostConfigFlags {
   toolSearch?: boolean;
   /** Start every server only when a search or a call needs it. */
   lazy?: boolean;
+  /** Export spans and metrics over OTLP/HTTP. */
+  otel?: boolean;
 }
