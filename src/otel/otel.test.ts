@@ -89,6 +89,15 @@ for (const era of ['stateful', 'stateless'] as const) {
       assert.ok(m.points.every((p) => p.attributes['jsonrpc.request.id'] === undefined));
     }
     assert.ok(metrics.some((m) => m.name === 'mcp.client.session.duration' && m.points.length > 0));
+    if (era === 'stateful') {
+      const sessions = metrics.find((m) => m.name === 'mcp.server.session.duration');
+      assert.equal(sessions?.unit, 's');
+      assert.ok(
+        sessions?.points.some(
+          (p) => p.count >= 1 && typeof p.attributes['mcp.protocol.version'] === 'string',
+        ),
+      );
+    }
   });
 }
 

@@ -2,7 +2,7 @@
  * A server's spans and metrics: one SERVER span per request the middleware chain sees (`{mcp.method.name} {target}`),
  * continuing the trace context of the request's `_meta` (the ambient one linked), the handler run inside it, so
  * what it calls (a proxy's forwarded request, a gateway's routed call) joins the trace; `mcp.server.operation.duration`
- * per request.
+ * per request; `mcp.server.session.duration` per session that closes.
  */
 import { type Attributes, context, type Link, SpanKind, trace } from '@opentelemetry/api';
 import type { JsonObject } from '../jsonrpc/types.js';
@@ -17,6 +17,11 @@ import { Instruments, type OtelOptions, remoteParent, requestAttributes } from '
  */
 export function instrumentServer<S extends McpServer>(server: S, options: OtelOptions = {}): S {
   const o = new Instruments(options);
+  server.watchSessions((session, ms) => {
+    const attributes: Attributes = { [ATTR.protocolVersion]: session.protocolVersion };
+    if (o.networkTransport !== undefined) attributes[ATTR.networkTransport] = o.networkTransport;
+    o.record(METRIC.serverSession, ms / 1000, attributes);
+  });
   server.use((request, next) => {
     const { method, params, ctx } = request;
     const { name, attributes } = requestAttributes(method, params, o.captureContent);

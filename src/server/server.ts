@@ -101,6 +101,9 @@ export class McpServer {
   #detached: ServerSession | undefined;
   readonly #pageSize: number;
   readonly #sessions = new SessionSet();
+  /** Who is told of sessions closing (tracing), and when each session opened (only while someone listens). */
+  readonly #sessionWatchers: ((session: ServerSession, durationMs: number) => void)[] = [];
+  readonly #opened = new WeakMap<ServerSession, number>();
   readonly #middleware: Middleware[] = [];
   readonly #capabilities: DeclaredCapabilities;
   readonly #broadcast: Broadcaster;
@@ -303,6 +306,18 @@ export class McpServer {
     this.#checked = true;
   }
 
+  /**
+   * Calls `watcher` with each session connected from now on as it closes, and how long it was open (ms): what
+   * `mcpkit/otel` records as `mcp.server.session.duration`. Returns a function that stops it.
+   */
+  watchSessions(watcher: (session: ServerSession, durationMs: number) => void): () => void {
+    this.#sessionWatchers.push(watcher);
+    return () => {
+      const i = this.#sessionWatchers.indexOf(watcher);
+      if (i >= 0) this.#sessionWatchers.splice(i, 1);
+    };
+  }
+
   /** Adds middleware that runs around every incoming request, in the order added. */
   use(middleware: Middleware): this {
     this.#middleware.push(middleware);
@@ -326,7 +341,15 @@ export class McpServer {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.#sessions.connect(transport, this, this.#options.defaultLogLevel ?? 'info');
+    if (this.#sessionWatchers.length === 0)
+      return this.#sessions.connect(transport, this, this.#options.defaultLogLevel ?? 'info');
+    const at = performance.now();
+    return this.#sessions
+      .connect(transport, this, this.#options.defaultLogLevel ?? 'info')
+      .then((session) => {
+        this.#opened.set(session, at);
+        return session;
+      });
   }
 
   /** Tells every session subscribed to `uri` (or to a parent ending in "/") that the resource changed. */
@@ -455,6 +478,15 @@ export class McpServer {
   /** @internal Forgets a closed session. */
   closed(session: ServerSession): void {
     this.#sessions.delete(session);
+    const at = this.#opened.get(session);
+    if (at !== undefined)
+      for (const watcher of this.#sessionWatchers) {
+        try {
+          watcher(session, performance.now() - at);
+        } catch (e) {
+          this.error(e instanceof Error ? e : new Error(String(e)), session);
+        }
+      }
     this.sessionEnded(session);
   }
 
