@@ -185,7 +185,8 @@ async function main(): Promise<number | undefined> {
   if (mode.otel) {
     const { instrumentServer, startOtlpExport } = await import('../../src/otel.js');
     otel = await startOtlpExport({ serviceName: 'mcpkit-everything' });
-    instrumentServer(server);
+    // Over stdio no client address tells the transport: say it.
+    instrumentServer(server, mode.transport === 'stdio' ? { networkTransport: 'pipe' } : {});
     console.error(
       `mcpkit everything server: exporting spans and metrics to ${process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318'}`,
     );

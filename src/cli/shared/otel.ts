@@ -8,7 +8,8 @@ import { note } from './output.js';
 
 /** What a command instruments with `--otel`, and the export's end (flushing what is left). */
 export interface CliOtel {
-  server<S extends McpServer>(server: S): S;
+  /** Instruments a server; `networkTransport` "pipe" when it serves stdio (HTTP is told by the client's address). */
+  server<S extends McpServer>(server: S, networkTransport?: string): S;
   transport(transport: Transport): Transport;
   host(): HostInstrumentation;
   shutdown(): Promise<void>;
@@ -33,7 +34,8 @@ export async function startOtel(
   });
   note(`otel: exporting spans and metrics to ${running.endpoint} (${running.protocol})`);
   return {
-    server: (server) => instrumentServer(server),
+    server: (server, networkTransport) =>
+      instrumentServer(server, networkTransport === undefined ? {} : { networkTransport }),
     transport: (transport) => instrumentTransport(transport),
     host: () => hostInstrumentation(),
     shutdown: () => running.shutdown(),

@@ -51,7 +51,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
       info: { name: 'mcpkit-gateway', version: '0.1.0' },
       ...(flags.toolSearch === true ? { toolSearch: true } : {}),
     });
-    const gateway = otel ? otel.server(served) : served;
+    const gateway = otel ? otel.server(served, port === undefined ? 'pipe' : undefined) : served;
     if (port === undefined) {
       note(
         `gateway on stdio: ${host.servers.filter((s) => s.state === 'ready').length} servers ready, ${tools}`,
