@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { trace } from '@opentelemetry/api';
 import { Client, HttpClientTransport } from '../../src/index.js';
 import { instrumentTransport, type OtlpExport, startOtlpExport } from '../../src/otel.js';
-import { EXAMPLE, freePort, fromStderr, MCPKIT, tempHome } from '../cli/helpers.js';
+import { EXAMPLE, freePort, fromStderr, MCPKIT, mcpkit, tempHome } from '../cli/helpers.js';
 
 interface OtlpValue {
   stringValue?: string;
@@ -283,4 +283,32 @@ test('an exporter endpoint that is down, or never answers, breaks no request', a
     await stop(server.child);
     assert.equal(server.child.exitCode, 0, `the server ended cleanly with the endpoint ${at}`);
   }
+});
+
+test("mcpkit call --otel: the command's client exports its spans (stdio: network.transport pipe)", async () => {
+  const run = await mcpkit(['call', 'echo', 'text=hi', '--otel', '--', process.execPath, EXAMPLE], {
+    env: otelEnv('cli-call'),
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /otel: exporting spans and metrics to http:\/\/127\.0\.0\.1:\d+ \(http\/json\)/);
+  const span = spansOf('cli-call').find((s) => s.name === 'tools/call echo');
+  assert.ok(
+    span,
+    `cli spans: ${spansOf('cli-call')
+      .map((s) => s.name)
+      .join(', ')}`,
+  );
+  assert.equal(span.kind, CLIENT);
+  assert.equal(attr(span, 'network.transport'), 'pipe');
+  assert.ok(metricNames('cli-call').includes('mcp.client.operation.duration s'));
+});
+
+test('mcpkit call without --otel exports nothing', async () => {
+  const before = received.length;
+  const run = await mcpkit(['call', 'echo', 'text=hi', '--', process.execPath, EXAMPLE], {
+    env: otelEnv('cli-plain'),
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(received.length, before);
+  assert.doesNotMatch(run.stderr, /otel:/);
 });
