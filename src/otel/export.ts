@@ -77,7 +77,7 @@ export async function startOtlpExport(options: OtlpExportOptions = {}): Promise<
   const { api } = sdk;
   api.diag.setLogger(
     {
-      error: (message: string) => onerror(new Error(message)),
+      error: (message: string) => onerror(new Error(readable(message))),
       warn: () => undefined,
       info: () => undefined,
       debug: () => undefined,
@@ -146,4 +146,18 @@ async function load(protocol: string) {
     TraceExporter: traceExporter.OTLPTraceExporter,
     MetricExporter: metricExporter.OTLPMetricExporter,
   };
+}
+
+/** The SDK's diagnostic: an error it serialized as JSON is shown by its message, on one line. */
+function readable(message: string): string {
+  let text = message;
+  if (text.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(text) as { message?: unknown };
+      if (typeof parsed.message === 'string') text = parsed.message;
+    } catch {
+      // Not JSON after all: shown as it is.
+    }
+  }
+  return text.split('\n')[0]?.slice(0, 300) ?? '';
 }

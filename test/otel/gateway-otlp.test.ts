@@ -9,8 +9,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { trace } from '@opentelemetry/api';
@@ -311,4 +312,47 @@ test('mcpkit call without --otel exports nothing', async () => {
   assert.equal(run.code, 0, run.stderr);
   assert.equal(received.length, before);
   assert.doesNotMatch(run.stderr, /otel:/);
+});
+
+test("mcpkit serve --otel: the module's server traced over stdio (network.transport pipe), exported before it exits", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-otel-serve-'));
+  const module = join(dir, 'server.mjs');
+  const pkg = pathToFileURL(join(dirname(MCPKIT), 'index.js')).href;
+  writeFileSync(
+    module,
+    `import { McpServer } from '${pkg}';
+export const server = new McpServer({ name: 'served', version: '1.0.0' });
+server.tool('hello', {}, () => ({ content: [{ type: 'text', text: 'hi' }] }));
+`,
+  );
+  // The stdio client passes an allow-listed environment only: the OTEL_* variables go to the server by -e.
+  const run = await mcpkit(
+    [
+      'call',
+      'hello',
+      '-e',
+      `OTEL_EXPORTER_OTLP_ENDPOINT=${endpoint}`,
+      '-e',
+      'OTEL_EXPORTER_OTLP_PROTOCOL=http/json',
+      '-e',
+      'OTEL_SERVICE_NAME=cli-serve',
+      '--',
+      process.execPath,
+      MCPKIT,
+      'serve',
+      module,
+      '--otel',
+    ],
+    { env: otelEnv('cli-call-of-serve') },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const span = spansOf('cli-serve').find((s) => s.name === 'tools/call hello');
+  assert.ok(
+    span,
+    `served spans: ${spansOf('cli-serve')
+      .map((s) => s.name)
+      .join(', ')}`,
+  );
+  assert.equal(span.kind, SERVER);
+  assert.equal(attr(span, 'network.transport'), 'pipe');
 });
