@@ -211,3 +211,46 @@ test('without the SDK registered nothing is recorded and calls go on (the API is
   assert.equal(sdk.spans().length, before);
   await client.close();
 });
+
+test("a handler's requests to its client: CLIENT spans under the server's, continued by the client", async () => {
+  const server = instrumentServer(new McpServer({ name: 'asks', version: '1' }), providers);
+  server.tool('interact', {}, async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      message: 'Who?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
+    await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 });
+    const roots = await ctx.listRoots();
+    return { content: [{ type: 'text', text: `${answer.action} ${roots.length}` }] };
+  });
+  const [clientSide, serverSide] = createLinkedTransports();
+  await server.connect(serverSide);
+  const client = new Client(
+    { name: 'c', version: '1' },
+    {
+      era: 'stateful',
+      elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }),
+      sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' }),
+      roots: [{ uri: 'file:///tmp', name: 'tmp' }],
+    },
+  );
+  await client.connect(instrumentTransport(clientSide, providers));
+  const before = sdk.spans().length;
+  const result = await client.callTool('interact');
+  assert.deepEqual(result.content, [{ type: 'text', text: 'accept 1' }]);
+  await client.close();
+  const spans = sdk.spans().slice(before);
+  const handler = spans.find((s) => s.name === 'tools/call interact' && s.kind === SpanKind.SERVER);
+  assert.ok(handler);
+  for (const method of ['elicitation/create', 'sampling/createMessage', 'roots/list']) {
+    const asked = spans.find((s) => s.name === method && s.kind === SpanKind.CLIENT);
+    assert.ok(asked, `${method}: ${spans.map((s) => `${s.name}/${s.kind}`).join(', ')}`);
+    assert.equal(asked.parentSpanContext?.spanId, handler.spanContext().spanId, method);
+    assert.equal(asked.attributes['mcp.method.name'], method);
+    const answered = spans.find((s) => s.name === method && s.kind === SpanKind.SERVER);
+    assert.ok(answered, `${method} answered by the client`);
+    // Requests with params carry the context in `_meta`; roots/list has none to carry it.
+    if (method !== 'roots/list')
+      assert.equal(answered.parentSpanContext?.spanId, asked.spanContext().spanId, method);
+  }
+});

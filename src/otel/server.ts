@@ -2,14 +2,21 @@
  * A server's spans and metrics: one SERVER span per request the middleware chain sees (`{mcp.method.name} {target}`),
  * continuing the trace context of the request's `_meta` (the ambient one linked), the handler run inside it, so
  * what it calls (a proxy's forwarded request, a gateway's routed call) joins the trace; `mcp.server.operation.duration`
- * per request; `mcp.server.session.duration` per session that closes.
+ * per request; `mcp.server.session.duration` per session that closes; a CLIENT span per request a handler makes of
+ * its client (elicitation, sampling, roots), whose trace context goes in that request's `_meta`.
  */
 import { type Attributes, context, type Link, SpanKind, trace } from '@opentelemetry/api';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { McpServer } from '../server/server.js';
 import { ATTR, METRIC } from './conventions.js';
 import { failureOf, isToolError, TOOL_ERROR } from './errors.js';
-import { Instruments, type OtelOptions, remoteParent, requestAttributes } from './instruments.js';
+import {
+  Instruments,
+  type OtelOptions,
+  remoteParent,
+  requestAttributes,
+  traceFields,
+} from './instruments.js';
 
 /**
  * Instruments a server (an `McpServer`, a proxy, a host's gateway): adds the tracing middleware, in front of any
@@ -21,6 +28,30 @@ export function instrumentServer<S extends McpServer>(server: S, options: OtelOp
     const attributes: Attributes = { [ATTR.protocolVersion]: session.protocolVersion };
     if (o.networkTransport !== undefined) attributes[ATTR.networkTransport] = o.networkTransport;
     o.record(METRIC.serverSession, ms / 1000, attributes);
+  });
+  server.aroundAsks((method, params, ctx, send) => {
+    // A request of the server's to its client: a CLIENT span under the handler's, its context put into `_meta`.
+    const attributes: Attributes = {
+      [ATTR.method]: method,
+      [ATTR.protocolVersion]: ctx.session.protocolVersion,
+    };
+    if (ctx.session.id !== undefined) attributes[ATTR.session] = ctx.session.id;
+    if (o.networkTransport !== undefined) attributes[ATTR.networkTransport] = o.networkTransport;
+    const span = o.tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes }, context.active());
+    const fields = traceFields(span);
+    if (fields !== undefined && params !== undefined)
+      params._meta = { ...(params._meta as JsonObject | undefined), ...fields };
+    const started = performance.now();
+    return send().then(
+      (answer) => {
+        o.end(span, attributes, started, METRIC.clientOperation);
+        return answer;
+      },
+      (e: unknown) => {
+        o.end(span, attributes, started, METRIC.clientOperation, failureOf(e));
+        throw e;
+      },
+    );
   });
   server.use((request, next) => {
     const { method, params, ctx } = request;

@@ -104,6 +104,8 @@ export class McpServer {
   /** Who is told of sessions closing (tracing), and when each session opened (only while someone listens). */
   readonly #sessionWatchers: ((session: ServerSession, durationMs: number) => void)[] = [];
   readonly #opened = new WeakMap<ServerSession, number>();
+  /** The app's hooks around the requests handlers make of their client (tracing), outermost first. */
+  readonly #askHooks: AskHook[] = [];
   readonly #middleware: Middleware[] = [];
   readonly #capabilities: DeclaredCapabilities;
   readonly #broadcast: Broadcaster;
@@ -272,7 +274,7 @@ export class McpServer {
       templates: this.templates,
       middleware: this.#middleware,
       guards: () => this.#guards?.run,
-      asks: () => this.#guards?.asks,
+      asks: () => this.asks,
       access: () => this.access,
       sessionEnded: (session: SessionInfo) => this.sessionEnded(session),
     };
@@ -316,6 +318,16 @@ export class McpServer {
       const i = this.#sessionWatchers.indexOf(watcher);
       if (i >= 0) this.#sessionWatchers.splice(i, 1);
     };
+  }
+
+  /**
+   * Adds a hook around every request a handler makes of its client (`elicitation/create`, `sampling/createMessage`,
+   * `roots/list`), outside the server's own guards: `mcpkit/otel` traces them and puts the trace context in their
+   * `_meta`. The hook calls `send` once and returns what it returns.
+   */
+  aroundAsks(hook: AskHook): this {
+    this.#askHooks.push(hook);
+    return this;
   }
 
   /** Adds middleware that runs around every incoming request, in the order added. */
@@ -422,7 +434,18 @@ export class McpServer {
 
   /** @internal The hook around requests handlers make of their client (audit, rate limits). */
   get asks(): AskHook | undefined {
-    return this.#guards?.asks;
+    const guard = this.#guards?.asks;
+    const own = this.#askHooks;
+    if (own.length === 0) return guard;
+    return (method, params, ctx, send) => {
+      let inner = guard === undefined ? send : () => guard(method, params, ctx, send);
+      for (let i = own.length - 1; i >= 0; i--) {
+        const hook = own[i] as AskHook;
+        const next = inner;
+        inner = () => hook(method, params, ctx, next);
+      }
+      return inner();
+    };
   }
 
   /** @internal The middleware chain (the author's; the guards run in front of it). */
