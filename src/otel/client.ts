@@ -56,7 +56,13 @@ class InstrumentedTransport implements Transport {
     this.#inner = inner;
     this.#o = o;
     this.#network = o.networkTransport ?? networkOf(inner);
+    // Only a transport that can be reopened says so: the client probes for `reopen` (a stdio server that exits on the
+    // era probe is started afresh), and the reopened one is instrumented too.
+    const reopen = inner.reopen?.bind(inner);
+    if (reopen !== undefined) this.reopen = () => new InstrumentedTransport(reopen(), o);
   }
+
+  reopen?: () => Transport;
 
   get sessionId(): string | undefined {
     return this.#inner.sessionId;
@@ -91,12 +97,6 @@ class InstrumentedTransport implements Transport {
 
   close(): Promise<void> {
     return this.#inner.close();
-  }
-
-  reopen(): Transport {
-    const inner = this.#inner.reopen?.();
-    if (inner === undefined) throw new Error('the transport cannot be reopened');
-    return new InstrumentedTransport(inner, this.#o);
   }
 
   /** A request going out: its span started, the trace context put into its `_meta`. */

@@ -10,6 +10,7 @@ import { Client } from '../client/client.js';
 import { McpkitError } from '../jsonrpc/errors.js';
 import { McpServer } from '../server/server.js';
 import { createLinkedTransports } from '../transport/memory.js';
+import { StdioClientTransport } from '../transport/stdio-client.js';
 import { instrumentTransport } from './client.js';
 import { DURATION_BUCKETS } from './conventions.js';
 import { instrumentServer } from './server.js';
@@ -253,4 +254,14 @@ test("a handler's requests to its client: CLIENT spans under the server's, conti
     if (method !== 'roots/list')
       assert.equal(answered.parentSpanContext?.spanId, asked.spanContext().spanId, method);
   }
+});
+
+test('the wrapper can be reopened exactly when the transport it wraps can (the client probes for reopen)', () => {
+  const [memory] = createLinkedTransports();
+  assert.equal(instrumentTransport(memory).reopen, undefined);
+  const stdio = new StdioClientTransport({ command: process.execPath, args: ['-e', ''] });
+  const wrapped = instrumentTransport(stdio);
+  assert.equal(typeof wrapped.reopen, 'function');
+  const again = wrapped.reopen?.();
+  assert.equal(typeof again?.reopen, 'function', 'the reopened transport is wrapped too');
 });
