@@ -25,6 +25,7 @@ export const ENTRIES: readonly { specifier: string; file: string }[] = [
   { specifier: 'mcpkit/auth', file: 'auth.d.ts' },
   { specifier: 'mcpkit/host', file: 'host.d.ts' },
   { specifier: 'mcpkit/redis', file: 'redis.d.ts' },
+  { specifier: 'mcpkit/otel', file: 'otel.d.ts' },
 ];
 
 /** The command that regenerates the reports. */

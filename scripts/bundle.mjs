@@ -3,7 +3,8 @@
 // start-up time. Types stay in dist/src (*.d.ts). ajv stays external: it is loaded lazily anyway; so do jose and
 // oauth4webapi (dependencies of `mcpkit/auth` only). The `mcpkit` command (dist/pkg/cli.js, the package's `bin`) is
 // bundled in the same run, so it shares the chunks; each command's code is a chunk of its own, loaded when it runs,
-// and commander stays external (a runtime dependency), so does ioredis (the optional peer of `mcpkit/redis`).
+// and commander stays external (a runtime dependency), so do ioredis (the optional peer of `mcpkit/redis`) and
+// `@opentelemetry/*` (`mcpkit/otel`: the API an optional peer, the SDK loaded by `--otel` only).
 // `keepNames` keeps classes' and functions' own names (an error is a `JsonRpcError` in a stack trace and in `error.constructor.name`, not the bundler's `_JsonRpcError`).
 import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -13,7 +14,10 @@ import { build } from 'esbuild';
 await rm('dist/pkg', { recursive: true, force: true });
 
 const entries = Object.fromEntries(
-  ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'redis'].map((name) => [name, `dist/src/${name}.js`]),
+  ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'redis', 'otel'].map((name) => [
+    name,
+    `dist/src/${name}.js`,
+  ]),
 );
 entries.cli = 'dist/src/cli/main.js';
 await build({
@@ -24,7 +28,16 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['ajv', 'ajv/*', 'ajv-formats', 'jose', 'oauth4webapi', 'commander', 'ioredis'],
+  external: [
+    'ajv',
+    'ajv/*',
+    'ajv-formats',
+    'jose',
+    'oauth4webapi',
+    'commander',
+    'ioredis',
+    '@opentelemetry/*',
+  ],
   keepNames: true,
   logLevel: 'warning',
 });

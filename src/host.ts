@@ -90,6 +90,12 @@ export {
   type RegistryChange,
 } from './host/host.js';
 export { hostGateway } from './host/host-gateway.js';
+export type {
+  HostInstrumentation,
+  InstrumentedCall,
+  InstrumentedModelRequest,
+  InstrumentedToolUse,
+} from './host/instrument.js';
 export { AnthropicModel, type AnthropicOptions, anthropicMessages } from './host/model/anthropic.js';
 export { checkModelServer, ModelError, type ModelHttpOptions } from './host/model/http.js';
 export { OpenAIChatModel, type OpenAIChatOptions, openAIMessages } from './host/model/openai.js';

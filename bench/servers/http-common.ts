@@ -11,7 +11,8 @@ export type HttpMode =
   | 'default'
   | 'modern'
   | 'stateless-auth'
-  | 'stateless-guards';
+  | 'stateless-guards'
+  | 'stateless-otel';
 
 const MODES: readonly HttpMode[] = [
   'stateless',
@@ -21,6 +22,7 @@ const MODES: readonly HttpMode[] = [
   'modern',
   'stateless-auth',
   'stateless-guards',
+  'stateless-otel',
 ];
 
 /** The port (0 = any free one) and the mode from argv. */

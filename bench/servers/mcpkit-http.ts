@@ -3,7 +3,9 @@
 // (sessions, SSE replies), default (serve() defaults: sessions, 'auto' replies; the same endpoint also answers the
 // stateless 2026-07-28 revision, which the 'modern' workload sends), stateless-auth (stateless with a JWT bearer
 // token checked on every request, for the auth workload), stateless-guards (stateless with a rate limit per client on
-// tool calls that the load never reaches, access rules, and an audit record of every call to a callback: issue 13).
+// tool calls that the load never reaches, access rules, and an audit record of every call to a callback: issue 13),
+// stateless-otel (stateless, traced and measured by mcpkit/otel with the real SDK: every span sampled, spans and
+// metrics handed to exporters that drop them: issue 29).
 
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
@@ -17,8 +19,13 @@ const { port, mode } = httpArgs();
 
 const server = echoServer(mode === 'stateless-guards');
 
+if (mode === 'stateless-otel') await instrument();
+
 const options: ServeOptions =
-  mode === 'stateless' || mode === 'stateless-auth' || mode === 'stateless-guards'
+  mode === 'stateless' ||
+  mode === 'stateless-auth' ||
+  mode === 'stateless-guards' ||
+  mode === 'stateless-otel'
     ? { sessions: false, responseMode: 'json' }
     : mode === 'json'
       ? { responseMode: 'json' }
@@ -51,4 +58,41 @@ async function freePort(): Promise<number> {
   const chosen = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return chosen;
+}
+
+/** Registers the OpenTelemetry SDK (every span sampled, batched to an exporter that drops them) and instruments. */
+async function instrument(): Promise<void> {
+  const { context, metrics, trace } = await import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+  const { AlwaysOnSampler, BatchSpanProcessor, TracerProvider } = await import('@opentelemetry/sdk-trace');
+  const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = await import(
+    '@opentelemetry/sdk-metrics'
+  );
+  const { instrumentServer } = await import('mcpkit/otel');
+  const done = (_items: unknown, callback: (result: { code: 0 }) => void) => callback({ code: 0 });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(
+    new TracerProvider({
+      sampler: new AlwaysOnSampler(),
+      spanProcessors: [
+        new BatchSpanProcessor({ exporter: { export: done, shutdown: () => Promise.resolve() } }),
+      ],
+    }),
+  );
+  metrics.setGlobalMeterProvider(
+    new MeterProvider({
+      readers: [
+        new PeriodicExportingMetricReader({
+          exporter: {
+            export: done,
+            forceFlush: () => Promise.resolve(),
+            shutdown: () => Promise.resolve(),
+            selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
+          },
+          exportIntervalMillis: 1000,
+        }),
+      ],
+    }),
+  );
+  instrumentServer(server);
 }

@@ -1,6 +1,6 @@
 // The "everything" example server. Usage:
 //   node dist/examples/everything/server.js [--http PORT [--redis URL] [--auth-issuer URL] [--auth-introspect URL]]
-//                                           [--rate-limit RATE] [--audit FILE]
+//                                           [--rate-limit RATE] [--audit FILE] [--otel]
 // Over stdio (the default) nothing but protocol messages goes to stdout; diagnostics go to stderr.
 //   --rate-limit RATE      tool calls limited per client address, per principal with --auth-* ("5/s", "100/min",
 //                          "10/30s"; never per session or client id, which a client changes at will): over it a
@@ -8,6 +8,9 @@
 //                          429 and Retry-After).
 //   --audit FILE           a JSONL audit record of every tool call, resource read, prompt get, sampling and
 //                          elicitation request appended to FILE (rotated at 10 MiB), in stdio and HTTP mode alike.
+//   --otel                 spans and metrics by the MCP semantic conventions exported over OTLP/HTTP to
+//                          OTEL_EXPORTER_OTLP_ENDPOINT (OTEL_EXPORTER_OTLP_PROTOCOL http/json or http/protobuf,
+//                          OTEL_SERVICE_NAME; mcpkit/otel and the OpenTelemetry SDK loaded only then).
 // Over HTTP it can protect itself as an OAuth 2.1 resource server (audience http://127.0.0.1:PORT/mcp):
 //   --auth-issuer URL      JWT access tokens checked with that issuer's keys (jwks_uri of its metadata); the
 //                          Protected Resource Metadata names that issuer.
@@ -36,7 +39,7 @@ import { registerClusterTools } from './cluster-tools.js';
 import { createEverythingServer } from './everything.js';
 
 const USAGE =
-  'usage: server.js [--http PORT [--redis URL] [--auth-issuer URL] [--auth-introspect URL]] [--rate-limit RATE] [--audit FILE]';
+  'usage: server.js [--http PORT [--redis URL] [--auth-issuer URL] [--auth-introspect URL]] [--rate-limit RATE] [--audit FILE] [--otel]';
 
 /** How to serve, as read from the command line. */
 type Mode = (
@@ -48,7 +51,7 @@ type Mode = (
       introspect: string | undefined;
       redis: string | undefined;
     }
-) & { rateLimit: string | undefined; audit: string | undefined };
+) & { rateLimit: string | undefined; audit: string | undefined; otel: boolean };
 
 /** Reads the command line; throws a message for the user on bad input. */
 function parseMode(argv: string[]): Mode {
@@ -61,6 +64,7 @@ function parseMode(argv: string[]): Mode {
       'rate-limit': { type: 'string' },
       audit: { type: 'string' },
       redis: { type: 'string' },
+      otel: { type: 'boolean' },
     },
     strict: true,
   });
@@ -68,7 +72,7 @@ function parseMode(argv: string[]): Mode {
   if (rateLimit !== undefined) parseRate(rateLimit, '--rate-limit');
   const audit = values.audit;
   if (audit === '') throw new Error('--audit needs a file name');
-  const guards = { rateLimit, audit };
+  const guards = { rateLimit, audit, otel: values.otel === true };
   const issuer = values['auth-issuer'];
   const introspect = values['auth-introspect'];
   const redis = values.redis;
@@ -179,6 +183,17 @@ async function main(): Promise<number | undefined> {
   if (cluster !== undefined) registerClusterTools(server, cluster.instanceId);
   // An MCP App: roll_dice and its ui:// document (docs/apps.md).
   registerDiceApp(server);
+  // --otel: spans and metrics over OTLP/HTTP (the OTEL_* variables); mcpkit/otel and the SDK load only then.
+  let otel: { shutdown(): Promise<void> } | undefined;
+  if (mode.otel) {
+    const { instrumentServer, startOtlpExport } = await import('../../src/otel.js');
+    otel = await startOtlpExport({ serviceName: 'mcpkit-everything' });
+    // Over stdio no client address tells the transport: say it.
+    instrumentServer(server, mode.transport === 'stdio' ? { networkTransport: 'pipe' } : {});
+    console.error(
+      `mcpkit everything server: exporting spans and metrics to ${process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318'}`,
+    );
+  }
   switch (mode.transport) {
     case 'stdio':
       await serveStdio(server);
@@ -201,6 +216,7 @@ async function main(): Promise<number | undefined> {
           // Running tasks: those whose tool allows re-runs are released to another instance, the others fail.
           .then(() => server.close())
           .then(() => sink?.flush())
+          .then(() => otel?.shutdown())
           .then(() => cluster?.close())
           .then(
             () => process.exit(0),

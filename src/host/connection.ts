@@ -64,6 +64,8 @@ export interface ConnectionOptions {
   onsandbox?: ((event: SandboxEvent) => void) | undefined;
   /** A transport of the app's own for a server (an in-process server, a custom channel); undefined: from its config. */
   transportFor?: ((server: ServerConfig) => Transport | undefined) | undefined;
+  /** Wraps each transport the client is given (tracing); undefined: the transport as it is. */
+  wrapTransport?: ((server: string, transport: Transport) => Transport) | undefined;
   /** The authorizer of an HTTP server (an OAuth client: the transports' `auth` option). */
   authFor?: ((server: ServerConfig) => HttpAuthorizer | undefined) | undefined;
   onstatus: (status: ServerStatus) => void;
@@ -225,7 +227,9 @@ export class ServerConnection {
       }, ms);
     });
     try {
-      await Promise.race([client.connect(transport, { signal: abort.signal, timeout: ms }), timeout]);
+      const wrap = this.#options.wrapTransport;
+      const given = wrap === undefined ? transport : wrap(this.config.name, transport);
+      await Promise.race([client.connect(given, { signal: abort.signal, timeout: ms }), timeout]);
     } catch (e) {
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);

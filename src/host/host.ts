@@ -137,6 +137,7 @@ export class Host {
       this.#pins,
       this.log,
       options.requestTimeoutMs ?? 60_000,
+      options.instrument,
     );
     this.#refresh = new RefreshScheduler(options.refreshDebounceMs ?? 100, async (server, kinds) => {
       const connection = this.#connections.get(server);
@@ -343,6 +344,7 @@ export class Host {
         toolSearch: this.#toolSearch,
         readResource: (uri, o) => this.#router.readResource(uri, o),
         getPrompt: (name, args, o) => this.#router.getPrompt(name, args, o),
+        instrument: this.#options.instrument,
       },
       model,
       options,
@@ -375,6 +377,7 @@ export class Host {
         }),
       authFor: this.#authFor,
       transportFor: o.transportFor,
+      wrapTransport: o.instrument?.transport?.bind(o.instrument),
       ...(o.random ? { random: o.random } : {}),
       ...(o.lazy ? { lazy: true } : {}),
       onstatus: (status) => this.#status(status),

@@ -5,6 +5,7 @@ import type { ActivityEntry, ActivityLog, ActivityLogOptions } from './activity-
 import type { ApprovalCallback } from './approval.js';
 import type { ApprovalMode, ServerConfig } from './config/types.js';
 import type { ListKind, RestartOptions, ServerStatus } from './connection.js';
+import type { HostInstrumentation } from './instrument.js';
 import type { ModelAdapter } from './model/types.js';
 import type { HostOAuthOptions } from './oauth.js';
 import type { ToolPinStore } from './pin-store.js';
@@ -82,6 +83,8 @@ export interface HostOptions {
   roots?: Root[];
   /** Random numbers in [0, 1) for restart jitter. */
   random?: () => number;
+  /** Hooks around connections, routed calls, approval waits and the model loop (`mcpkit/otel` fills them). */
+  instrument?: HostInstrumentation;
   /**
    * Every server lazy (as if each config said `lazy: true`): started only when a tool search or a call needs it, so the
    * host is ready at once. Default false.

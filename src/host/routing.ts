@@ -11,6 +11,7 @@ import {
 } from './approval.js';
 import type { ServerConnection } from './connection.js';
 import type { ToolChange } from './definition-diff.js';
+import type { HostInstrumentation } from './instrument.js';
 import type { HostTool, Registry } from './registry.js';
 import type { ToolPins } from './tool-pins.js';
 
@@ -36,6 +37,7 @@ export class Router {
   readonly #pins: ToolPins | undefined;
   readonly #log: ActivityLog;
   readonly #requestTimeoutMs: number;
+  readonly #instrument: HostInstrumentation | undefined;
 
   constructor(
     registry: Registry,
@@ -44,7 +46,9 @@ export class Router {
     pins: ToolPins | undefined,
     log: ActivityLog,
     requestTimeoutMs: number,
+    instrument?: HostInstrumentation,
   ) {
+    this.#instrument = instrument;
     this.#registry = registry;
     this.#connections = connections;
     this.#gate = gate;
@@ -57,7 +61,21 @@ export class Router {
    * See {@link Host.callTool}. `check` looks at the tool as its running server lists it before anything is asked or
    * run (the tool search's argument check): a result from it is the call's answer.
    */
-  async callTool(
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: HostCallOptions | undefined,
+    check?: (tool: HostTool) => CallToolResult | undefined | Promise<CallToolResult | undefined>,
+  ): Promise<CallToolResult> {
+    const around = this.#instrument?.call;
+    const known = around === undefined ? undefined : this.#registry.tool(name);
+    if (around === undefined || known === undefined) return this.#callTool(name, args, options, check);
+    return around.call(this.#instrument, { server: known.server, tool: known.tool.name, name }, () =>
+      this.#callTool(name, args, options, check),
+    );
+  }
+
+  async #callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     options: HostCallOptions | undefined,
@@ -149,23 +167,28 @@ export class Router {
     const refused =
       change !== undefined && entry.mode !== 'deny' && connection?.config.toolChanges === 'refuse';
     const mode = change === undefined || entry.mode === 'deny' ? entry.mode : 'ask';
+    const decide = () =>
+      this.#gate.decide(
+        mode,
+        {
+          server,
+          tool: entry.tool.name,
+          qualifiedName: name,
+          annotations: entry.tool.annotations,
+          arguments: args,
+          trusted: connection?.config.trusted ?? false,
+          ...(change === undefined ? {} : { change }),
+        },
+        entry.digest,
+        options?.approve,
+        options?.approvals,
+      );
+    const around = this.#instrument;
     const outcome: ApprovalOutcome = refused
       ? { allowed: false, by: 'tool-changed' }
-      : await this.#gate.decide(
-          mode,
-          {
-            server,
-            tool: entry.tool.name,
-            qualifiedName: name,
-            annotations: entry.tool.annotations,
-            arguments: args,
-            trusted: connection?.config.trusted ?? false,
-            ...(change === undefined ? {} : { change }),
-          },
-          entry.digest,
-          options?.approve,
-          options?.approvals,
-        );
+      : around?.approval === undefined
+        ? await decide()
+        : await around.approval({ server, tool: entry.tool.name, name, mode }, decide);
     log.record({
       kind: 'approval',
       server,

@@ -102,6 +102,11 @@ export class McpServer {
   /** The default log level's index (`LOG_LEVELS`), of sessions and of requests without one. */
   readonly #logLevel: number;
   readonly #sessions = new SessionSet();
+  /** Who is told of sessions closing (tracing), and when each session opened (only while someone listens). */
+  readonly #sessionWatchers: ((session: ServerSession, durationMs: number) => void)[] = [];
+  readonly #opened = new WeakMap<ServerSession, number>();
+  /** The app's hooks around the requests handlers make of their client (tracing), outermost first. */
+  readonly #askHooks: AskHook[] = [];
   readonly #middleware: Middleware[] = [];
   readonly #capabilities: DeclaredCapabilities;
   readonly #broadcast: Broadcaster;
@@ -292,7 +297,7 @@ export class McpServer {
       templates: this.templates,
       middleware: this.#middleware,
       guards: () => this.#guards?.run,
-      asks: () => this.#guards?.asks,
+      asks: () => this.asks,
       access: () => this.access,
       sessionEnded: (session: SessionInfo) => this.sessionEnded(session),
     };
@@ -326,6 +331,28 @@ export class McpServer {
     this.#checked = true;
   }
 
+  /**
+   * Calls `watcher` with each session connected from now on as it closes, and how long it was open (ms): what
+   * `mcpkit/otel` records as `mcp.server.session.duration`. Returns a function that stops it.
+   */
+  watchSessions(watcher: (session: ServerSession, durationMs: number) => void): () => void {
+    this.#sessionWatchers.push(watcher);
+    return () => {
+      const i = this.#sessionWatchers.indexOf(watcher);
+      if (i >= 0) this.#sessionWatchers.splice(i, 1);
+    };
+  }
+
+  /**
+   * Adds a hook around every request a handler makes of its client (`elicitation/create`, `sampling/createMessage`,
+   * `roots/list`), outside the server's own guards: `mcpkit/otel` traces them and puts the trace context in their
+   * `_meta`. The hook calls `send` once and returns what it returns.
+   */
+  aroundAsks(hook: AskHook): this {
+    this.#askHooks.push(hook);
+    return this;
+  }
+
   /** Adds middleware that runs around every incoming request, in the order added. */
   use(middleware: Middleware): this {
     this.#middleware.push(middleware);
@@ -349,7 +376,15 @@ export class McpServer {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.#sessions.connect(transport, this, this.#options.defaultLogLevel ?? 'info');
+    if (this.#sessionWatchers.length === 0)
+      return this.#sessions.connect(transport, this, this.#options.defaultLogLevel ?? 'info');
+    const at = performance.now();
+    return this.#sessions
+      .connect(transport, this, this.#options.defaultLogLevel ?? 'info')
+      .then((session) => {
+        this.#opened.set(session, at);
+        return session;
+      });
   }
 
   /** Tells every session subscribed to `uri` (or to a parent ending in "/") that the resource changed. */
@@ -432,7 +467,18 @@ export class McpServer {
 
   /** @internal The hook around requests handlers make of their client (audit, rate limits). */
   get asks(): AskHook | undefined {
-    return this.#guards?.asks;
+    const guard = this.#guards?.asks;
+    const own = this.#askHooks;
+    if (own.length === 0) return guard;
+    return (method, params, ctx, send) => {
+      let inner = guard === undefined ? send : () => guard(method, params, ctx, send);
+      for (let i = own.length - 1; i >= 0; i--) {
+        const hook = own[i] as AskHook;
+        const next = inner;
+        inner = () => hook(method, params, ctx, next);
+      }
+      return inner();
+    };
   }
 
   /** @internal The middleware chain (the author's; the guards run in front of it). */
@@ -488,6 +534,15 @@ export class McpServer {
   /** @internal Forgets a closed session. */
   closed(session: ServerSession): void {
     this.#sessions.delete(session);
+    const at = this.#opened.get(session);
+    if (at !== undefined)
+      for (const watcher of this.#sessionWatchers) {
+        try {
+          watcher(session, performance.now() - at);
+        } catch (e) {
+          this.error(e instanceof Error ? e : new Error(String(e)), session);
+        }
+      }
     this.sessionEnded(session);
   }
 

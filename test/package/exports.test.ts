@@ -15,6 +15,7 @@ test('the export map is exactly the documented subpaths', () => {
     './auth',
     './host',
     './node',
+    './otel',
     './package.json',
     './redis',
     './stdio',
@@ -81,6 +82,19 @@ test('every subpath resolves and exposes its main names', async () => {
   assert.ok('connectInMemory' in testing);
   const redis = await import('mcpkit/redis');
   assert.ok('redisCluster' in redis && 'RedisEventStore' in redis && 'RedisTaskStore' in redis);
+  const otel = await import('mcpkit/otel');
+  assert.ok('instrumentServer' in otel && 'instrumentTransport' in otel && 'hostInstrumentation' in otel);
+});
+
+test('no entry but mcpkit/otel imports @opentelemetry, directly or through a chunk', () => {
+  // Nothing of OpenTelemetry is loaded unless the app imports mcpkit/otel (or runs --otel, which imports it).
+  for (const entry of ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'redis']) {
+    const { bare } = imports(join(root, 'dist/pkg', `${entry}.js`));
+    const otel = [...bare].filter((s) => s.startsWith('@opentelemetry/'));
+    assert.deepEqual(otel, [], `dist/pkg/${entry}.js reaches ${otel.join(', ')}`);
+  }
+  const { bare } = imports(join(root, 'dist/pkg/otel.js'));
+  assert.ok(bare.has('@opentelemetry/api'), 'mcpkit/otel imports the API');
 });
 
 test('entry modules use named exports only', async () => {
@@ -93,7 +107,7 @@ test('entry modules use named exports only', async () => {
 test('the published bundles keep every exported class and function its own name', async () => {
   // esbuild renames a class whose body refers to itself (`_JsonRpcError`); `keepNames` restores the name that stack
   // traces, `error.name` defaults and `constructor.name` show.
-  const entries = ['index', 'stdio', 'node', 'testing', 'auth', 'host'];
+  const entries = ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'otel'];
   let checked = 0;
   for (const entry of entries) {
     const mod = (await import(pathToFileURL(join(root, 'dist/pkg', `${entry}.js`)).href)) as Record<

@@ -318,6 +318,7 @@ test('src/README.md states the folder order, and every folder of src/ is in it',
     'auth',
     'compose',
     'host',
+    'otel',
     'inspector',
     'cli',
   ]);

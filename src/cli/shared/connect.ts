@@ -161,7 +161,7 @@ export function transportOf(target: Target, auth: HttpAuthorizer | undefined, ht
 export async function connect(
   target: Target,
   flags: ConnectFlags,
-  extra: { auth?: HttpAuthorizer; client?: ClientOptions } = {},
+  extra: { auth?: HttpAuthorizer; client?: ClientOptions; wrap?: (transport: Transport) => Transport } = {},
 ): Promise<Connection> {
   const eraFlag = flags.era ?? 'auto';
   if (!(eraFlag in ERAS))
@@ -193,7 +193,7 @@ export async function connect(
   const http = new HttpWatch();
   const transport = transportOf(target, extra.auth, http);
   try {
-    await client.connect(transport, { timeout });
+    await client.connect(extra.wrap ? extra.wrap(transport) : transport, { timeout });
   } catch (e) {
     await client.close().catch(() => undefined);
     throw connectFailure(e, target, transport, http);

@@ -11,6 +11,8 @@ export interface CommonFlags extends TargetFlags {
   era?: string;
   logLevel?: string;
   timeout?: string;
+  /** `--otel`: export spans and metrics over OTLP/HTTP. */
+  otel?: boolean;
 }
 
 /**

@@ -23,6 +23,14 @@ export function withSandbox(command: Command): Command {
   );
 }
 
+/** `--otel`: spans and metrics exported over OTLP/HTTP (see `otel.ts`). */
+export function withOtel(command: Command): Command {
+  return command.option('--otel', OTEL_HELP);
+}
+
+const OTEL_HELP =
+  'export traces and metrics over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (OTEL_EXPORTER_OTLP_PROTOCOL http/json or http/protobuf, OTEL_SERVICE_NAME); needs the @opentelemetry SDK packages installed';
+
 /** `--format text|json`. */
 export function withFormat(command: Command): Command {
   return command.option(
@@ -48,6 +56,7 @@ export function withTarget(command: Command): Command {
       .option('--header <"Name: value">', 'HTTP header for a URL target (repeatable)', collect)
       .option('--era <era>', 'protocol era: "legacy" (initialize), "modern" (2026-07-28) or "auto"', 'auto')
       .option('--log-level <level>', 'ask the server for log messages at this level (they go to stderr)')
-      .option('--timeout <ms>', 'time limit of each request in milliseconds', '60000'),
+      .option('--timeout <ms>', 'time limit of each request in milliseconds', '60000')
+      .option('--otel', OTEL_HELP),
   );
 }

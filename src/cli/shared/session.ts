@@ -4,6 +4,7 @@ import type { HttpAuthorizer } from '../../transport/http-client/auth-hook.js';
 import { type Connection, commandFailure, connect } from './connect.js';
 import type { CommonFlags } from './execute.js';
 import { serverCommand } from './execute.js';
+import { startOtel } from './otel.js';
 import { type Format, parseFormat } from './output.js';
 import { resolveTarget } from './target.js';
 
@@ -24,10 +25,18 @@ export async function withConnection<T>(
     resolved.kind === 'url'
       ? (await import('./auth-store.js')).storedAuthorizer(resolved.url, resolved.oauth)
       : undefined;
-  const connection = await connect(resolved, flags, {
-    ...(auth ? { auth } : {}),
-    ...(client ? { client } : {}),
-  });
+  const otel = await startOtel(flags.otel, 'mcpkit');
+  let connection: Connection;
+  try {
+    connection = await connect(resolved, flags, {
+      ...(auth ? { auth } : {}),
+      ...(client ? { client } : {}),
+      ...(otel ? { wrap: otel.transport } : {}),
+    });
+  } catch (e) {
+    await otel?.shutdown();
+    throw e;
+  }
   try {
     return await body(connection, format);
   } catch (e) {
@@ -36,5 +45,6 @@ export async function withConnection<T>(
     throw commandFailure(e, resolved, connection.http);
   } finally {
     await connection.close();
+    await otel?.shutdown();
   }
 }

@@ -10,6 +10,7 @@ import type {
 } from '../../spec/types.js';
 import { type ActivityLog, shorten, summarizeResult } from '../activity-log.js';
 import type { ApprovalCallback, ApprovalDecision, ApprovalRequest } from '../approval.js';
+import type { HostInstrumentation } from '../instrument.js';
 import {
   blocksOf,
   INVALID_ARGUMENTS_META,
@@ -112,6 +113,8 @@ export interface ChatHost {
   getPrompt(name: string, args: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult>;
   /** The host's approval callback. */
   readonly approve: ApprovalCallback | undefined;
+  /** Hooks around model requests and tool calls (tracing). */
+  readonly instrument?: HostInstrumentation | undefined;
 }
 
 /**
@@ -264,16 +267,30 @@ export class Chat {
       const started = performance.now();
       let response: Awaited<ReturnType<ModelAdapter['complete']>>;
       try {
-        response = await this.model.complete({
-          messages: this.#messages,
-          ...(o.system === undefined ? {} : { system: o.system }),
-          ...(tools.length > 0 ? { tools, toolChoice: last ? 'none' : 'auto' } : {}),
-          ...(mode === 'provider' && tools.length > 0 ? { toolSearch: 'provider' as const } : {}),
-          maxTokens: o.maxTokens ?? 4096,
-          ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
-          ...(signal ? { signal } : {}),
-          onevent,
-        });
+        const complete = () =>
+          this.model.complete({
+            messages: this.#messages,
+            ...(o.system === undefined ? {} : { system: o.system }),
+            ...(tools.length > 0 ? { tools, toolChoice: last ? 'none' : 'auto' } : {}),
+            ...(mode === 'provider' && tools.length > 0 ? { toolSearch: 'provider' as const } : {}),
+            maxTokens: o.maxTokens ?? 4096,
+            ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+            ...(signal ? { signal } : {}),
+            onevent,
+          });
+        const around = this.#host.instrument;
+        response =
+          around?.model === undefined
+            ? await complete()
+            : await around.model(
+                {
+                  provider: this.model.provider,
+                  model: this.model.model,
+                  maxTokens: o.maxTokens ?? 4096,
+                  temperature: o.temperature,
+                },
+                complete,
+              );
       } catch (e) {
         this.#logModel('error', performance.now() - started, shorten(errorMessage(e)));
         throw e;
@@ -349,10 +366,14 @@ export class Chat {
       });
     } else {
       const approve = this.#approver(asking);
-      result = await this.#host.callTool(call.name, call.input, {
-        ...(signal ? { signal } : {}),
-        ...(approve ? { approve } : {}),
-      });
+      const run = () =>
+        this.#host.callTool(call.name, call.input, {
+          ...(signal ? { signal } : {}),
+          ...(approve ? { approve } : {}),
+        });
+      const around = this.#host.instrument;
+      result =
+        around?.tool === undefined ? await run() : await around.tool({ name: call.name, id: call.id }, run);
     }
     this.#emit({
       type: 'tool-result',

@@ -5,19 +5,21 @@
 // follow the config's policy only (an `ask` is denied), sampling and elicitation declined.
 import type { Command } from 'commander';
 import { execute } from '../../shared/execute.js';
-import { withFormat, withSandbox, withTrustProject } from '../../shared/options.js';
+import { withFormat, withOtel, withSandbox, withTrustProject } from '../../shared/options.js';
 import type { ChatFlags } from './flags.js';
 import { MODEL_SERVER_HINT } from './hint.js';
 
 /** Adds `mcpkit chat` to `program`. */
 export function register(program: Command): void {
   withFormat(
-    withSandbox(
-      withTrustProject(
-        program
-          .command('chat')
-          .description('Chat with a model that uses the servers of a host config (approvals asked inline)')
-          .option('--config <file>', 'host config file (default: the known locations)'),
+    withOtel(
+      withSandbox(
+        withTrustProject(
+          program
+            .command('chat')
+            .description('Chat with a model that uses the servers of a host config (approvals asked inline)')
+            .option('--config <file>', 'host config file (default: the known locations)'),
+        ),
       ),
     )
       .option(

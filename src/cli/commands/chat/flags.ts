@@ -10,4 +10,6 @@ export interface ChatFlags extends HostConfigFlags {
   /** `search`, `auto` or `provider` (true: `search`). */
   toolSearch?: string | boolean;
   lazy?: boolean;
+  /** Export spans and metrics over OTLP/HTTP. */
+  otel?: boolean;
 }

@@ -11,6 +11,7 @@ import { createModel } from '../../../host/model/spec.js';
 import { errorMessage } from '../../../jsonrpc/errors.js';
 import { CliError, ExitCode, exitCodeOf } from '../../shared/exit.js';
 import { configSources, loadHostConfig } from '../../shared/host-config.js';
+import { startOtel } from '../../shared/otel.js';
 import { cut, note, out, parseFormat, printError, table } from '../../shared/output.js';
 import { toolListCache, toolPinStore } from '../../shared/pins.js';
 import { Lines } from '../../shared/terminal.js';
@@ -62,8 +63,10 @@ ${MODEL_SERVER_HINT}`,
     lines,
     ...(interactive ? { input: async (input) => lines.ask(`${input.description ?? input.id}: `) } : {}),
   });
+  const otel = await startOtel(flags.otel, 'mcpkit-chat');
   const host = new Host(config, {
     model,
+    ...(otel ? { instrument: otel.host() } : {}),
     ...(flags.sandbox ? { sandbox: true } : {}),
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     toolPins: toolPinStore(),
@@ -138,6 +141,7 @@ ${MODEL_SERVER_HINT}`,
   } finally {
     lines.close();
     await host.close();
+    await otel?.shutdown();
   }
 }
 

@@ -6,17 +6,19 @@
 // the protocol's over stdio.
 import type { Command } from 'commander';
 import { execute } from '../../shared/execute.js';
-import { withSandbox, withTrustProject } from '../../shared/options.js';
+import { withOtel, withSandbox, withTrustProject } from '../../shared/options.js';
 import type { GatewayFlags } from './flags.js';
 
 /** Adds `mcpkit gateway` to `program`. */
 export function register(program: Command): void {
-  withSandbox(
-    withTrustProject(
-      program
-        .command('gateway')
-        .description('Serve the servers of a host config as one MCP server (stdio, or --http PORT)')
-        .option('--config <file>', 'host config file (default: the known locations)'),
+  withOtel(
+    withSandbox(
+      withTrustProject(
+        program
+          .command('gateway')
+          .description('Serve the servers of a host config as one MCP server (stdio, or --http PORT)')
+          .option('--config <file>', 'host config file (default: the known locations)'),
+      ),
     ),
   )
     .option(

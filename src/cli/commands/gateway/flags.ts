@@ -13,4 +13,6 @@ export interface GatewayFlags extends HostConfigFlags {
   lazy?: boolean;
   /** `--default-approval allow|deny|ask`: the mode of tools no policy names (over `host.defaultApproval`). */
   defaultApproval?: string;
+  /** Export spans and metrics over OTLP/HTTP. */
+  otel?: boolean;
 }

@@ -8,6 +8,7 @@ import { isLoopbackHost } from '../../../transport/loopback.js';
 import { StdioServerTransport } from '../../../transport/stdio-server.js';
 import { CliError, ExitCode } from '../../shared/exit.js';
 import { configSources, loadHostConfig } from '../../shared/host-config.js';
+import { startOtel } from '../../shared/otel.js';
 import { cut, note } from '../../shared/output.js';
 import { toolListCache, toolPinStore } from '../../shared/pins.js';
 import type { GatewayFlags } from './flags.js';
@@ -27,7 +28,9 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
   const address = flags.host ?? '127.0.0.1';
   if (port !== undefined) remoteCheck(address, flags.allowRemote === true);
   const cwd = process.cwd();
+  const otel = await startOtel(flags.otel, 'mcpkit-gateway');
   const host = new Host(await loadHostConfig(flags), {
+    ...(otel ? { instrument: otel.host() } : {}),
     roots: [{ uri: pathToFileURL(cwd).href, name: basename(cwd) }],
     toolPins: toolPinStore(),
     toolListCache: toolListCache(),
@@ -47,11 +50,12 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
     await host.start();
     const count = host.registry.tools().length;
     const tools = flags.toolSearch === true ? `tool search over ${count} tools` : `${count} tools`;
-    const gateway = host.toServer({
+    const served = host.toServer({
       info: { name: 'mcpkit-gateway', version: '0.1.0' },
       ...(flags.toolSearch === true ? { toolSearch: true } : {}),
       approvalRemedy: 'or start the gateway with --default-approval allow',
     });
+    const gateway = otel ? otel.server(served, port === undefined ? 'pipe' : undefined) : served;
     if (port === undefined) {
       note(
         `gateway on stdio: ${host.servers.filter((s) => s.state === 'ready').length} servers ready, ${tools}`,
@@ -79,6 +83,7 @@ export async function runGateway(flags: GatewayFlags): Promise<number> {
     return 0;
   } finally {
     await host.close();
+    await otel?.shutdown();
   }
 }
 

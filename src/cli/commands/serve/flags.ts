@@ -6,4 +6,6 @@ export interface ServeFlags {
   watch?: boolean;
   export?: string;
   format?: string;
+  /** Export spans and metrics over OTLP/HTTP. */
+  otel?: boolean;
 }

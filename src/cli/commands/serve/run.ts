@@ -19,7 +19,7 @@ export async function serveCommand(file: string, flags: ServeFlags): Promise<num
   if (ts?.kind === 'none') throw new CliError(ExitCode.usage, ts.reason);
   const nodeFlags =
     ts?.kind === 'flag' ? ['--experimental-strip-types', '--disable-warning=ExperimentalWarning'] : [];
-  const target = { path, http, exportName: flags.export };
+  const target = { path, http, exportName: flags.export, otel: flags.otel === true };
   if (flags.watch) return runWatch({ ...target, nodeFlags });
   if (nodeFlags.length > 0) return runAgain(nodeFlags);
   return runServe(target);

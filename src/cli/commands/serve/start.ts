@@ -2,8 +2,10 @@
 // on one endpoint, the legacy HTTP+SSE transport beside it; until SIGINT or SIGTERM).
 import type { Transport, TransportReceiver } from '../../../protocol/transport.js';
 import { serve } from '../../../server/http/adapters/node-serve.js';
+import type { McpServer } from '../../../server/server.js';
 import { StdioServerTransport } from '../../../transport/stdio-server.js';
 import { CliError, ExitCode } from '../../shared/exit.js';
+import { startOtel } from '../../shared/otel.js';
 import { note } from '../../shared/output.js';
 import { loadServer } from './module.js';
 
@@ -12,11 +14,25 @@ export interface ServeTarget {
   path: string;
   http: number | undefined;
   exportName: string | undefined;
+  /** `--otel`: the server traced, spans and metrics exported over OTLP/HTTP. */
+  otel: boolean;
 }
 
 /** Serves the module's server until the client goes (stdio) or a signal comes (HTTP); resolves with the exit code. */
 export async function runServe(target: ServeTarget): Promise<number> {
-  const server = await loadServer(target.path, target.exportName);
+  const loaded = await loadServer(target.path, target.exportName);
+  const otel = await startOtel(target.otel, 'mcpkit-serve');
+  try {
+    return await serveLoaded(
+      otel ? otel.server(loaded, target.http === undefined ? 'pipe' : undefined) : loaded,
+      target,
+    );
+  } finally {
+    await otel?.shutdown();
+  }
+}
+
+async function serveLoaded(server: McpServer, target: ServeTarget): Promise<number> {
   if (target.http === undefined) {
     const { transport, closed } = watchClose(new StdioServerTransport());
     await server.connect(transport);

@@ -15,6 +15,8 @@ export interface WatchTarget {
   path: string;
   http: number | undefined;
   exportName: string | undefined;
+  /** `--otel`, passed on to each child. */
+  otel: boolean;
   /** Node flags for the child (`--experimental-strip-types` where that is how TypeScript loads). */
   nodeFlags: string[];
 }
@@ -32,6 +34,7 @@ export async function runWatch(target: WatchTarget): Promise<number> {
     target.path,
     ...(target.http === undefined ? [] : ['--http', String(target.http)]),
     ...(target.exportName === undefined ? [] : ['--export', target.exportName]),
+    ...(target.otel ? ['--otel'] : []),
   ];
   const relay = target.http === undefined ? new StdioRelay() : undefined;
   let child: ChildProcess | undefined;
