@@ -6,7 +6,7 @@ export const INSTANCE_ID_LENGTH = 8;
 
 /** What a session's transport needs from its cluster (the endpoint's `ClusterNode` implements it). */
 export interface ClusterLink {
-  /** This instance's id ({@link INSTANCE_ID_LENGTH} base64url characters). */
+  /** This instance's id (`INSTANCE_ID_LENGTH`, 8, base64url characters). */
   readonly instance: string;
   readonly events: SharedEventStore;
   /** How often a follower checks that the instance writing its stream is alive, in ms. */
