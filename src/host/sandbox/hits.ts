@@ -39,7 +39,8 @@ const PATTERNS: readonly [RegExp, SandboxHitKind, string][] = [
     'a new process was refused: the sandbox’s process limit is reached',
   ],
   [
-    /\bENOMEM\b|cannot allocate memory|allocation failed|out of memory/i,
+    // Node 24 says `Failed to allocate memory` (ERR_MEMORY_ALLOCATION_FAILED), Node 20 `Array buffer allocation failed`.
+    /\bENOMEM\b|cannot allocate memory|allocation failed|failed to allocate memory|ERR_MEMORY_ALLOCATION_FAILED|out of memory/i,
     'memory',
     'memory was refused: the sandbox’s memory limit is reached',
   ],
