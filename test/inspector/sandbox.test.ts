@@ -28,7 +28,7 @@ before(async () => {
       host: { sandbox: true, defaultApproval: 'allow' },
       servers: {
         boxed: { command: process.execPath, args: [EVERYTHING] },
-        // 768 MB: Node 24 needs about 600 MB of RLIMIT_DATA to start (docs/sandbox.md).
+        // 768 MB: without a memory control group, Node 24 needs about 600 MB of RLIMIT_DATA to start (docs/sandbox.md).
         granted: { command: process.execPath, args: [EVERYTHING], sandbox: { write: [data], memoryMb: 768 } },
         open: { command: process.execPath, args: [EVERYTHING], sandbox: false },
       },

@@ -2,7 +2,9 @@
 // unless the host's network is granted), no capabilities, nested user namespaces refused, a new session (no typing
 // into the host's terminal), the system read-only, the hidden folders empty, the grants bound on top (deeper paths
 // after shallower ones, so a read grant inside a write grant stays read-only), and prlimit setting the per-process
-// limits inside the user namespace (where RLIMIT_NPROC counts the sandbox's processes only).
+// limits inside the user namespace (where RLIMIT_NPROC counts the sandbox's processes only). Memory is limited by the
+// sandbox's memory control group where there is one (it counts memory used); RLIMIT_DATA, which also counts memory a
+// runtime only reserves (Node 24 reserves about 600 MB at start), is the limit only where there is no such group.
 import { existsSync, realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { SECRET_FILES, SECRET_FOLDERS } from './paths.js';
@@ -25,6 +27,8 @@ export interface BwrapPlan {
   reads: readonly string[];
   /** The host's end of the filtering proxy, bound into the sandbox, and the words that start the forwarder. */
   proxy?: { socket: string; forwarder: readonly string[] } | undefined;
+  /** True when a memory control group holds the sandbox to `policy.memoryMb`: no per-process data limit then. */
+  memoryByGroup?: boolean | undefined;
 }
 
 /** The bwrap arguments (after `bwrap`) that run `plan.command` sandboxed. */
@@ -62,14 +66,24 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     out.push(mode === 'write' ? '--bind' : '--ro-bind', realOf(path), path);
   if (plan.proxy) out.push('--bind', plan.proxy.socket, PROXY_SOCKET_INSIDE);
   if (plan.cwd !== undefined) out.push('--chdir', plan.cwd);
-  out.push('--', plan.tools.prlimit, ...rlimits(policy), '--', ...(plan.proxy?.forwarder ?? []));
+  out.push(
+    '--',
+    plan.tools.prlimit,
+    ...rlimits(policy, plan.memoryByGroup === true),
+    '--',
+    ...(plan.proxy?.forwarder ?? []),
+  );
   out.push(plan.command, ...plan.args);
   return out;
 }
 
-/** prlimit's options for the policy: processes, data (memory) per process, CPU seconds, no core files. */
-export function rlimits(policy: SandboxPolicy): string[] {
-  const out = [`--nproc=${policy.processes}`, `--data=${policy.memoryMb * 1024 * 1024}`, '--core=0'];
+/**
+ * prlimit's options for the policy: processes, data (memory) per process unless a memory control group limits the
+ * sandbox, CPU seconds, no core files.
+ */
+export function rlimits(policy: SandboxPolicy, memoryByGroup: boolean): string[] {
+  const out = [`--nproc=${policy.processes}`, '--core=0'];
+  if (!memoryByGroup) out.push(`--data=${policy.memoryMb * 1024 * 1024}`);
   // SIGXCPU at the limit (it says why), SIGKILL a second later for a process that ignores it.
   if (policy.cpuSeconds !== undefined) out.push(`--cpu=${policy.cpuSeconds}:${policy.cpuSeconds + 1}`);
   return out;

@@ -1,7 +1,7 @@
 // Control groups for one sandbox, made under the host's own (cgroup v2, or v1's pids and memory hierarchies) where
 // the host may write there: a process count and a memory limit for the whole sandbox (tmpfs files and every process
 // included), and counters that tell when either was hit. Root ignores RLIMIT_NPROC, so there it is the only way to
-// stop a fork bomb; for anyone else it adds the whole-sandbox memory limit to the per-process rlimits.
+// stop a fork bomb; its memory limit replaces the per-process RLIMIT_DATA, which counts reserved memory too.
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -129,6 +129,7 @@ export class ServerSandbox {
         hidden,
         reads: automatic,
         proxy: proxy && forwarder && { socket: proxy.socket, forwarder },
+        memoryByGroup: cgroups?.limits.includes('memory'),
       });
       const view = sandboxView(policy, automatic);
       const status = join(work, 'status');
