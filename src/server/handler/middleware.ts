@@ -57,7 +57,12 @@ export function runChain(
   if (chain.length === 0) return last();
   const step = (i: number): Promise<JsonObject> => {
     const mw = chain[i];
-    return mw ? mw(request, () => step(i + 1)) : Promise.resolve(last());
+    // A handler or middleware that throws synchronously rejects `next()`, as a middleware awaiting it expects.
+    try {
+      return mw ? mw(request, () => step(i + 1)) : Promise.resolve(last());
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
   return step(0);
 }
