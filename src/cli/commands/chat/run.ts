@@ -7,6 +7,7 @@ import { Host } from '../../../host/host.js';
 import { AnthropicModel } from '../../../host/model/anthropic.js';
 import { checkModelServer } from '../../../host/model/http.js';
 import { OpenAIChatModel } from '../../../host/model/openai.js';
+import { OpenAIResponsesModel } from '../../../host/model/openai-responses.js';
 import { createModel } from '../../../host/model/spec.js';
 import { errorMessage } from '../../../jsonrpc/errors.js';
 import { CliError, ExitCode, exitCodeOf } from '../../shared/exit.js';
@@ -33,7 +34,11 @@ export async function runChat(flags: ChatFlags): Promise<number> {
     );
   const model = createModel(spec);
   // Before any server is started: a model server that is not running is said at once, with how to run one.
-  if (model instanceof OpenAIChatModel || model instanceof AnthropicModel) {
+  if (
+    model instanceof OpenAIChatModel ||
+    model instanceof OpenAIResponsesModel ||
+    model instanceof AnthropicModel
+  ) {
     try {
       await checkModelServer(model.baseUrl, model.provider);
     } catch (e) {
