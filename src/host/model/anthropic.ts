@@ -1,4 +1,4 @@
-import type { SamplingMessage, TextContent, ToolUseContent } from '../../spec/types.js';
+import type { SamplingMessage } from '../../spec/types.js';
 import {
   isObject,
   jsonBody,
