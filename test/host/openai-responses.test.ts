@@ -253,7 +253,7 @@ test('tool results: images as input_image parts, errors said, arguments that wer
         { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'auto' },
       ],
     },
-    { type: 'function_call_output', call_id: 'c2', output: 'Error:\n\nno' },
+    { type: 'function_call_output', call_id: 'c2', output: 'Error: no' },
     {
       role: 'user',
       content: [{ type: 'input_text', text: '[audio of type audio/wav, not supported by this API]' }],

@@ -282,7 +282,10 @@ export function responsesInput(messages: readonly SamplingMessage[]): Json[] {
     for (const b of blocks) {
       if (b.type === 'tool_result') {
         const parts = toolResultParts(b);
-        if (b.isError === true) parts.unshift({ type: 'text', text: 'Error:' });
+        const first = parts[0];
+        if (b.isError === true && first?.type === 'text')
+          parts[0] = { ...first, text: `Error: ${first.text}` };
+        else if (b.isError === true) parts.unshift({ type: 'text', text: 'Error:' });
         out.push({
           type: 'function_call_output',
           call_id: b.toolUseId,
