@@ -30,7 +30,7 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   if (spec === undefined || spec.trim() === '')
     throw new CliError(
       ExitCode.usage,
-      'chat needs a model: --model openai:gpt-4o (or anthropic:…, ollama:…), or MCPKIT_MODEL',
+      'chat needs a model: --model openai:gpt-4o (or openai-responses:…, anthropic:…, ollama:…), or MCPKIT_MODEL',
     );
   const model = createModel(spec);
   // Before any server is started: a model server that is not running is said at once, with how to run one.
