@@ -7,6 +7,7 @@ import {
   postModel,
   type StreamEvent,
   streamEvents,
+  tokenUsage,
 } from './http.js';
 import { type Part, partsOf, toolResultParts } from './parts.js';
 import {
@@ -152,7 +153,7 @@ export class AnthropicModel implements ModelAdapter {
         return [];
       }),
     );
-    const usage = usageOf(body.usage);
+    const usage = tokenUsage(body.usage);
     return {
       role: 'assistant',
       content,
@@ -344,12 +345,6 @@ function stopReason(reason: unknown): string {
     default:
       return String(reason);
   }
-}
-
-function usageOf(usage: unknown): ModelUsage | undefined {
-  if (!isObject(usage) || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number')
-    return undefined;
-  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
 }
 
 function invalid(why: string): ModelError {

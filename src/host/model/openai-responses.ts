@@ -7,6 +7,7 @@ import {
   postModel,
   type StreamEvent,
   streamEvents,
+  tokenUsage,
 } from './http.js';
 import { type Part, partsOf, toolResultParts } from './parts.js';
 import {
@@ -15,7 +16,6 @@ import {
   type ModelAdapter,
   type ModelRequest,
   type ModelResponse,
-  type ModelUsage,
   PROVIDER_BLOCKS_META,
   type ProviderBlock,
   toolUse,
@@ -122,7 +122,7 @@ export class OpenAIResponsesModel implements ModelAdapter {
       throw this.#failed(isObject(response.error) ? response.error : {});
     if (!Array.isArray(response.output)) throw this.#invalid('no output array in the answer');
     const content = withProviderBlocks(response.output.flatMap((item) => this.#block(item)));
-    const usage = usageOf(response.usage);
+    const usage = tokenUsage(response.usage);
     const incomplete = isObject(response.incomplete_details) ? response.incomplete_details.reason : undefined;
     return {
       role: 'assistant',
@@ -319,10 +319,4 @@ function stopReason(status: unknown, incomplete: unknown, content: readonly { ty
   if (status === 'incomplete')
     return incomplete === 'max_output_tokens' ? 'maxTokens' : String(incomplete ?? 'incomplete');
   return content.some((c) => c.type === 'tool_use') ? 'toolUse' : 'endTurn';
-}
-
-function usageOf(usage: unknown): ModelUsage | undefined {
-  if (!isObject(usage) || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number')
-    return undefined;
-  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
 }
