@@ -99,6 +99,11 @@ export type {
 export { AnthropicModel, type AnthropicOptions, anthropicMessages } from './host/model/anthropic.js';
 export { checkModelServer, ModelError, type ModelHttpOptions } from './host/model/http.js';
 export { OpenAIChatModel, type OpenAIChatOptions, openAIMessages } from './host/model/openai.js';
+export {
+  OpenAIResponsesModel,
+  type OpenAIResponsesOptions,
+  responsesInput,
+} from './host/model/openai-responses.js';
 export { type ModelSamplingOptions, modelSampling } from './host/model/sampling.js';
 export {
   type CreateModelOptions,

@@ -150,7 +150,7 @@ test('scripted with --tool-search: the model sees two tools, searches, and calls
     },
   );
   assert.notEqual(provider.code, 0);
-  assert.match(provider.stderr, /built for anthropic only/);
+  assert.match(provider.stderr, /built for anthropic and openai-responses/);
 });
 
 test('scripted: a model failure ends the chat with its exit code and the provider message', async () => {

@@ -135,7 +135,7 @@ test('OpenAI: the provider mode is refused, naming what to use instead; the adap
     (e: unknown) =>
       e instanceof McpkitError &&
       e.code === 'MODEL_CONFIG_INVALID' &&
-      /built for anthropic only.*"search"/.test(e.message),
+      /built for anthropic and openai-responses.*"search"/.test(e.message),
   );
   assert.throws(
     () =>
@@ -143,6 +143,6 @@ test('OpenAI: the provider mode is refused, naming what to use instead; the adap
         messages: [{ role: 'user', content: { type: 'text', text: 'x' } }],
         toolSearch: 'provider',
       }),
-    /not built for this API/,
+    /no tool search of its own; use the Responses API \(model openai-responses:NAME/,
   );
 });

@@ -137,7 +137,7 @@ export class Chat {
     if (exposure === 'provider' && model.deferredToolSearch !== true)
       throw new McpkitError(
         'MODEL_CONFIG_INVALID',
-        `${model.provider}: mcpkit does not speak this API's own tool search (built for anthropic only); use the tool exposure "search" instead`,
+        `${model.provider}: mcpkit does not speak this API's own tool search (built for anthropic and openai-responses, the OpenAI Responses API); use the tool exposure "search" instead`,
       );
     if ((exposure === 'search' || exposure === 'auto') && !host.toolSearch)
       throw new McpkitError(

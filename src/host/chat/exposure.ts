@@ -8,7 +8,7 @@ import type { ToolSearch } from '../search/facade.js';
  * How a chat shows the host's tools to the model: `all` (every definition, each turn), `search` (the two tools of the
  * tool search, `search_tools` and `call_tool`, plus the tools found so far), `auto` (`search` once the definitions
  * take more than `toolBudget` tokens, else `all`), or `provider` (every tool deferred to the model API's own tool
- * search; Anthropic's only: other adapters refuse it).
+ * search: Anthropic's and the OpenAI Responses API's; other adapters refuse it).
  */
 export type ToolExposure = 'all' | 'search' | 'auto' | 'provider';
 

@@ -1,4 +1,4 @@
-import type { SamplingMessage, TextContent, ToolUseContent } from '../../spec/types.js';
+import type { SamplingMessage } from '../../spec/types.js';
 import {
   isObject,
   jsonBody,
@@ -7,6 +7,7 @@ import {
   postModel,
   type StreamEvent,
   streamEvents,
+  tokenUsage,
 } from './http.js';
 import { type Part, partsOf, toolResultParts } from './parts.js';
 import {
@@ -16,7 +17,9 @@ import {
   type ModelResponse,
   type ModelUsage,
   PROVIDER_BLOCKS_META,
+  type ProviderBlock,
   toolUse,
+  withProviderBlocks,
 } from './types.js';
 
 /** Options of {@link AnthropicModel}. */
@@ -139,7 +142,7 @@ export class AnthropicModel implements ModelAdapter {
   #whole(body: Json): ModelResponse {
     if (!Array.isArray(body.content)) throw invalid('no content array in the answer');
     const content = withProviderBlocks(
-      body.content.flatMap((block): Block[] => {
+      body.content.flatMap((block): ProviderBlock[] => {
         if (!isObject(block)) return [];
         if (block.type === 'text' && typeof block.text === 'string' && block.text !== '')
           return [{ type: 'text', text: block.text }];
@@ -150,7 +153,7 @@ export class AnthropicModel implements ModelAdapter {
         return [];
       }),
     );
-    const usage = usageOf(body.usage);
+    const usage = tokenUsage(body.usage);
     return {
       role: 'assistant',
       content,
@@ -259,7 +262,7 @@ export class AnthropicModel implements ModelAdapter {
     }
     if (!started) throw invalid('the stream had no message_start');
     if (!stopped && stop === undefined) throw invalid('the stream ended before message_stop');
-    const ordered: Block[] = [];
+    const ordered: ProviderBlock[] = [];
     for (const [, block] of [...blocks].sort((a, b) => a[0] - b[0])) {
       if (block.kind === 'text') {
         if (block.text !== '') ordered.push({ type: 'text', text: block.text });
@@ -273,8 +276,6 @@ export class AnthropicModel implements ModelAdapter {
   }
 }
 
-type Block = TextContent | ToolUseContent | { raw: Json };
-
 /** A streamed provider block with its input, when it streamed one. */
 function rawBlock(block: Json, json: string): Json {
   if (json.trim() === '') return block;
@@ -284,28 +285,6 @@ function rawBlock(block: Json, json: string): Json {
     // Input that is not JSON is sent back as it came (the API judges it).
     return block;
   }
-}
-
-/**
- * The answer's text and tool calls, each carrying in `_meta` the provider blocks just before it, so the conversation
- * sends them back in place.
- */
-function withProviderBlocks(blocks: readonly Block[]): (TextContent | ToolUseContent)[] {
-  const out: (TextContent | ToolUseContent)[] = [];
-  let pending: Json[] = [];
-  const carry = (b: TextContent | ToolUseContent): TextContent | ToolUseContent =>
-    pending.length === 0 ? b : { ...b, _meta: { ...b._meta, [PROVIDER_BLOCKS_META]: pending } };
-  for (const b of blocks) {
-    if ('raw' in b) {
-      pending.push(b.raw);
-      continue;
-    }
-    out.push(carry(b));
-    pending = [];
-  }
-  // Blocks after the last text or call (or an answer of nothing else) ride on an empty text, sent back in place.
-  if (pending.length > 0) out.push({ type: 'text', text: '', _meta: { [PROVIDER_BLOCKS_META]: pending } });
-  return out;
 }
 
 /** MCP sampling messages as Messages API turns: same-role neighbours merged, tool results first in a user turn. */
@@ -366,12 +345,6 @@ function stopReason(reason: unknown): string {
     default:
       return String(reason);
   }
-}
-
-function usageOf(usage: unknown): ModelUsage | undefined {
-  if (!isObject(usage) || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number')
-    return undefined;
-  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
 }
 
 function invalid(why: string): ModelError {

@@ -1,6 +1,6 @@
 import { SseParser } from '../../framing/sse.js';
 import { errorMessage, McpkitError, type McpkitErrorCode } from '../../jsonrpc/errors.js';
-import type { ModelStreamEvent } from './types.js';
+import type { ModelStreamEvent, ModelUsage } from './types.js';
 
 /** A model API's error: the provider, the HTTP status and the API's error type, with the provider's message. */
 export class ModelError extends McpkitError {
@@ -248,6 +248,13 @@ export async function jsonBody(response: Response, provider: string): Promise<Re
       provider,
     },
   );
+}
+
+/** The usage of an answer of the Messages or the Responses API (`input_tokens`, `output_tokens`), when it has one. */
+export function tokenUsage(usage: unknown): ModelUsage | undefined {
+  if (!isObject(usage) || typeof usage.input_tokens !== 'number' || typeof usage.output_tokens !== 'number')
+    return undefined;
+  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

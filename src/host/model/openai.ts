@@ -69,11 +69,11 @@ export class OpenAIChatModel implements ModelAdapter {
 
   /** The request body this adapter sends for `request` (what the API documents). */
   body(request: ModelRequest): Json {
-    // The Chat Completions API has no tool search of its own that mcpkit speaks; the Responses API's is not built.
+    // The Chat Completions API has no tool search of its own; OpenAI's is in the Responses API (OpenAIResponsesModel).
     if (request.toolSearch === 'provider')
       throw new ModelError(
         'MODEL_CONFIG_INVALID',
-        `${this.provider}: the provider's own tool search is not built for this API (Chat Completions); use the tool search of the host instead`,
+        `${this.provider}: this API (Chat Completions) has no tool search of its own; use the Responses API (model openai-responses:NAME, OpenAIResponsesModel) or the tool search of the host`,
         { provider: this.provider },
       );
     const stream = this.#options.stream ?? true;

@@ -2,10 +2,11 @@ import { McpkitError } from '../../jsonrpc/errors.js';
 import { AnthropicModel } from './anthropic.js';
 import type { ModelHttpOptions } from './http.js';
 import { OpenAIChatModel } from './openai.js';
+import { OpenAIResponsesModel } from './openai-responses.js';
 import type { ModelAdapter } from './types.js';
 
 /** The providers a model spec may name. */
-export type ModelProvider = 'openai' | 'anthropic' | 'ollama';
+export type ModelProvider = 'openai' | 'openai-responses' | 'anthropic' | 'ollama';
 
 /** A parsed `provider:model` spec. */
 export interface ModelSpec {
@@ -13,11 +14,11 @@ export interface ModelSpec {
   model: string;
 }
 
-const PROVIDERS: readonly ModelProvider[] = ['openai', 'anthropic', 'ollama'];
+const PROVIDERS: readonly ModelProvider[] = ['openai', 'openai-responses', 'anthropic', 'ollama'];
 
 /**
- * Parses `provider:model` (`openai:gpt-4o`, `anthropic:claude-sonnet-4-5`, `ollama:llama3`); the model part may hold
- * colons itself (`ollama:llama3:8b`). A wrong spec is a `MODEL_CONFIG_INVALID` error saying what is expected.
+ * Parses `provider:model` (`openai:gpt-4o`, `openai-responses:gpt-5.4`, `anthropic:claude-sonnet-4-5`, `ollama:llama3`);
+ * the model part may hold colons itself (`ollama:llama3:8b`). A wrong spec is a `MODEL_CONFIG_INVALID` error saying what is expected.
  */
 export function parseModelSpec(spec: string): ModelSpec {
   const colon = spec.indexOf(':');
@@ -26,7 +27,7 @@ export function parseModelSpec(spec: string): ModelSpec {
   if (colon < 0 || model === '' || !PROVIDERS.includes(provider as ModelProvider))
     throw new McpkitError(
       'MODEL_CONFIG_INVALID',
-      `A model is given as provider:name with provider one of ${PROVIDERS.join(', ')} (e.g. openai:gpt-4o, anthropic:claude-sonnet-4-5, ollama:llama3), got ${JSON.stringify(spec)}`,
+      `A model is given as provider:name with provider one of ${PROVIDERS.join(', ')} (e.g. openai:gpt-4o, openai-responses:gpt-5.4, anthropic:claude-sonnet-4-5, ollama:llama3), got ${JSON.stringify(spec)}`,
     );
   return { provider: provider as ModelProvider, model };
 }
@@ -47,8 +48,9 @@ const OPENAI_URL = 'https://api.openai.com/v1';
 const ANTHROPIC_URL = 'https://api.anthropic.com';
 
 /**
- * The adapter of a model spec (a string or parsed): OpenAI's and Ollama's through the Chat Completions API,
- * Anthropic's through the Messages API. A key is required only for a provider's own public endpoint.
+ * The adapter of a model spec (a string or parsed): `openai` and `ollama` through the Chat Completions API,
+ * `openai-responses` through OpenAI's Responses API (the one with OpenAI's own tool search; same key and base URL as
+ * `openai`), `anthropic` through the Messages API. A key is required only for a provider's own public endpoint.
  *
  * @example
  * const model = createModel('anthropic:claude-sonnet-4-5'); // ANTHROPIC_API_KEY from the environment
@@ -82,6 +84,8 @@ export function createModel(spec: string | ModelSpec, options: CreateModelOption
   const baseUrl = options.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL) ?? OPENAI_URL;
   const apiKey = options.apiKey ?? nonEmpty(env.OPENAI_API_KEY);
   if (apiKey === undefined && baseUrl === OPENAI_URL) throw missingKey('openai', 'OPENAI_API_KEY');
+  if (provider === 'openai-responses')
+    return new OpenAIResponsesModel({ model, baseUrl, stream, ...http, ...(apiKey ? { apiKey } : {}) });
   return new OpenAIChatModel({ model, baseUrl, provider, stream, ...http, ...(apiKey ? { apiKey } : {}) });
 }
 

@@ -102,3 +102,28 @@ export function toolUse(id: string, name: string, argumentsText: string): ToolUs
 export function blocksOf(content: SamplingContent | SamplingContent[]): SamplingContent[] {
   return Array.isArray(content) ? content : [content];
 }
+
+/** A block of an answer as an adapter reads it: text, a tool call, or one of the provider's own blocks kept as it came. */
+export type ProviderBlock = TextContent | ToolUseContent | { raw: Record<string, unknown> };
+
+/**
+ * The answer's text and tool calls, each carrying in `_meta` the provider blocks just before it, so the conversation
+ * sends them back in place.
+ */
+export function withProviderBlocks(blocks: readonly ProviderBlock[]): (TextContent | ToolUseContent)[] {
+  const out: (TextContent | ToolUseContent)[] = [];
+  let pending: Record<string, unknown>[] = [];
+  const carry = (b: TextContent | ToolUseContent): TextContent | ToolUseContent =>
+    pending.length === 0 ? b : { ...b, _meta: { ...b._meta, [PROVIDER_BLOCKS_META]: pending } };
+  for (const b of blocks) {
+    if ('raw' in b) {
+      pending.push(b.raw);
+      continue;
+    }
+    out.push(carry(b));
+    pending = [];
+  }
+  // Blocks after the last text or call (or an answer of nothing else) ride on an empty text, sent back in place.
+  if (pending.length > 0) out.push({ type: 'text', text: '', _meta: { [PROVIDER_BLOCKS_META]: pending } });
+  return out;
+}

@@ -24,13 +24,13 @@ export function register(program: Command): void {
     )
       .option(
         '--model <provider:name>',
-        'openai:NAME, anthropic:NAME or ollama:NAME (keys and base URLs from OPENAI_*, ANTHROPIC_*, OLLAMA_HOST; default $MCPKIT_MODEL)',
+        'openai:NAME, openai-responses:NAME (the Responses API), anthropic:NAME or ollama:NAME (keys and base URLs from OPENAI_*, ANTHROPIC_*, OLLAMA_HOST; default $MCPKIT_MODEL)',
       )
       .option('--system <text>', 'the system prompt')
       .option('--max-tokens <n>', 'tokens per answer', '4096')
       .option(
         '--tool-search [mode]',
-        "show the model search_tools and call_tool instead of every tool: search (the default), auto (once the tools pass 10,000 tokens) or provider (the API's own tool search: anthropic only)",
+        "show the model search_tools and call_tool instead of every tool: search (the default), auto (once the tools pass 10,000 tokens) or provider (the API's own tool search: anthropic and openai-responses)",
       )
       .option('--lazy', 'start each server only when a tool search or a call needs it')
       .addHelpText(

@@ -7,6 +7,7 @@ import { Host } from '../../../host/host.js';
 import { AnthropicModel } from '../../../host/model/anthropic.js';
 import { checkModelServer } from '../../../host/model/http.js';
 import { OpenAIChatModel } from '../../../host/model/openai.js';
+import { OpenAIResponsesModel } from '../../../host/model/openai-responses.js';
 import { createModel } from '../../../host/model/spec.js';
 import { errorMessage } from '../../../jsonrpc/errors.js';
 import { CliError, ExitCode, exitCodeOf } from '../../shared/exit.js';
@@ -29,11 +30,15 @@ export async function runChat(flags: ChatFlags): Promise<number> {
   if (spec === undefined || spec.trim() === '')
     throw new CliError(
       ExitCode.usage,
-      'chat needs a model: --model openai:gpt-4o (or anthropic:…, ollama:…), or MCPKIT_MODEL',
+      'chat needs a model: --model openai:gpt-4o (or openai-responses:…, anthropic:…, ollama:…), or MCPKIT_MODEL',
     );
   const model = createModel(spec);
   // Before any server is started: a model server that is not running is said at once, with how to run one.
-  if (model instanceof OpenAIChatModel || model instanceof AnthropicModel) {
+  if (
+    model instanceof OpenAIChatModel ||
+    model instanceof OpenAIResponsesModel ||
+    model instanceof AnthropicModel
+  ) {
     try {
       await checkModelServer(model.baseUrl, model.provider);
     } catch (e) {
