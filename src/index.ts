@@ -167,7 +167,9 @@ export {
   type AppToolMeta,
   type AppToolVisibility,
   appResourceUriOf,
+  appsClientCapability,
   appVisibilityOf,
+  rendersApps,
 } from './spec/apps.js';
 export type { Fitting } from './spec/fit.js';
 export type { FrontmatterValue } from './spec/frontmatter.js';

@@ -1,14 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Mirror } from '../compose/mirror.js';
-import { errorMessage } from '../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { ServerSession } from '../server/dispatch/session.js';
 import { principalOf } from '../server/handler/auth.js';
 import type { RequestContext, SessionInfo } from '../server/handler/context.js';
+import type { Middleware } from '../server/handler/middleware.js';
 import { McpServer } from '../server/server.js';
-import type { CallToolResult, GetPromptResult, Implementation, ReadResourceResult } from '../spec/types.js';
+import { appVisibilityOf, rendersApps } from '../spec/apps.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Implementation,
+  ReadResourceResult,
+  Tool,
+} from '../spec/types.js';
 import type { ActivityLog } from './activity-log.js';
 import { shorten } from './activity-log.js';
 import { type ApprovalCallback, type ApprovalDecision, SessionApprovals } from './approval.js';
@@ -124,7 +132,7 @@ class ClientScopes {
 /** What the gateway needs of its host (a `Host`: see {@link hostGateway} in `host-gateway.ts`). */
 export interface GatewaySource {
   readonly log: Pick<ActivityLog, 'record'>;
-  readonly registry: Pick<Registry, 'tools' | 'prompts' | 'resources' | 'templates'>;
+  readonly registry: Pick<Registry, 'tools' | 'tool' | 'prompts' | 'resources' | 'templates'>;
   callTool(name: string, args: Record<string, unknown>, options: HostCallOptions): Promise<CallToolResult>;
   getPrompt(name: string, args: Record<string, string>, options: RequestOptions): Promise<GetPromptResult>;
   readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult>;
@@ -163,6 +171,7 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
     };
   };
   const search = host.toolSearch;
+  if (options.toolSearch !== true) server.use(appOnlyTools(host.registry));
   const sync = () => {
     mirror.tools(
       options.toolSearch === true
@@ -200,6 +209,30 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
   sync();
   host.on('registry', sync);
   return server;
+}
+
+/**
+ * An App's own tools (`_meta.ui.visibility` without `model`) kept from clients that do not render Apps: such a client
+ * would hand them to its model, so they are left out of its lists and its calls of them refused as unknown. A client
+ * declaring the extension gets them with their `_meta.ui`, and its host keeps them from its model (ext-apps
+ * 2026-01-26, Visibility).
+ */
+function appOnlyTools(registry: Pick<Registry, 'tool'>): Middleware {
+  const appOnly = (tool: Pick<Tool, '_meta'>) => !appVisibilityOf(tool).includes('model');
+  return async (request, next) => {
+    if (rendersApps(request.ctx.session.clientCapabilities)) return next();
+    if (request.method === 'tools/call') {
+      const name = request.params.name;
+      const tool = typeof name === 'string' ? registry.tool(name) : undefined;
+      if (tool && appOnly(tool.tool))
+        throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name as string}`);
+      return next();
+    }
+    const result = await next();
+    if (request.method !== 'tools/list' || !Array.isArray(result.tools)) return result;
+    const tools = result.tools as Tool[];
+    return tools.some(appOnly) ? { ...result, tools: tools.filter((t) => !appOnly(t)) } : result;
+  };
 }
 
 /**
