@@ -123,8 +123,10 @@ export {
   type ToolTaskMode,
   type ToolTaskOptions,
 } from './server/handler/tool-options.js';
+export type { FetchCardOptions } from './server/http/adapters/server-card.js';
 export {
   type ExchangeHandler,
+  type FetchHandlerOptions,
   fromRequest,
   toFetchHandler,
   toResponse,
