@@ -6,7 +6,6 @@ import type { Transport } from '../../../protocol/transport.js';
 import { isLoopbackHost } from '../../../transport/loopback.js';
 import type { ServerCardOptions } from '../../card.js';
 import type { McpServer } from '../../server.js';
-import type { ResourceAuthOptions } from '../core/auth-gate.js';
 import { DEFAULT_BODY_TIMEOUT_MS, timeLimit } from '../core/body-deadline.js';
 import { loopbackHosts } from '../core/security.js';
 import { createSseLegacyHandler, type SseLegacyHandler } from '../legacy-sse/handler.js';
