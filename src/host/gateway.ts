@@ -23,6 +23,7 @@ import { type ApprovalCallback, type ApprovalDecision, SessionApprovals } from '
 import type { Registry } from './registry.js';
 import type { HostCallOptions } from './routing.js';
 import type { ToolSearch } from './search/facade.js';
+import { type HostSkills, LOAD_SKILL_TOOL, type SkillApprovalCallback } from './skills.js';
 
 /** Options of {@link gatewayServer} (the host's gateway: `hostGateway`, `Host.toServer`). */
 export interface GatewayOptions {
@@ -139,6 +140,8 @@ export interface GatewaySource {
   on(event: 'registry', listener: () => void): () => void;
   /** The host's tool search, served in place of every tool with `toolSearch`. */
   readonly toolSearch: Pick<ToolSearch, 'tools' | 'call'>;
+  /** The host's skills, offered as `load_skill` (the tool `host.chat()` gives its model), approved by the client. */
+  readonly skills?: Pick<HostSkills, 'tool' | 'load'>;
 }
 
 /** The gateway of `host`: see {@link hostGateway}. */
@@ -181,12 +184,15 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
             call: (args: unknown, ctx: RequestContext) =>
               search.call(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
           }))
-        : host.registry.tools().map((t) => ({
-            name: t.name,
-            definition: t.definition,
-            call: (args: unknown, ctx: RequestContext) =>
-              host.callTool(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
-          })),
+        : [
+            ...host.registry.tools().map((t) => ({
+              name: t.name,
+              definition: t.definition,
+              call: (args: unknown, ctx: RequestContext) =>
+                host.callTool(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
+            })),
+            ...loadSkill(host),
+          ],
     );
     mirror.prompts(
       host.registry.prompts().map((p) => ({
@@ -209,6 +215,47 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
   sync();
   host.on('registry', sync);
   return server;
+}
+
+/**
+ * `load_skill`, as `host.chat()` offers it to its model, while any server lists a skill (and no server's tool has that
+ * name): a skill not approved in this very manifest is put to the connecting client's person, and loads only if they
+ * allow it (pinned then, as in the host); a client that cannot ask loads only skills approved before.
+ */
+function loadSkill(host: GatewaySource) {
+  const definition = host.skills?.tool();
+  if (!host.skills || !definition || host.registry.tool(LOAD_SKILL_TOOL)) return [];
+  const skills = host.skills;
+  return [
+    {
+      name: LOAD_SKILL_TOOL,
+      definition,
+      call: (args: unknown, ctx: RequestContext) =>
+        skills.load(args as Record<string, unknown>, askSkillThroughClient(ctx)) as never,
+    },
+  ];
+}
+
+/** The approval of a skill asked of the connecting client, or nobody's (no approval) when it cannot elicit. */
+function askSkillThroughClient(ctx: RequestContext): SkillApprovalCallback | undefined {
+  if (ctx.session.clientCapabilities.elicitation === undefined) return undefined;
+  return async (request) => {
+    const files = request.files.map((f) => f.uri.slice(f.uri.lastIndexOf('/') + 1)).join(', ');
+    const changed = request.changed;
+    const what =
+      changed === undefined
+        ? ''
+        : ` It changed since it was approved (added: ${changed.added.join(', ') || 'none'}; removed: ${changed.removed.join(', ') || 'none'}; modified: ${changed.modified.join(', ') || 'none'}${changed.frontmatter ? '; its frontmatter' : ''}).`;
+    const result = await ctx.elicit({
+      message: `Load the skill ${request.name} (server ${request.server}: ${shorten(request.description)}; files: ${shorten(files)}) into the conversation?${what}`,
+      requestedSchema: {
+        type: 'object',
+        properties: { decision: { type: 'string', title: 'Decision', enum: ['Allow', 'Deny'] } },
+        required: ['decision'],
+      },
+    });
+    return result.action === 'accept' && result.content?.decision === 'Allow';
+  };
 }
 
 /**
