@@ -171,6 +171,7 @@ export {
   appResourceUriOf,
   appsClientCapability,
   appVisibilityOf,
+  mapAppResourceUri,
   rendersApps,
 } from './spec/apps.js';
 export type { Fitting } from './spec/fit.js';

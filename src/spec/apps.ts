@@ -85,3 +85,20 @@ export function rendersApps(capabilities: ClientCapabilities): boolean {
     typeof apps === 'object' && apps !== null ? (apps as { mimeTypes?: unknown }).mimeTypes : undefined;
   return Array.isArray(types) && types.includes(APP_MIME_TYPE);
 }
+
+/**
+ * `meta` with the App resource URIs it names (`ui.resourceUri` and the older flat key) passed through `map`, as a
+ * server mounted under a prefix renames its resources; `meta` itself when it names none.
+ */
+export function mapAppResourceUri(meta: Meta, map: (uri: string) => string): Meta {
+  const ui = meta.ui;
+  const nested =
+    typeof ui === 'object' && ui !== null ? (ui as { resourceUri?: unknown }).resourceUri : undefined;
+  const flat = meta[APP_RESOURCE_URI_KEY];
+  const names = (uri: unknown): uri is string => typeof uri === 'string' && uri.startsWith('ui://');
+  if (!names(nested) && !names(flat)) return meta;
+  const out: Meta = { ...meta };
+  if (names(nested)) out.ui = { ...(ui as object), resourceUri: map(nested) };
+  if (names(flat)) out[APP_RESOURCE_URI_KEY] = map(flat);
+  return out;
+}
