@@ -528,7 +528,6 @@ export class Host {
   }
 }
 
-/** The host-wide sandbox default, checked as a config file's is (an app's object may hold anything). */
 /** The model's call of a tool only an App may call, answered as a tool result. */
 function notForModel(name: string): CallToolResult {
   return {
@@ -539,6 +538,7 @@ function notForModel(name: string): CallToolResult {
   };
 }
 
+/** The host-wide sandbox default, checked as a config file's is (an app's object may hold anything). */
 function hostSandbox(setting: SandboxSetting | undefined): SandboxSetting | undefined {
   if (setting === undefined) return undefined;
   const checked = checkSandboxSetting(setting);
