@@ -123,8 +123,10 @@ export {
   type ToolTaskMode,
   type ToolTaskOptions,
 } from './server/handler/tool-options.js';
+export type { FetchCardOptions } from './server/http/adapters/server-card.js';
 export {
   type ExchangeHandler,
+  type FetchHandlerOptions,
   fromRequest,
   toFetchHandler,
   toResponse,
@@ -167,7 +169,10 @@ export {
   type AppToolMeta,
   type AppToolVisibility,
   appResourceUriOf,
+  appsClientCapability,
   appVisibilityOf,
+  mapAppResourceUri,
+  rendersApps,
 } from './spec/apps.js';
 export type { Fitting } from './spec/fit.js';
 export type { FrontmatterValue } from './spec/frontmatter.js';

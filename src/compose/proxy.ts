@@ -1,6 +1,7 @@
 import { Client } from '../client/client.js';
 import type { EraChoice } from '../client/negotiate.js';
-import { errorMessage, McpkitError, toError } from '../jsonrpc/errors.js';
+import { skillsCapability } from '../client/skills.js';
+import { ErrorCode, errorMessage, JsonRpcError, McpkitError, toError } from '../jsonrpc/errors.js';
 import type { JsonObject, RequestId } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { Transport } from '../protocol/transport.js';
@@ -8,6 +9,7 @@ import { checkToolTransforms, type ToolTransforms } from '../server/definitions/
 import type { RequestContext, SessionInfo } from '../server/handler/context.js';
 import type { ServerOptions } from '../server/server.js';
 import { McpServer } from '../server/server.js';
+import type { SkillSource } from '../server/skills/catalog.js';
 import { LOG_LEVELS } from '../spec/log-levels.js';
 import type { Implementation, LoggingMessageParams, ServerCapabilities } from '../spec/types.js';
 import type { HttpAuthorizer } from '../transport/http-client/auth-hook.js';
@@ -102,6 +104,8 @@ export class ProxyServer extends McpServer {
     this.#mirror = new Mirror(this, (what, e) =>
       this.#report(new McpkitError('INVALID_RESULT', `${what}: ${errorMessage(e)}`)),
     );
+    const skills = skillsCapability(caps);
+    if (skills) this.addSkillSource(this.#forwardedSkills(skills.directoryRead === true));
     if (caps.resources?.subscribe) {
       const max = options.maxSubscriptions ?? DEFAULT_MAX_UPSTREAM_SUBSCRIPTIONS;
       if (!Number.isInteger(max) || max < 1)
@@ -225,6 +229,29 @@ export class ProxyServer extends McpServer {
           : {}),
       })),
     );
+  }
+
+  /**
+   * The skills of the server behind, asked of it per request (entries and digests as it answers them, URIs unchanged:
+   * the files are its resources, mirrored with the others); a URI it does not know is not one of its skills.
+   */
+  #forwardedSkills(directoryRead: boolean): SkillSource {
+    const b = this.backend;
+    const notOurs = (e: unknown) => {
+      if (e instanceof JsonRpcError && e.code === ErrorCode.InvalidParams) return undefined;
+      throw e;
+    };
+    return {
+      list: (ctx) => this.#inFlight.run(ctx, (signal) => b.listSkills(this.#options(ctx, signal))),
+      get: (uri, ctx) =>
+        this.#inFlight.run(ctx, (signal) => b.getSkill(uri, this.#options(ctx, signal)).catch(notOurs)),
+      directory: async (uri, ctx) =>
+        directoryRead
+          ? this.#inFlight.run(ctx, (signal) =>
+              b.readDirectory(uri, this.#options(ctx, signal)).catch(notOurs),
+            )
+          : undefined,
+    };
   }
 
   #callTool(name: string, args: Record<string, unknown>, ctx: RequestContext) {

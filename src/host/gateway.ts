@@ -1,20 +1,29 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Mirror } from '../compose/mirror.js';
-import { errorMessage } from '../jsonrpc/errors.js';
+import { ErrorCode, errorMessage, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonObject } from '../jsonrpc/types.js';
 import type { RequestOptions } from '../protocol/outgoing.js';
 import type { IncomingRequest } from '../protocol/peer.js';
 import { ServerSession } from '../server/dispatch/session.js';
 import { principalOf } from '../server/handler/auth.js';
 import type { RequestContext, SessionInfo } from '../server/handler/context.js';
+import type { Middleware } from '../server/handler/middleware.js';
 import { McpServer } from '../server/server.js';
-import type { CallToolResult, GetPromptResult, Implementation, ReadResourceResult } from '../spec/types.js';
+import { appVisibilityOf, rendersApps } from '../spec/apps.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Implementation,
+  ReadResourceResult,
+  Tool,
+} from '../spec/types.js';
 import type { ActivityLog } from './activity-log.js';
 import { shorten } from './activity-log.js';
 import { type ApprovalCallback, type ApprovalDecision, SessionApprovals } from './approval.js';
 import type { Registry } from './registry.js';
 import type { HostCallOptions } from './routing.js';
 import type { ToolSearch } from './search/facade.js';
+import { type HostSkills, LOAD_SKILL_TOOL, type SkillApprovalCallback } from './skills.js';
 
 /** Options of {@link gatewayServer} (the host's gateway: `hostGateway`, `Host.toServer`). */
 export interface GatewayOptions {
@@ -124,13 +133,15 @@ class ClientScopes {
 /** What the gateway needs of its host (a `Host`: see {@link hostGateway} in `host-gateway.ts`). */
 export interface GatewaySource {
   readonly log: Pick<ActivityLog, 'record'>;
-  readonly registry: Pick<Registry, 'tools' | 'prompts' | 'resources' | 'templates'>;
+  readonly registry: Pick<Registry, 'tools' | 'tool' | 'prompts' | 'resources' | 'templates'>;
   callTool(name: string, args: Record<string, unknown>, options: HostCallOptions): Promise<CallToolResult>;
   getPrompt(name: string, args: Record<string, string>, options: RequestOptions): Promise<GetPromptResult>;
   readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult>;
   on(event: 'registry', listener: () => void): () => void;
   /** The host's tool search, served in place of every tool with `toolSearch`. */
   readonly toolSearch: Pick<ToolSearch, 'tools' | 'call'>;
+  /** The host's skills, offered as `load_skill` (the tool `host.chat()` gives its model), approved by the client. */
+  readonly skills?: Pick<HostSkills, 'tool' | 'load'>;
 }
 
 /** The gateway of `host`: see {@link hostGateway}. */
@@ -163,6 +174,7 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
     };
   };
   const search = host.toolSearch;
+  if (options.toolSearch !== true) server.use(appOnlyTools(host.registry));
   const sync = () => {
     mirror.tools(
       options.toolSearch === true
@@ -172,12 +184,15 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
             call: (args: unknown, ctx: RequestContext) =>
               search.call(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
           }))
-        : host.registry.tools().map((t) => ({
-            name: t.name,
-            definition: t.definition,
-            call: (args: unknown, ctx: RequestContext) =>
-              host.callTool(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
-          })),
+        : [
+            ...host.registry.tools().map((t) => ({
+              name: t.name,
+              definition: t.definition,
+              call: (args: unknown, ctx: RequestContext) =>
+                host.callTool(t.name, args as Record<string, unknown>, callOptions(ctx)) as never,
+            })),
+            ...loadSkill(host),
+          ],
     );
     mirror.prompts(
       host.registry.prompts().map((p) => ({
@@ -200,6 +215,71 @@ export function gatewayServer(host: GatewaySource, options: GatewayOptions = {})
   sync();
   host.on('registry', sync);
   return server;
+}
+
+/**
+ * `load_skill`, as `host.chat()` offers it to its model, while any server lists a skill (and no server's tool has that
+ * name): a skill not approved in this very manifest is put to the connecting client's person, and loads only if they
+ * allow it (pinned then, as in the host); a client that cannot ask loads only skills approved before.
+ */
+function loadSkill(host: GatewaySource) {
+  const definition = host.skills?.tool();
+  if (!host.skills || !definition || host.registry.tool(LOAD_SKILL_TOOL)) return [];
+  const skills = host.skills;
+  return [
+    {
+      name: LOAD_SKILL_TOOL,
+      definition,
+      call: (args: unknown, ctx: RequestContext) =>
+        skills.load(args as Record<string, unknown>, askSkillThroughClient(ctx)) as never,
+    },
+  ];
+}
+
+/** The approval of a skill asked of the connecting client, or nobody's (no approval) when it cannot elicit. */
+function askSkillThroughClient(ctx: RequestContext): SkillApprovalCallback | undefined {
+  if (ctx.session.clientCapabilities.elicitation === undefined) return undefined;
+  return async (request) => {
+    const files = request.files.map((f) => f.uri.slice(f.uri.lastIndexOf('/') + 1)).join(', ');
+    const changed = request.changed;
+    const what =
+      changed === undefined
+        ? ''
+        : ` It changed since it was approved (added: ${changed.added.join(', ') || 'none'}; removed: ${changed.removed.join(', ') || 'none'}; modified: ${changed.modified.join(', ') || 'none'}${changed.frontmatter ? '; its frontmatter' : ''}).`;
+    const result = await ctx.elicit({
+      message: `Load the skill ${request.name} (server ${request.server}: ${shorten(request.description)}; files: ${shorten(files)}) into the conversation?${what}`,
+      requestedSchema: {
+        type: 'object',
+        properties: { decision: { type: 'string', title: 'Decision', enum: ['Allow', 'Deny'] } },
+        required: ['decision'],
+      },
+    });
+    return result.action === 'accept' && result.content?.decision === 'Allow';
+  };
+}
+
+/**
+ * An App's own tools (`_meta.ui.visibility` without `model`) kept from clients that do not render Apps: such a client
+ * would hand them to its model, so they are left out of its lists and its calls of them refused as unknown. A client
+ * declaring the extension gets them with their `_meta.ui`, and its host keeps them from its model (ext-apps
+ * 2026-01-26, Visibility).
+ */
+function appOnlyTools(registry: Pick<Registry, 'tool'>): Middleware {
+  const appOnly = (tool: Pick<Tool, '_meta'>) => !appVisibilityOf(tool).includes('model');
+  return async (request, next) => {
+    if (rendersApps(request.ctx.session.clientCapabilities)) return next();
+    if (request.method === 'tools/call') {
+      const name = request.params.name;
+      const tool = typeof name === 'string' ? registry.tool(name) : undefined;
+      if (tool && appOnly(tool.tool))
+        throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name as string}`);
+      return next();
+    }
+    const result = await next();
+    if (request.method !== 'tools/list' || !Array.isArray(result.tools)) return result;
+    const tools = result.tools as Tool[];
+    return tools.some(appOnly) ? { ...result, tools: tools.filter((t) => !appOnly(t)) } : result;
+  };
 }
 
 /**

@@ -26,7 +26,7 @@ import { oauthAuthorizers } from './oauth.js';
 import type { HostEvents, HostOptions } from './options.js';
 import { MemoryPinStore } from './pin-store.js';
 import { listServer, RefreshScheduler } from './refresh.js';
-import { type HostTool, Registry } from './registry.js';
+import { type HostTool, offeredToModel, Registry } from './registry.js';
 import { type HostCallOptions, Router } from './routing.js';
 import { checkSandboxSetting, type SandboxSetting } from './sandbox/policy.js';
 import { ToolSearch, type ToolSearchAnswer, type ToolSearchOptions } from './search/facade.js';
@@ -150,7 +150,11 @@ export class Host {
         this.log.record({ kind: 'server', server, outcome: 'warning', summary: shorten(message) }),
       );
     this.#index = new ToolIndex(
-      () => this.#registry.tools().map((t) => ({ name: t.name, server: t.server, tool: t.tool })),
+      () =>
+        this.#registry
+          .tools()
+          .filter(offeredToModel)
+          .map((t) => ({ name: t.name, server: t.server, tool: t.tool })),
       options.toolSearch?.ranker,
     );
     this.on('registry', () => this.#index.changed());
@@ -158,7 +162,10 @@ export class Host {
       log: this.log,
       searchTools: (query, o) => this.searchTools(query, o),
       callTool: (name, args, o, check) => this.#router.callTool(name, args, o, check),
-      tool: (name) => this.#registry.tool(name),
+      tool: (name) => {
+        const tool = this.#registry.tool(name);
+        return offeredToModel(tool) ? tool : undefined;
+      },
     });
     for (const server of loaded.servers) {
       if (this.#connections.has(server.name))
@@ -331,16 +338,25 @@ export class Host {
         log: this.log,
         approve: this.#options.approve,
         tools: () => {
+          const offered = registry.tools().filter(offeredToModel);
           const load = this.#loadSkillTool();
-          return load ? [...registry.tools(), load] : registry.tools();
+          return load ? [...offered, load] : offered;
         },
-        tool: (name) => (name === LOAD_SKILL_TOOL ? this.#loadSkillTool() : undefined) ?? registry.tool(name),
+        tool: (name) => {
+          if (name === LOAD_SKILL_TOOL) return this.#loadSkillTool() ?? registry.tool(name);
+          const tool = registry.tool(name);
+          return offeredToModel(tool) ? tool : undefined;
+        },
         prompts: () => registry.prompts(),
         prompt: (name) => registry.prompt(name),
-        callTool: (name, args, o) =>
-          name === LOAD_SKILL_TOOL && this.skills.tool() && !registry.tool(name)
-            ? this.skills.load(args)
-            : this.#router.callTool(name, args, o),
+        callTool: (name, args, o) => {
+          if (name === LOAD_SKILL_TOOL && this.skills.tool() && !registry.tool(name))
+            return this.skills.load(args);
+          const tool = registry.tool(name);
+          // An App's own tool is not the model's, though a model may guess its name.
+          if (tool && !offeredToModel(tool)) return Promise.resolve(notForModel(name));
+          return this.#router.callTool(name, args, o);
+        },
         toolSearch: this.#toolSearch,
         readResource: (uri, o) => this.#router.readResource(uri, o),
         getPrompt: (name, args, o) => this.#router.getPrompt(name, args, o),
@@ -510,6 +526,16 @@ export class Host {
       }
     }
   }
+}
+
+/** The model's call of a tool only an App may call, answered as a tool result. */
+function notForModel(name: string): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: `There is no tool named ${name} (it belongs to an App, not to the model).` },
+    ],
+    isError: true,
+  };
 }
 
 /** The host-wide sandbox default, checked as a config file's is (an app's object may hold anything). */

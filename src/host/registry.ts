@@ -1,4 +1,5 @@
 import { McpkitError } from '../jsonrpc/errors.js';
+import { appVisibilityOf } from '../spec/apps.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../spec/types.js';
 import { UriTemplate } from '../spec/uri-template.js';
 import type { ApprovalMode, ServerConfig } from './config/types.js';
@@ -23,6 +24,14 @@ export interface HostTool {
    * starting): a call starts or waits for the server and runs the definition it lists then.
    */
   cached?: boolean;
+}
+
+/**
+ * Whether the model may see and call `tool`: an MCP Apps tool whose `_meta.ui.visibility` leaves out `model` is its
+ * App's alone (ext-apps 2026-01-26: a host must not put it in the agent's tool list).
+ */
+export function offeredToModel(tool: HostTool | undefined): tool is HostTool {
+  return tool !== undefined && appVisibilityOf(tool.tool).includes('model');
 }
 
 /** A prompt of the registry under its qualified name. */

@@ -67,7 +67,7 @@ import { Mounts } from './mount/mounts.js';
 import type { ServerOptions } from './options.js';
 import { scopesNeeded } from './scopes-needed.js';
 import { SessionSet } from './session-set.js';
-import { SkillCatalog, type SkillHandle } from './skills/catalog.js';
+import { SkillCatalog, type SkillHandle, type SkillSource } from './skills/catalog.js';
 import type { SkillDefinition } from './skills/define.js';
 import { TaskManager } from './tasks/manager.js';
 
@@ -201,6 +201,23 @@ export class McpServer {
    * server.skill({ files: { 'SKILL.md': '---\nname: greet\ndescription: How to greet\n---\nSay hello.' } });
    */
   skill(def: SkillDefinition): SkillHandle {
+    return this.#catalog().add(def);
+  }
+
+  /** @internal The skills this server offers (its own and its sources'), if it offers any. */
+  get skills(): SkillSource | undefined {
+    return this.#skills;
+  }
+
+  /**
+   * @internal Offers the skills of another server through this one (a mounted server's, a proxied one's), declaring
+   * the extension; until the function returned is called.
+   */
+  addSkillSource(source: SkillSource): () => void {
+    return this.#catalog().addSource(source);
+  }
+
+  #catalog(): SkillCatalog {
     if (!this.#skills) {
       this.#skills = new SkillCatalog(
         (uri, config, handler) => this.resource(uri, config, handler),
@@ -208,7 +225,7 @@ export class McpServer {
       );
       this.#capabilities.extend(SKILLS_EXTENSION, { directoryRead: true });
     }
-    return this.#skills.add(def);
+    return this.#skills;
   }
 
   /** Registers a resource template (RFC 6570), with optional completion of its variables. */
@@ -286,6 +303,7 @@ export class McpServer {
       },
       notifyResourceUpdated: (uri: string) => this.notifyResourceUpdated(uri),
       warn: (message: string) => this.#warn(message),
+      addSkillSource: (source: SkillSource) => this.addSkillSource(source),
     };
   }
 
@@ -300,6 +318,7 @@ export class McpServer {
       asks: () => this.asks,
       access: () => this.access,
       sessionEnded: (session: SessionInfo) => this.sessionEnded(session),
+      skills: this.#skills,
     };
   }
 

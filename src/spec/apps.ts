@@ -1,6 +1,6 @@
 // The MCP Apps extension (io.modelcontextprotocol/ui, ext-apps specification 2026-01-26): a tool names a `ui://`
 // resource holding an HTML App; a host renders it in a sandboxed frame and speaks JSON-RPC with it over postMessage.
-import type { Meta, Tool } from './types.js';
+import type { ClientCapabilities, Meta, Tool } from './types.js';
 
 /** The extension's identifier, as a client lists it under `capabilities.extensions`. */
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
@@ -69,4 +69,36 @@ export function appVisibilityOf(tool: Pick<Tool, '_meta'>): AppToolVisibility[] 
     typeof ui === 'object' && ui !== null ? (ui as { visibility?: unknown }).visibility : undefined;
   if (!Array.isArray(visibility)) return ['model', 'app'];
   return visibility.filter((v): v is AppToolVisibility => v === 'model' || v === 'app');
+}
+
+/** The capability a host that renders Apps declares (`capabilities.extensions`), with the App MIME type. */
+export function appsClientCapability(): { extensions: Record<string, { mimeTypes: string[] }> } {
+  return { extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
+}
+
+/** Whether a client declared that it renders Apps (the extension with the App MIME type among its `mimeTypes`). */
+export function rendersApps(capabilities: ClientCapabilities): boolean {
+  const extensions = capabilities.extensions;
+  if (typeof extensions !== 'object' || extensions === null) return false;
+  const apps = (extensions as Record<string, unknown>)[APPS_EXTENSION];
+  const types =
+    typeof apps === 'object' && apps !== null ? (apps as { mimeTypes?: unknown }).mimeTypes : undefined;
+  return Array.isArray(types) && types.includes(APP_MIME_TYPE);
+}
+
+/**
+ * `meta` with the App resource URIs it names (`ui.resourceUri` and the older flat key) passed through `map`, as a
+ * server mounted under a prefix renames its resources; `meta` itself when it names none.
+ */
+export function mapAppResourceUri(meta: Meta, map: (uri: string) => string): Meta {
+  const ui = meta.ui;
+  const nested =
+    typeof ui === 'object' && ui !== null ? (ui as { resourceUri?: unknown }).resourceUri : undefined;
+  const flat = meta[APP_RESOURCE_URI_KEY];
+  const names = (uri: unknown): uri is string => typeof uri === 'string' && uri.startsWith('ui://');
+  if (!names(nested) && !names(flat)) return meta;
+  const out: Meta = { ...meta };
+  if (names(nested)) out.ui = { ...(ui as object), resourceUri: map(nested) };
+  if (names(flat)) out[APP_RESOURCE_URI_KEY] = map(flat);
+  return out;
 }

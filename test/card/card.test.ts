@@ -11,6 +11,7 @@ import {
   McpkitError,
   McpServer,
   type ServerCard,
+  toFetchHandler,
 } from '../../src/index.js';
 import { createNodeListener, type RunningServer, serve } from '../../src/node.js';
 import { createCardHandler } from '../../src/server/http/adapters/server-card.js';
@@ -110,6 +111,37 @@ describe('server cards', { timeout: 120_000 }, () => {
     } finally {
       server.close();
     }
+  });
+
+  test('toFetchHandler with `card` answers the card and the catalog as serve() does; other paths reach the endpoint', async () => {
+    const fetcher = toFetchHandler(createStreamableHttpHandler(mcp), { card: { server: mcp } });
+    const response = await fetcher(
+      new Request('https://weather.example.com/mcp/server-card', {
+        headers: { origin: 'https://elsewhere.example' },
+      }),
+    );
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/mcp-server-card+json');
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    const card = (await response.json()) as ServerCard;
+    assert.equal(card.name, 'com.example/weather');
+    assert.deepEqual(
+      card.remotes?.map((r) => [r.type, r.url]),
+      [['streamable-http', 'https://weather.example.com/mcp']],
+    );
+    const etag = response.headers.get('etag') ?? '';
+    const again = await fetcher(
+      new Request('https://weather.example.com/mcp/server-card', { headers: { 'if-none-match': etag } }),
+    );
+    assert.equal(again.status, 304);
+    const catalog = await fetcher(new Request('https://weather.example.com/.well-known/ai-catalog.json'));
+    assert.equal(catalog.headers.get('content-type'), 'application/ai-catalog+json');
+    const listed = (await catalog.json()) as { entries: { url: string }[] };
+    assert.equal(listed.entries[0]?.url, 'https://weather.example.com/mcp/server-card');
+    // The endpoint itself is the handler's: a DELETE without a session is its answer, not the card's.
+    const endpoint = await fetcher(new Request('https://weather.example.com/mcp', { method: 'DELETE' }));
+    assert.notEqual(endpoint.headers.get('content-type'), 'application/mcp-server-card+json');
+    await endpoint.body?.cancel();
   });
 
   test('mcpkit card prints the card; an honest card has no warning', async () => {

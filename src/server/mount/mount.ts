@@ -1,7 +1,9 @@
 import { errorMessage, McpkitError } from '../../jsonrpc/errors.js';
 import type { JsonObject } from '../../jsonrpc/types.js';
 import { toToolSchema } from '../../schema/index.js';
+import { mapAppResourceUri } from '../../spec/apps.js';
 import type { InputRequiredReturn } from '../../spec/input-required.js';
+import type { SkillEntry } from '../../spec/skills.js';
 import type { Resource, ResourceContents } from '../../spec/types.js';
 import { UriTemplate } from '../../spec/uri-template.js';
 import type { NamedKind } from '../definitions/access.js';
@@ -25,6 +27,7 @@ import type { Scoped } from '../handler/auth.js';
 import type { ReadReturn } from '../handler/content.js';
 import type { RequestContext, SessionInfo } from '../handler/context.js';
 import type { AskHook, GuardRunner, Middleware } from '../handler/middleware.js';
+import type { SkillSource } from '../skills/catalog.js';
 import type { AccessSource, ComposedAccess } from './access.js';
 import { around, namedAs, originalUri } from './around.js';
 import { checkMountNaming, type MountNaming, mountNaming } from './names.js';
@@ -65,6 +68,8 @@ export interface MountHost extends Mountable {
   notifyResourceUpdated(uri: string): void;
   /** Reports a child entry that could not be brought into the parent (the mount goes on with the others). */
   warn(message: string): void;
+  /** Offers the child's skills through the parent. */
+  addSkillSource(source: SkillSource): () => void;
 }
 
 /** The child's side: its middleware and access rules (as they are at each request), its resource updates. */
@@ -78,6 +83,8 @@ export interface MountSource extends Mountable {
   watchResourceUpdates(listener: (uri: string) => void): () => void;
   /** A session of the server it is mounted in ended: what that session held through it is let go. */
   sessionEnded(session: SessionInfo): void;
+  /** The skills it offers, if any (SEP-2640). */
+  readonly skills: SkillSource | undefined;
 }
 
 interface Known<D> {
@@ -346,6 +353,8 @@ export function mount(
       parent.notifyResourceUpdated(mapped);
     }),
   ];
+  const skills = child.skills;
+  if (skills) stops.push(parent.addSkillSource(mountedSkills(skills, naming)));
   let mounted = true;
   return {
     prefix,
@@ -354,6 +363,32 @@ export function mount(
       mounted = false;
       for (const stop of stops) stop();
       for (const kind of kinds) kind.clear();
+    },
+  };
+}
+
+/** A mounted server's skills as the parent offers them: every URI of theirs under the parent's (digests unchanged). */
+function mountedSkills(skills: SkillSource, naming: MountNaming): SkillSource {
+  if (!naming.rewritesUris) return skills;
+  const entry = (e: SkillEntry): SkillEntry => ({
+    ...e,
+    uri: naming.uri(e.uri),
+    resources:
+      e.resources === 'dynamic' ? 'dynamic' : e.resources.map((r) => ({ ...r, uri: naming.uri(r.uri) })),
+  });
+  // A URI the mount did not make is not the child's.
+  const own = (uri: string) => (naming.original(uri) === uri ? undefined : naming.original(uri));
+  return {
+    list: async (ctx) => (await skills.list(ctx)).map(entry),
+    get: async (uri, ctx) => {
+      const original = own(uri);
+      const found = original === undefined ? undefined : await skills.get(original, ctx);
+      return found && entry(found);
+    },
+    directory: async (uri, ctx) => {
+      const original = own(uri);
+      const children = original === undefined ? undefined : await skills.directory(original, ctx);
+      return children?.map((r) => ({ ...r, uri: naming.uri(r.uri) }));
     },
   };
 }
@@ -369,12 +404,18 @@ function mountTool(
   if (t?.hidden) return undefined;
   const name = naming.name(t?.name ?? key);
   checkToolName(name, `${where}: `);
-  if (t === undefined) return { key: name, def: name === def.name ? def : { ...def, name } };
-  const config = { ...def.config };
+  // An App's resource is mounted under the parent's URI: the tool names it so, or a host reads a URI nobody serves.
+  const meta = def.config._meta;
+  const appMeta =
+    meta !== undefined && naming.rewritesUris ? mapAppResourceUri(meta, (u) => safeUri(naming, u)) : meta;
+  const base =
+    appMeta === meta || appMeta === undefined ? def : { ...def, config: { ...def.config, _meta: appMeta } };
+  if (t === undefined) return { key: name, def: name === def.name && base === def ? def : { ...base, name } };
+  const config = { ...base.config };
   if (t.title !== undefined) config.title = t.title;
   if (t.description !== undefined) config.description = t.description;
   const fixed = t.fixed;
-  if (fixed === undefined || def.input === undefined) return { key: name, def: { ...def, name, config } };
+  if (fixed === undefined || def.input === undefined) return { key: name, def: { ...base, name, config } };
   const input = toToolSchema(withoutArguments(def.input.jsonSchema, Object.keys(fixed)), 'input');
   // The fixed values join the client's arguments; the tool's own schema then checks (and parses) them all.
   const handler: ToolHandler<unknown, unknown> = (args, ctx) =>

@@ -12,6 +12,7 @@ import { pageAt } from '../definitions/pagination.js';
 import type { RegisteredHandle } from '../definitions/registry.js';
 import type { ResourceConfig, ResourceHandler, ResourceUpdate } from '../definitions/resources.js';
 import type { CapabilityGate, MethodHandler } from '../dispatch/methods.js';
+import type { RequestContext } from '../handler/context.js';
 import { type DefinedSkill, defineSkill, type SkillDefinition } from './define.js';
 
 /** A published skill: change it (its digests follow) or take it down; each sends `resources` list_changed. */
@@ -37,6 +38,16 @@ interface Published {
   handles: RegisteredHandle<ResourceUpdate>[];
 }
 
+/**
+ * Skills a server offers that another publishes (a mounted server's, under the mount's URIs; the proxied server's):
+ * answered after the server's own. `get` and `directory` answer undefined for a URI that is not theirs.
+ */
+export interface SkillSource {
+  list(ctx: RequestContext): Promise<SkillEntry[]>;
+  get(uri: string, ctx: RequestContext): Promise<SkillEntry | undefined>;
+  directory(uri: string, ctx: RequestContext): Promise<Resource[] | undefined>;
+}
+
 const TEXTUAL = /^(text\/|application\/(json|yaml|xml|javascript))/;
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -45,8 +56,9 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * guards and every transport and revision apply as to any resource), plus `skills/list`, `skills/get` and
  * `resources/directory/read`, answered from the files' bytes and their SHA-256 digests.
  */
-export class SkillCatalog {
+export class SkillCatalog implements SkillSource {
   readonly #skills = new Map<string, Published>();
+  readonly #sources: SkillSource[] = [];
   readonly #add: AddResource;
   readonly #pageSize: number;
   readonly #methods: ReadonlyMap<string, { gate: CapabilityGate; run: MethodHandler }>;
@@ -55,9 +67,12 @@ export class SkillCatalog {
     this.#add = add;
     this.#pageSize = pageSize;
     this.#methods = new Map<string, { gate: CapabilityGate; run: MethodHandler }>([
-      ['skills/list', { gate: 'resources', run: (_d, p) => this.#list(p.cursor) }],
-      ['skills/get', { gate: 'resources', run: (_d, p) => this.#get(p.uri) }],
-      ['resources/directory/read', { gate: 'resources', run: (_d, p) => this.#directory(p.uri, p.cursor) }],
+      ['skills/list', { gate: 'resources', run: (_d, p, ctx) => this.#list(p.cursor, ctx) }],
+      ['skills/get', { gate: 'resources', run: (_d, p, ctx) => this.#get(p.uri, ctx) }],
+      [
+        'resources/directory/read',
+        { gate: 'resources', run: (_d, p, ctx) => this.#directory(p.uri, p.cursor, ctx) },
+      ],
     ]);
   }
 
@@ -69,6 +84,44 @@ export class SkillCatalog {
   /** The extension's method of this name, if it is one. */
   method(name: string): { gate: CapabilityGate; run: MethodHandler } | undefined {
     return this.#methods.get(name);
+  }
+
+  /** Offers the skills of `source` after this server's own, until the function returned is called. */
+  addSource(source: SkillSource): () => void {
+    this.#sources.push(source);
+    return () => {
+      const at = this.#sources.indexOf(source);
+      if (at >= 0) this.#sources.splice(at, 1);
+    };
+  }
+
+  /** Every skill's entry: this server's own, then its sources'. */
+  async list(ctx: RequestContext): Promise<SkillEntry[]> {
+    const own = await Promise.all([...this.#skills.values()].map((p) => this.#entry(p)));
+    for (const source of this.#sources) own.push(...(await source.list(ctx)));
+    return own;
+  }
+
+  /** The entry of the skill whose `SKILL.md` is `uri`, if it is one of this server's or its sources'. */
+  async get(uri: string, ctx: RequestContext): Promise<SkillEntry | undefined> {
+    const p = this.#skills.get(uri);
+    if (p) return this.#entry(p);
+    for (const source of this.#sources) {
+      const entry = await source.get(uri, ctx);
+      if (entry) return entry;
+    }
+    return undefined;
+  }
+
+  /** The children of a skill's folder (or a folder inside one), if `uri` is one of this server's or its sources'. */
+  async directory(uri: string, ctx: RequestContext): Promise<Resource[] | undefined> {
+    const own = this.#children(uri);
+    if (own) return own;
+    for (const source of this.#sources) {
+      const children = await source.directory(uri, ctx);
+      if (children) return children;
+    }
+    return undefined;
   }
 
   /** Publishes a skill; a second skill at the same URI is an INVALID_DEFINITION. */
@@ -127,22 +180,30 @@ export class SkillCatalog {
     return p.entry;
   }
 
-  async #list(cursor: unknown): Promise<JsonObject> {
-    const entries = await Promise.all([...this.#skills.values()].map((p) => this.#entry(p)));
-    return pageAt(entries, cursor, this.#pageSize, 'skills');
+  async #list(cursor: unknown, ctx: RequestContext): Promise<JsonObject> {
+    return pageAt(await this.list(ctx), cursor, this.#pageSize, 'skills');
   }
 
-  async #get(uri: unknown): Promise<JsonObject> {
+  async #get(uri: unknown, ctx: RequestContext): Promise<JsonObject> {
     if (typeof uri !== 'string')
       throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a string');
-    const p = this.#skills.get(uri);
-    if (!p) throw new JsonRpcError(ErrorCode.InvalidParams, `Not a skill of this server: ${uri}`, { uri });
-    return { skill: await this.#entry(p) };
+    const entry = await this.get(uri, ctx);
+    if (!entry)
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Not a skill of this server: ${uri}`, { uri });
+    return { skill: entry };
   }
 
-  #directory(uri: unknown, cursor: unknown): JsonObject {
+  async #directory(uri: unknown, cursor: unknown, ctx: RequestContext): Promise<JsonObject> {
     if (typeof uri !== 'string')
       throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a string');
+    const children = await this.directory(uri, ctx);
+    if (!children)
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Not a directory of this server: ${uri}`, { uri });
+    return pageAt(children, cursor, this.#pageSize, 'resources');
+  }
+
+  /** The children of `uri` among this server's own skills, sorted; undefined when it is not one of their folders. */
+  #children(uri: string): Resource[] | undefined {
     const children = new Map<string, Resource>();
     for (const { skill } of this.#skills.values()) {
       const base =
@@ -168,10 +229,8 @@ export class SkillCatalog {
         );
       }
     }
-    if (children.size === 0 && !this.#isDirectory(uri))
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Not a directory of this server: ${uri}`, { uri });
-    const sorted = [...children.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-    return pageAt(sorted, cursor, this.#pageSize, 'resources');
+    if (children.size === 0 && !this.#isDirectory(uri)) return undefined;
+    return [...children.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   }
 
   #isDirectory(uri: string): boolean {

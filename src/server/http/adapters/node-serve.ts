@@ -3,11 +3,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Transport } from '../../../protocol/transport.js';
-import type { CardDefinition } from '../../../spec/server-card.js';
 import { isLoopbackHost } from '../../../transport/loopback.js';
 import type { ServerCardOptions } from '../../card.js';
 import type { McpServer } from '../../server.js';
-import { PRM_PREFIX, type ResourceAuthOptions } from '../core/auth-gate.js';
 import { DEFAULT_BODY_TIMEOUT_MS, timeLimit } from '../core/body-deadline.js';
 import { loopbackHosts } from '../core/security.js';
 import { createSseLegacyHandler, type SseLegacyHandler } from '../legacy-sse/handler.js';
@@ -19,7 +17,7 @@ import {
 import { createStreamableHttpRelay, type StreamableHttpRelayOptions } from '../streamable/relay.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, limitConnectionsPerAddress } from './node-connections.js';
 import { createNodeListener, type NodeListener, type NodeRoutes } from './node-http.js';
-import { createCardHandler } from './server-card.js';
+import { cardAuth, createCardHandler } from './server-card.js';
 
 /** Options of {@link serve}. */
 export interface ServeOptions extends StreamableHttpOptions {
@@ -195,19 +193,6 @@ export async function serve(server: McpServer, options: ServeOptions = {}): Prom
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
-}
-
-/** What a card says of an endpoint's OAuth: where its metadata is, which servers issue tokens, which scopes. */
-function cardAuth(auth: ResourceAuthOptions | undefined): { auth?: CardDefinition['auth'] } {
-  if (!auth) return {};
-  const url = new URL(auth.resource);
-  const metadata = `${url.origin}${url.pathname === '/' ? PRM_PREFIX : `${PRM_PREFIX}${url.pathname}`}`;
-  const out: CardDefinition['auth'] = {
-    protectedResourceMetadata: metadata,
-    authorizationServers: [...auth.authorizationServers],
-  };
-  if (auth.scopesSupported) out.scopes = [...auth.scopesSupported];
-  return { auth: out };
 }
 
 /** Options of {@link serveRelay}. */

@@ -10,10 +10,10 @@ import { STATEFUL_REVISIONS } from '../../../spec/versions.js';
 import { buildServerCard, type ServerCardOptions } from '../../card.js';
 import { scopesOf } from '../../handler/auth.js';
 import type { McpServer } from '../../server.js';
+import { PRM_PREFIX, type ResourceAuthOptions } from '../core/auth-gate.js';
 import { httpError } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';
 import { checkRequestOrigin, type SecurityOptions } from '../core/security.js';
-import type { ExchangeHandler } from './web.js';
 
 /** Where a server is served, for its card. */
 export interface CardPlace {
@@ -29,6 +29,46 @@ export interface CardPlace {
    * so a web page of another site cannot read which servers run on this machine (nor through DNS rebinding).
    */
   local?: SecurityOptions;
+}
+
+/** The card's routes: `handle` answers the requests of `paths`. */
+export interface CardHandler {
+  handle(req: HttpRequestLike): Promise<HttpReply>;
+  /** `<endpoint path>/server-card` and `/.well-known/ai-catalog.json`. */
+  readonly paths: readonly string[];
+}
+
+/** The card of a server behind a web-standard fetch handler (`toFetchHandler`'s `card`). */
+export interface FetchCardOptions extends ServerCardOptions {
+  server: McpServer;
+  /** The path the endpoint is served at. Default '/mcp'. */
+  path?: string;
+  /** The endpoint's `auth`, when it has one: the card says where its metadata is and which scopes it knows. */
+  auth?: ResourceAuthOptions;
+}
+
+/**
+ * The card route of a fetch handler: the card handler for `options`, its URL (unless `options.url` says it) the
+ * origin the request reached and the endpoint's path, made again only when a request names another origin.
+ */
+export function fetchCardRoute(
+  options: FetchCardOptions,
+): (req: HttpRequestLike, origin: string) => CardHandler | undefined {
+  const path = options.path ?? '/mcp';
+  const cardPath = `${path.replace(/\/$/, '')}/server-card`;
+  let made: { origin: string; handler: CardHandler } | undefined;
+  return (req, origin) => {
+    if (req.path !== cardPath && req.path !== AI_CATALOG_PATH) return undefined;
+    if (made?.origin !== origin) {
+      const place: CardPlace = {
+        path,
+        url: options.auth?.resource ?? `${origin}${path}`,
+        ...cardAuth(options.auth),
+      };
+      made = { origin, handler: createCardHandler(options.server, place, options) };
+    }
+    return made.handler;
+  };
 }
 
 const CORS = {
@@ -48,7 +88,7 @@ export function createCardHandler(
   server: McpServer,
   place: CardPlace,
   options: ServerCardOptions = {},
-): ExchangeHandler & { readonly paths: readonly string[] } {
+): CardHandler {
   const url = options.url ?? place.url;
   const cardPath = `${place.path.replace(/\/$/, '')}/server-card`;
   const publicCard = `${url.replace(/\/$/, '')}/server-card`;
@@ -116,4 +156,17 @@ async function shortDigest(text: string): Promise<string> {
   let hex = '';
   for (const b of hash.subarray(0, 12)) hex += b.toString(16).padStart(2, '0');
   return hex;
+}
+
+/** What a card says of an endpoint's OAuth: where its metadata is, which servers issue tokens, which scopes. */
+export function cardAuth(auth: ResourceAuthOptions | undefined): { auth?: CardDefinition['auth'] } {
+  if (!auth) return {};
+  const url = new URL(auth.resource);
+  const metadata = `${url.origin}${url.pathname === '/' ? PRM_PREFIX : `${PRM_PREFIX}${url.pathname}`}`;
+  const out: CardDefinition['auth'] = {
+    protectedResourceMetadata: metadata,
+    authorizationServers: [...auth.authorizationServers],
+  };
+  if (auth.scopesSupported) out.scopes = [...auth.scopesSupported];
+  return { auth: out };
 }

@@ -1,4 +1,5 @@
 import type { HttpReply, HttpRequestLike, SseSink } from '../core/http.js';
+import { type FetchCardOptions, fetchCardRoute } from './server-card.js';
 
 /** Most bytes an SSE response may have queued for a client that does not read before it is cut off. */
 export const MAX_SSE_BACKLOG_BYTES = 8 * 1024 * 1024;
@@ -116,12 +117,30 @@ export function toResponse(reply: HttpReply): Response {
  * a request without a session or token).
  *
  * @example
- * const fetchHandler = toFetchHandler(handler);
+ * const fetchHandler = toFetchHandler(handler, { card: { server } });
  * Deno.serve((request, info) => fetchHandler(request, undefined, info.remoteAddr.hostname));
  */
 export function toFetchHandler(
   handler: ExchangeHandler,
+  options: FetchHandlerOptions = {},
 ): (request: Request, authInfo?: unknown, remoteAddress?: string) => Promise<Response> {
-  return async (request, authInfo, remoteAddress) =>
-    toResponse(await handler.handle(fromRequest(request, authInfo, remoteAddress)));
+  if (options.card === undefined)
+    return async (request, authInfo, remoteAddress) =>
+      toResponse(await handler.handle(fromRequest(request, authInfo, remoteAddress)));
+  const card = fetchCardRoute(options.card);
+  return async (request, authInfo, remoteAddress) => {
+    const req = fromRequest(request, authInfo, remoteAddress);
+    const cards = card(req, new URL(request.url).origin);
+    return toResponse(await (cards ?? handler).handle(req));
+  };
+}
+
+/** Options of {@link toFetchHandler}. */
+export interface FetchHandlerOptions {
+  /**
+   * The server card (SEP-2127) at `<path>/server-card` and the AI Catalog at `/.well-known/ai-catalog.json`, as
+   * `serve()` answers them (public, CORS `*`, ETag), for the server given here; absent: every request goes to the
+   * handler.
+   */
+  card?: FetchCardOptions;
 }
