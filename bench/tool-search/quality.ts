@@ -245,6 +245,41 @@ async function measure(make: () => ToolRanker, size: number, seeds: number) {
   return { hits, perLevel, misses };
 }
 
+/** Index build and per-request search time at 1,000 real tools, the model called for every text (no vector cache). */
+async function latency(): Promise<void> {
+  const tools = shuffled(real, 7919).slice(0, 1000);
+  let started = performance.now();
+  await model(['warm up']);
+  process.stdout.write(`model load (first call): ${(performance.now() - started).toFixed(0)} ms\n\n`);
+  process.stdout.write(
+    '| ranker | tools | index | searches | p50 | p99 |\n| --- | ---: | ---: | ---: | ---: | ---: |\n',
+  );
+  for (const name of ['embedding', 'hybrid'] as const) {
+    const ranker =
+      name === 'embedding' ? new EmbeddingRanker({ embed: model }) : new HybridRanker({ embed: model });
+    started = performance.now();
+    await ranker.index(tools);
+    const index = performance.now() - started;
+    const times: number[] = [];
+    for (const r of chosen) {
+      started = performance.now();
+      await ranker.search(r.query, { limit: 5 });
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const at = (q: number) =>
+      (times[Math.min(times.length - 1, Math.floor(q * times.length))] as number).toFixed(1);
+    process.stdout.write(
+      `| ${name} | ${tools.length} | ${(index / 1000).toFixed(1)} s | ${times.length} | ${at(0.5)} ms | ${at(0.99)} ms |\n`,
+    );
+  }
+}
+
+if (values.latency) {
+  await latency();
+  process.exit(0);
+}
+
 const sizes = (values.sizes as string).split(',').map(Number);
 const seeds = Number(values.seeds);
 const rankers = (values.rankers as string).split(',');
