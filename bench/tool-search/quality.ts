@@ -245,7 +245,11 @@ async function measure(make: () => ToolRanker, size: number, seeds: number) {
   return { hits, perLevel, misses };
 }
 
-/** Index build and per-request search time at 1,000 real tools, the model called for every text (no vector cache). */
+/**
+ * Index build and per-request search time at 1,000 real tools, the model called for every text: the embedding ranker
+ * embeds the tools (timed); the hybrid one is given those tools' vectors again (its index then times the lexical
+ * side and the lookups), and every query of both is embedded by the model.
+ */
 async function latency(): Promise<void> {
   const tools = shuffled(real, 7919).slice(0, 1000);
   let started = performance.now();
@@ -254,12 +258,21 @@ async function latency(): Promise<void> {
   process.stdout.write(
     '| ranker | tools | index | searches | p50 | p99 |\n| --- | ---: | ---: | ---: | ---: | ---: |\n',
   );
+  const indexed = new Map<string, readonly number[]>();
+  let indexing = true;
+  const embed: Embedder = async (texts) => {
+    if (indexing && texts.every((t) => indexed.has(t))) return texts.map((t) => indexed.get(t) as number[]);
+    const found = await model(texts);
+    if (indexing) for (const [i, t] of texts.entries()) indexed.set(t, found[i] as number[]);
+    return found;
+  };
   for (const name of ['embedding', 'hybrid'] as const) {
-    const ranker =
-      name === 'embedding' ? new EmbeddingRanker({ embed: model }) : new HybridRanker({ embed: model });
+    const ranker = name === 'embedding' ? new EmbeddingRanker({ embed }) : new HybridRanker({ embed });
+    indexing = true;
     started = performance.now();
     await ranker.index(tools);
     const index = performance.now() - started;
+    indexing = false;
     const times: number[] = [];
     for (const r of chosen) {
       started = performance.now();
@@ -269,8 +282,9 @@ async function latency(): Promise<void> {
     times.sort((a, b) => a - b);
     const at = (q: number) =>
       (times[Math.min(times.length - 1, Math.floor(q * times.length))] as number).toFixed(1);
+    const shown = index >= 1000 ? `${(index / 1000).toFixed(1)} s` : `${index.toFixed(0)} ms`;
     process.stdout.write(
-      `| ${name} | ${tools.length} | ${(index / 1000).toFixed(1)} s | ${times.length} | ${at(0.5)} ms | ${at(0.99)} ms |\n`,
+      `| ${name} | ${tools.length} | ${shown} | ${times.length} | ${at(0.5)} ms | ${at(0.99)} ms |\n`,
     );
   }
 }
