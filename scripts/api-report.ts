@@ -26,6 +26,7 @@ export const ENTRIES: readonly { specifier: string; file: string }[] = [
   { specifier: 'mcpkit/host', file: 'host.d.ts' },
   { specifier: 'mcpkit/redis', file: 'redis.d.ts' },
   { specifier: 'mcpkit/otel', file: 'otel.d.ts' },
+  { specifier: 'mcpkit/search-embeddings', file: 'search-embeddings.d.ts' },
 ];
 
 /** The command that regenerates the reports. */

@@ -4,7 +4,8 @@
 // oauth4webapi (dependencies of `mcpkit/auth` only). The `mcpkit` command (dist/pkg/cli.js, the package's `bin`) is
 // bundled in the same run, so it shares the chunks; each command's code is a chunk of its own, loaded when it runs,
 // and commander stays external (a runtime dependency), so do ioredis (the optional peer of `mcpkit/redis`) and
-// `@opentelemetry/*` (`mcpkit/otel`: the API an optional peer, the SDK loaded by `--otel` only).
+// `@opentelemetry/*` (`mcpkit/otel`: the API an optional peer, the SDK loaded by `--otel` only) and `@energetic-ai/*`
+// (`mcpkit/search-embeddings`: the model, optional peers loaded on a ranker's first index).
 // `keepNames` keeps classes' and functions' own names (an error is a `JsonRpcError` in a stack trace and in `error.constructor.name`, not the bundler's `_JsonRpcError`).
 import { chmod, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -14,7 +15,7 @@ import { build } from 'esbuild';
 await rm('dist/pkg', { recursive: true, force: true });
 
 const entries = Object.fromEntries(
-  ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'redis', 'otel'].map((name) => [
+  ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'redis', 'otel', 'search-embeddings'].map((name) => [
     name,
     `dist/src/${name}.js`,
   ]),
@@ -37,6 +38,7 @@ await build({
     'commander',
     'ioredis',
     '@opentelemetry/*',
+    '@energetic-ai/*',
   ],
   keepNames: true,
   logLevel: 'warning',

@@ -6,11 +6,15 @@
 // tools (the last one filled from the start of the shuffle; N above the number of real tools takes every real tool
 // and generated ones to reach N); each labeled request is searched in the registry holding its tool, and a hit is its
 // tool among the first k. Averaged over the seeds. Rankers: `full` (LexicalRanker as shipped) and ablations.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type Embedder, EmbeddingRanker } from '../../src/host/search/embedding.js';
+import { HybridRanker, type HybridRankerOptions } from '../../src/host/search/hybrid.js';
 import { LexicalRanker, type LexicalRankerOptions } from '../../src/host/search/lexical.js';
 import type { SearchableTool, ToolRanker } from '../../src/host/search/ranker.js';
+import { universalSentenceEncoder } from '../../src/host/search/use-embedder.js';
 import { generatedTools } from '../../test/host/fixtures/generated-tools.js';
 import { collectedTools } from './data.js';
 
@@ -27,8 +31,12 @@ const { values } = parseArgs({
     },
     data: { type: 'string', default: 'bench/data' },
     misses: { type: 'boolean', default: false },
-    /** LexicalRankerOptions as JSON, for the ranker named `custom` (tuning on the dev half). */
+    /** LexicalRankerOptions as JSON for the ranker named `custom`, HybridRankerOptions for `hybrid` (tuning on dev). */
     params: { type: 'string', default: '{}' },
+    /** The vectors of texts already embedded (the model is deterministic), so seeds and runs embed each text once. */
+    'embed-cache': { type: 'string', default: join(tmpdir(), 'mcpkit-tool-search-use.json') },
+    /** Time the embedding and hybrid rankers at 1,000 tools instead (index build; each request once, p50/p99). */
+    latency: { type: 'boolean', default: false },
   },
 });
 
@@ -132,6 +140,8 @@ function registries(size: number, seed: number): SearchableTool[][] {
 const RANKERS: Record<string, () => ToolRanker> = {
   full: () => new LexicalRanker(),
   custom: () => new LexicalRanker(JSON.parse(values.params as string) as LexicalRankerOptions),
+  embedding: () => new EmbeddingRanker({ embed: cachedEmbed, ...hybridParams() }),
+  hybrid: () => new HybridRanker({ embed: cachedEmbed, ...hybridParams() }),
   'no-concepts': () => new LexicalRanker({ conceptWeight: 0 }),
   'no-lead': () =>
     new LexicalRanker({ fields: { lead: { weight: 0, b: 0.5 }, description: { weight: 1, b: 0.75 } } }),
@@ -165,7 +175,41 @@ const RANKERS: Record<string, () => ToolRanker> = {
   },
 };
 
-function measure(make: () => ToolRanker, size: number, seeds: number) {
+/** The hybrid ranker's fusion from `--params` (only with `--rankers hybrid`; `custom` reads them as lexical). */
+function hybridParams(): Partial<HybridRankerOptions> {
+  return (values.rankers as string).split(',').includes('custom')
+    ? {}
+    : (JSON.parse(values.params as string) as Partial<HybridRankerOptions>);
+}
+
+const model = universalSentenceEncoder();
+const cachePath = values['embed-cache'] as string;
+const vectors = new Map<string, number[]>(
+  existsSync(cachePath) ? (JSON.parse(readFileSync(cachePath, 'utf8')) as [string, number[]][]) : [],
+);
+let unsaved = 0;
+/** The model, each text embedded once across seeds and runs (kept in `--embed-cache`). */
+const cachedEmbed: Embedder = async (texts) => {
+  const missing = [...new Set(texts.filter((t) => !vectors.has(t)))];
+  if (missing.length > 0) {
+    const found = await model(missing);
+    for (const [i, t] of missing.entries())
+      vectors.set(
+        t,
+        Array.from(found[i] as readonly number[], (x) => Math.fround(x)),
+      );
+    unsaved += missing.length;
+    if (unsaved >= 500) saveVectors();
+  }
+  return texts.map((t) => vectors.get(t) as number[]);
+};
+function saveVectors(): void {
+  if (unsaved === 0) return;
+  writeFileSync(cachePath, JSON.stringify([...vectors]));
+  unsaved = 0;
+}
+
+async function measure(make: () => ToolRanker, size: number, seeds: number) {
   const hits = { at1: 0, at5: 0, n: 0 };
   const perLevel = Object.fromEntries(LEVELS.map((l) => [l, { at1: 0, at5: 0, n: 0 }])) as Record<
     Level,
@@ -179,9 +223,9 @@ function measure(make: () => ToolRanker, size: number, seeds: number) {
       const here = chosen.filter((r) => names.has(r.tools[0] as string));
       if (here.length === 0) continue;
       const ranker = make();
-      void ranker.index(registry);
+      await ranker.index(registry);
       for (const r of here) {
-        const ranked = ranker.search(r.query, { limit: 5 }) as readonly { name: string }[];
+        const ranked = await ranker.search(r.query, { limit: 5 });
         const at = ranked.findIndex((found) => r.tools.includes(found.name));
         for (const h of [hits, perLevel[r.level]]) {
           h.n++;
@@ -201,6 +245,55 @@ function measure(make: () => ToolRanker, size: number, seeds: number) {
   return { hits, perLevel, misses };
 }
 
+/**
+ * Index build and per-request search time at 1,000 real tools, the model called for every text: the embedding ranker
+ * embeds the tools (timed); the hybrid one is given those tools' vectors again (its index then times the lexical
+ * side and the lookups), and every query of both is embedded by the model.
+ */
+async function latency(): Promise<void> {
+  const tools = shuffled(real, 7919).slice(0, 1000);
+  let started = performance.now();
+  await model(['warm up']);
+  process.stdout.write(`model load (first call): ${(performance.now() - started).toFixed(0)} ms\n\n`);
+  process.stdout.write(
+    '| ranker | tools | index | searches | p50 | p99 |\n| --- | ---: | ---: | ---: | ---: | ---: |\n',
+  );
+  const indexed = new Map<string, readonly number[]>();
+  let indexing = true;
+  const embed: Embedder = async (texts) => {
+    if (indexing && texts.every((t) => indexed.has(t))) return texts.map((t) => indexed.get(t) as number[]);
+    const found = await model(texts);
+    if (indexing) for (const [i, t] of texts.entries()) indexed.set(t, found[i] as number[]);
+    return found;
+  };
+  for (const name of ['embedding', 'hybrid'] as const) {
+    const ranker = name === 'embedding' ? new EmbeddingRanker({ embed }) : new HybridRanker({ embed });
+    indexing = true;
+    started = performance.now();
+    await ranker.index(tools);
+    const index = performance.now() - started;
+    indexing = false;
+    const times: number[] = [];
+    for (const r of chosen) {
+      started = performance.now();
+      await ranker.search(r.query, { limit: 5 });
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const at = (q: number) =>
+      (times[Math.min(times.length - 1, Math.floor(q * times.length))] as number).toFixed(1);
+    const shown = index >= 1000 ? `${(index / 1000).toFixed(1)} s` : `${index.toFixed(0)} ms`;
+    process.stdout.write(
+      `| ${name} | ${tools.length} | ${shown} | ${times.length} | ${at(0.5)} ms | ${at(0.99)} ms |\n`,
+    );
+  }
+}
+
+if (values.latency) {
+  await latency();
+  process.exit(0);
+}
+
 const sizes = (values.sizes as string).split(',').map(Number);
 const seeds = Number(values.seeds);
 const rankers = (values.rankers as string).split(',');
@@ -218,7 +311,7 @@ for (const name of rankers) {
   const make = RANKERS[name];
   if (!make) throw new Error(`unknown ranker ${name}`);
   for (const size of sizes) {
-    const { hits, perLevel, misses } = measure(make, size, seeds);
+    const { hits, perLevel, misses } = await measure(make, size, seeds);
     const levels = (k: 'at1' | 'at5') => LEVELS.map((l) => pct(perLevel[l], k)).join(' / ');
     const shown = size >= real.length ? Math.max(size, real.length) : size;
     process.stdout.write(
@@ -227,3 +320,4 @@ for (const name of rankers) {
     if (values.misses) for (const m of misses) process.stdout.write(`    miss ${m}\n`);
   }
 }
+saveVectors();

@@ -18,6 +18,7 @@ test('the export map is exactly the documented subpaths', () => {
     './otel',
     './package.json',
     './redis',
+    './search-embeddings',
     './stdio',
     './testing',
   ]);
@@ -97,6 +98,18 @@ test('no entry but mcpkit/otel imports @opentelemetry, directly or through a chu
   assert.ok(bare.has('@opentelemetry/api'), 'mcpkit/otel imports the API');
 });
 
+test('no entry but mcpkit/search-embeddings reaches the model, and it only by import() on first use', () => {
+  // The model's packages (about 30 MB, optional peers) load only when an app's embedding ranker first indexes.
+  for (const entry of ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'redis', 'otel', 'cli']) {
+    const { bare } = imports(join(root, 'dist/pkg', `${entry}.js`));
+    const model = [...bare].filter((s) => s.startsWith('@energetic-ai/'));
+    assert.deepEqual(model, [], `dist/pkg/${entry}.js reaches ${model.join(', ')}`);
+  }
+  const text = readFileSync(join(root, 'dist/pkg/search-embeddings.js'), 'utf8');
+  assert.match(text, /import\(\s*["']@energetic-ai\/embeddings["']\s*\)/);
+  assert.doesNotMatch(text, /(?:^|\n)\s*import\s[^(]*?from\s*["']@energetic-ai\//);
+});
+
 test('entry modules use named exports only', async () => {
   for (const entry of ['mcpkit', 'mcpkit/stdio', 'mcpkit/testing']) {
     const mod = (await import(entry)) as Record<string, unknown>;
@@ -107,7 +120,7 @@ test('entry modules use named exports only', async () => {
 test('the published bundles keep every exported class and function its own name', async () => {
   // esbuild renames a class whose body refers to itself (`_JsonRpcError`); `keepNames` restores the name that stack
   // traces, `error.name` defaults and `constructor.name` show.
-  const entries = ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'otel'];
+  const entries = ['index', 'stdio', 'node', 'testing', 'auth', 'host', 'otel', 'search-embeddings'];
   let checked = 0;
   for (const entry of entries) {
     const mod = (await import(pathToFileURL(join(root, 'dist/pkg', `${entry}.js`)).href)) as Record<
