@@ -1,6 +1,7 @@
-// MCP Apps in the inspector, in a real Chromium: the ext-apps example App from npm (server-basic-vanillajs, its own
+// MCP Apps in the inspector, in a real Chromium: the ext-apps example Apps from npm (server-basic-vanillajs, its own
 // SDK's App class) rendered in a sandboxed frame, its button's tool call held for the person's approval, the App
-// unable to reach the inspector (tried from inside its frame); then mcpkit's dice App with its calls audited by the
+// unable to reach the inspector (tried from inside its frame); server-system-monitor (an App-only polling tool) and
+// server-budget-allocator (built from the structured result, its own controls); then mcpkit's dice App with its calls audited by the
 // server, and bad Apps (no App MIME type, a CSP asking for the inspector's origin and wildcards). Screenshots in
 // dist/test-output/apps/.
 import assert from 'node:assert/strict';
@@ -24,10 +25,12 @@ const npmApp = (name: string) =>
   join(ROOT, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
 const BASIC = npmApp('server-basic-vanillajs');
 const MONITOR = npmApp('server-system-monitor');
+const BUDGET = npmApp('server-budget-allocator');
 let browser: Browser;
 let page: Page;
 let npmInspector: RunningInspector;
 let monitorInspector: RunningInspector;
+let budgetInspector: RunningInspector;
 let ownInspector: RunningInspector;
 const audited: AuditRecord[] = [];
 
@@ -95,8 +98,12 @@ before(async () => {
   monitorInspector = await startInspector({
     target: { kind: 'stdio', command: process.execPath, args: [MONITOR, '--stdio'] },
   });
+  budgetInspector = await startInspector({
+    target: { kind: 'stdio', command: process.execPath, args: [BUDGET, '--stdio'] },
+  });
   await npmInspector.connected;
   await monitorInspector.connected;
+  await budgetInspector.connected;
   assert.ok(server);
   browser = await launch();
   page = browser.page;
@@ -106,6 +113,7 @@ after(async () => {
   await browser?.close();
   await npmInspector?.close();
   await monitorInspector?.close();
+  await budgetInspector?.close();
   await ownInspector?.close();
 });
 
@@ -248,6 +256,25 @@ test('renders the ext-apps system-monitor App from npm; its App-only polling too
   assert.equal(monitorInspector.session.asks.pending().length, 0);
 });
 
+test('renders the ext-apps budget-allocator App from npm from its structured result; its budget selector works', async () => {
+  await page.goto(budgetInspector.url);
+  await page.locator('[data-status="connected"]').waitFor();
+  await callTool('get-budget-data');
+  const frame = await appFrame();
+  // The App builds its sliders from the result's structuredContent (sent after ui/initialize).
+  const marketing = frame.locator('.slider-row[data-category-id="marketing"] .amount');
+  await marketing.waitFor();
+  const before = (await marketing.textContent()) ?? '';
+  assert.match(before, /\$[\d,.]+K?/);
+  // Its own controls work inside the sandbox: a larger budget scales every allocation.
+  await frame.selectOption('#budget-selector', '500000');
+  await frame.waitForFunction(
+    `document.querySelector('.slider-row[data-category-id="marketing"] .amount').textContent !== ${JSON.stringify(before)}`,
+  );
+  assert.equal(budgetInspector.session.asks.pending().length, 0);
+  await shot('05-budget-allocator');
+});
+
 test("mcpkit's dice App: its Roll again goes through approval and the server's audit", async () => {
   await page.goto(ownInspector.url);
   await page.locator('[data-status="connected"]').waitFor();
@@ -260,7 +287,7 @@ test("mcpkit's dice App: its Roll again goes through approval and the server's a
   await frame.locator('#status', { hasText: 'rolled through the host' }).waitFor();
   // The App's call reached the server as an ordinary tools/call: the audit recorded it.
   assert.equal(audited.filter((r) => r.kind === 'tool' && r.name === 'roll_dice').length, callsBefore + 1);
-  await shot('05-dice-app');
+  await shot('05b-dice-app');
 });
 
 test('an App resource without the App MIME type is refused with a clear message', async () => {
