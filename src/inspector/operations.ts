@@ -45,7 +45,7 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operat
       return s.callTool(stringField(body, 'callId'), stringField(body, 'name'), args);
     },
   ],
-  ['app-open', (s, body) => s.apps.open(stringField(body, 'uri'))],
+  ['app-open', (s, body) => s.apps.open(stringField(body, 'uri'), optionalString(body, 'tool'))],
   [
     'app-call',
     (s, body) => {

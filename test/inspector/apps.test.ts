@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { registerDiceApp } from '../../examples/everything/app.js';
+import type { ServerConfig } from '../../src/host/config/types.js';
 import {
   type AuditRecord,
   appToolMeta,
@@ -31,6 +32,7 @@ let page: Page;
 let npmInspector: RunningInspector;
 let monitorInspector: RunningInspector;
 let budgetInspector: RunningInspector;
+let hostInspector: RunningInspector;
 let ownInspector: RunningInspector;
 const audited: AuditRecord[] = [];
 
@@ -101,6 +103,16 @@ before(async () => {
   budgetInspector = await startInspector({
     target: { kind: 'stdio', command: process.execPath, args: [BUDGET, '--stdio'] },
   });
+  // The configured host as the target: the basic App's server is one of its servers, its tools qualified.
+  const basic: ServerConfig = {
+    name: 'basic',
+    transport: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio'], env: {}, namedEnv: [] },
+    disabled: false,
+    trusted: false,
+    source: { file: 'test', format: 'mcpkit' },
+  };
+  hostInspector = await startInspector({ host: { config: [basic] }, target: { kind: 'host' } });
+  await hostInspector.connected;
   await npmInspector.connected;
   await monitorInspector.connected;
   await budgetInspector.connected;
@@ -114,6 +126,7 @@ after(async () => {
   await npmInspector?.close();
   await monitorInspector?.close();
   await budgetInspector?.close();
+  await hostInspector?.close();
   await ownInspector?.close();
 });
 
@@ -273,6 +286,42 @@ test('renders the ext-apps budget-allocator App from npm from its structured res
   );
   assert.equal(budgetInspector.session.asks.pending().length, 0);
   await shot('05-budget-allocator');
+});
+
+/** Answers the host's approval (asked through the gateway's elicitation) matching `pattern` with `decision`. */
+async function hostApproval(pattern: RegExp, decision: string): Promise<void> {
+  const dialog = page.locator('[data-ask="elicitation"]').filter({ hasText: pattern });
+  await dialog.waitFor();
+  await page.selectOption('[name="elicit.decision"]', decision);
+  await dialog.locator('[data-accept]').click();
+}
+
+test("on the configured host, an App's tool call goes to its own server's tool, through both approvals", async () => {
+  await page.goto(hostInspector.url);
+  await page.locator('[data-status="connected"]').waitFor();
+  await page.locator('[data-host-server="basic"] [data-host-state="ready"]').waitFor();
+  await callTool('basic__get-time');
+  await hostApproval(/Allow the tool basic__get-time/, 'Allow once');
+  const frame = await appFrame();
+  await frame.locator('#server-time', { hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor();
+  const before = await frame.locator('#server-time').textContent();
+  // The App calls its tool by its server's name for it, get-time: the inspector asks the person about the App's call...
+  await frame.click('#get-time-btn');
+  const ask = page.locator('[data-ask="app-tool"]');
+  await ask.waitFor();
+  assert.equal(await ask.locator('[data-app-tool]').textContent(), 'get-time');
+  await ask.locator('[data-approve]').click();
+  // ...then the host asks again, as for the model's calls, about its qualified tool (nothing was allowed for longer).
+  await hostApproval(/Allow the tool basic__get-time/, 'Allow once');
+  await frame.waitForFunction(
+    `(() => { const t = document.getElementById('server-time').textContent; return t !== ${JSON.stringify(before)} && /^\\d{4}-/.test(t); })()`,
+  );
+  assert.ok(
+    hostInspector.session
+      .snapshot()
+      .calls.some((c) => c.callId.startsWith('app-') && c.name === 'basic__get-time' && c.status === 'ok'),
+  );
+  await shot('05c-host-app-call');
 });
 
 test("mcpkit's dice App: its Roll again goes through approval and the server's audit", async () => {

@@ -32,7 +32,7 @@ export function AppView(props: {
 
   useEffect(() => {
     let live = true;
-    act<OpenedApp>('app-open', { uri: props.uri }).then(
+    act<OpenedApp>('app-open', { uri: props.uri, tool: props.tool.name }).then(
       (app) => live && setOpened(app),
       (e: Error) => live && setError(e.message),
     );
