@@ -111,7 +111,19 @@ before(async () => {
     trusted: false,
     source: { file: 'test', format: 'mcpkit' },
   };
-  hostInspector = await startInspector({ host: { config: [basic] }, target: { kind: 'host' } });
+  // Another server beside it, whose tool the App must not reach.
+  const other: ServerConfig = {
+    ...basic,
+    name: 'other',
+    transport: {
+      type: 'stdio',
+      command: process.execPath,
+      args: [join(ROOT, 'dist/test/skills/fixtures/skill-server.js')],
+      env: {},
+      namedEnv: [],
+    },
+  };
+  hostInspector = await startInspector({ host: { config: [basic, other] }, target: { kind: 'host' } });
   await hostInspector.connected;
   await npmInspector.connected;
   await monitorInspector.connected;
@@ -322,6 +334,28 @@ test("on the configured host, an App's tool call goes to its own server's tool, 
       .calls.some((c) => c.callId.startsWith('app-') && c.name === 'basic__get-time' && c.status === 'ok'),
   );
   await shot('05c-host-app-call');
+});
+
+test("on the configured host, an App reaches no other server's tool, not even by its qualified name", async () => {
+  const session = hostInspector.session;
+  await page.click('[data-tab-button="server"]');
+  await page.locator('[data-host-server="other"] [data-host-state="ready"]').waitFor();
+  const opened = await session.apps.open('ui://get-time/mcp-app.html');
+  // Any ask a call raises is declined at once: a call let through would end "declined", not refused as unknown.
+  const stop = session.subscribe((event) => {
+    if (event.type === 'ask') session.asks.answer(event.ask.id, { approve: false });
+  });
+  try {
+    for (const name of ['other__reload_skills', 'reload_skills']) {
+      const outcome = await session.apps.call(opened.id, name, {}).then(
+        () => 'ran',
+        (e: Error) => e.message,
+      );
+      assert.match(outcome, /^Unknown tool/, name);
+    }
+  } finally {
+    stop();
+  }
 });
 
 test("mcpkit's dice App: its Roll again goes through approval and the server's audit", async () => {
