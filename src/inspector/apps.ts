@@ -6,7 +6,10 @@ import { appContentSecurityPolicy, appFrameAllow, type RefusedSource } from '../
 import { AppPolicy } from '../client/apps/policy.js';
 import { appDocumentOf } from '../client/apps/resource.js';
 import type { Client } from '../client/client.js';
-import type { CallToolResult, ReadResourceResult } from '../spec/types.js';
+import type { Host } from '../host/host.js';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { appResourceUriOf } from '../spec/apps.js';
+import type { CallToolResult, ReadResourceResult, Tool } from '../spec/types.js';
 import type { Asks } from './asks.js';
 import { BadInput } from './bad-input.js';
 
@@ -36,12 +39,16 @@ interface AppEntry {
   policy: string;
   client: Client;
   rules: AppPolicy;
+  /** The name to call the App's tool `name` by (on the configured host, qualified to the App's server). */
+  qualify: (name: string) => string;
 }
 
 /** What the Apps need of the inspector session. */
 export interface AppsHost {
   readonly client: Client;
   readonly asks: Asks;
+  /** The configured host while it is the target: an App's calls then go to its own server's tools. */
+  readonly inspectedHost: Host | undefined;
   callTool(callId: string, name: string, args: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -67,9 +74,14 @@ export class InspectorApps {
     this.#forbidden = [origin, `http://localhost:${port}`, `http://[::1]:${port}`];
   }
 
-  /** Reads App `uri` from the connected server and keeps it for its frame. */
-  async open(uri: string): Promise<OpenedApp> {
+  /**
+   * Reads App `uri` from the connected server and keeps it for its frame. `tool` is the tool whose result it renders
+   * (on the configured host, its qualified name says which server the App is of).
+   */
+  async open(uri: string, tool?: string): Promise<OpenedApp> {
     const client = this.#host.client;
+    const host = this.#host.inspectedHost;
+    const tools = host ? appServerTools(host, uri, tool) : undefined;
     const result = await client.readResource(uri);
     // The listing's `_meta.ui` stands in only when the content carries none (one round trip saved otherwise).
     const own = result.contents.find((c) => c.uri === uri)?._meta?.ui;
@@ -86,7 +98,7 @@ export class InspectorApps {
     let asking: Promise<unknown> = Promise.resolve();
     const rules = new AppPolicy({
       app: uri,
-      tools: () => client.listTools(),
+      tools: () => (tools ? tools().map((t) => t.tool) : client.listTools()),
       approve: (call) => {
         const verdict = asking.then(async () => {
           if (allowed.has(call.name)) return true;
@@ -98,7 +110,20 @@ export class InspectorApps {
         return verdict;
       },
     });
-    this.#entries.set(id, { uri, html: doc.html, policy: `${decision.policy}; ${SANDBOX}`, client, rules });
+    const qualify = (name: string) => {
+      if (!tools) return name;
+      const found = tools().find((t) => t.tool.name === name);
+      if (!found) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}`);
+      return found.name;
+    };
+    this.#entries.set(id, {
+      uri,
+      html: doc.html,
+      policy: `${decision.policy}; ${SANDBOX}`,
+      client,
+      rules,
+      qualify,
+    });
     for (const old of this.#entries.keys()) {
       if (this.#entries.size <= MAX_APPS) break;
       this.#entries.delete(old);
@@ -124,7 +149,8 @@ export class InspectorApps {
   async call(id: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const entry = this.#live(id);
     await entry.rules.toolCall(name, args);
-    return (await this.#host.callTool(`app-${++this.#calls}`, name, args)) as CallToolResult;
+    // Through the session's client, as the person's own calls: on the configured host, its gateway's approval too.
+    return (await this.#host.callTool(`app-${++this.#calls}`, entry.qualify(name), args)) as CallToolResult;
   }
 
   /** An App's `resources/read` of its server. */
@@ -143,4 +169,23 @@ export class InspectorApps {
     if (entry.client !== this.#host.client) throw new BadInput("The App's server is no longer connected");
     return entry;
   }
+}
+
+/**
+ * On the configured host, the tools of App `uri`'s server (under their own names, with the qualified name to call
+ * them by): the server of `tool` when that tool names the App, else of a tool naming it, else the one serving `uri`.
+ */
+function appServerTools(
+  host: Host,
+  uri: string,
+  tool: string | undefined,
+): () => { name: string; tool: Tool }[] {
+  const registry = host.registry;
+  const opener = tool === undefined ? undefined : registry.tool(tool);
+  const server =
+    (opener && appResourceUriOf(opener.tool) === uri ? opener.server : undefined) ??
+    registry.tools().find((t) => appResourceUriOf(t.tool) === uri)?.server ??
+    registry.ownerOf(uri);
+  if (server === undefined) throw new BadInput(`No server of the host serves the App ${uri}`);
+  return () => registry.tools().filter((t) => t.server === server);
 }

@@ -45,7 +45,7 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operat
       return s.callTool(stringField(body, 'callId'), stringField(body, 'name'), args);
     },
   ],
-  ['app-open', (s, body) => s.apps.open(stringField(body, 'uri'))],
+  ['app-open', (s, body) => s.apps.open(stringField(body, 'uri'), optionalString(body, 'tool'))],
   [
     'app-call',
     (s, body) => {
@@ -55,6 +55,9 @@ export const OPERATIONS: ReadonlyMap<string, Operation> = new Map<string, Operat
   ],
   ['app-read', (s, body) => s.apps.read(stringField(body, 'app'), stringField(body, 'uri'))],
   ['app-link', (s, body) => ({ url: s.apps.link(stringField(body, 'app'), body.url) })],
+  ['skills', (s) => s.skills.list()],
+  ['skill', (s, body) => s.skills.show(stringField(body, 'name'))],
+  ['skill-file', (s, body) => s.skills.file(stringField(body, 'name'), stringField(body, 'path'))],
   ['cancel', (s, body) => ({ cancelled: s.cancel(stringField(body, 'callId')) })],
   [
     'read',

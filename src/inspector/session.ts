@@ -4,6 +4,7 @@ import { MemoryTokenStore, type TokenStore } from '../auth/client/store.js';
 import { Client } from '../client/client.js';
 import type { ClientOptions } from '../client/options.js';
 import { type ActivityEntry, ActivityLog } from '../host/activity-log.js';
+import type { Host } from '../host/host.js';
 import { errorMessage } from '../jsonrpc/errors.js';
 import { LATEST_MODERN_REVISION } from '../spec/modern.js';
 import type {
@@ -24,6 +25,7 @@ import { BadInput } from './bad-input.js';
 import { type HostConfiguration, type HostServer, HostTarget } from './host-target.js';
 import { Ring } from './ring.js';
 import { type PendingSignIn, SignIns } from './sign-in.js';
+import { InspectorSkills } from './skills.js';
 import { TappedTransport, type TrafficEntry, TrafficRecorder } from './tap.js';
 import { describeTarget, type InspectTarget, openTransport } from './target.js';
 
@@ -204,6 +206,8 @@ export class InspectorSession {
   readonly #oauthClients = new Map<string, HttpAuthorizer>();
   readonly #signIns: SignIns | undefined;
   readonly #apps: InspectorApps | undefined;
+  /** The Skills tab's actions. */
+  readonly skills = new InspectorSkills(this);
 
   /**
    * @param place the inspector server's origin and port, where the OAuth callback arrives (without it, connecting
@@ -253,6 +257,11 @@ export class InspectorSession {
   get apps(): InspectorApps {
     if (!this.#apps) throw new BadInput('Apps need the inspector server (startInspector)');
     return this.#apps;
+  }
+
+  /** The configured host while it is the target (created), else undefined. */
+  get inspectedHost(): Host | undefined {
+    return this.#target?.kind === 'host' ? this.#host?.host : undefined;
   }
 
   /** The configured host, when a host configuration was given. */

@@ -1,6 +1,7 @@
-// MCP Apps in the inspector, in a real Chromium: the ext-apps example App from npm (server-basic-vanillajs, its own
+// MCP Apps in the inspector, in a real Chromium: the ext-apps example Apps from npm (server-basic-vanillajs, its own
 // SDK's App class) rendered in a sandboxed frame, its button's tool call held for the person's approval, the App
-// unable to reach the inspector (tried from inside its frame); then mcpkit's dice App with its calls audited by the
+// unable to reach the inspector (tried from inside its frame); server-system-monitor (an App-only polling tool) and
+// server-budget-allocator (built from the structured result, its own controls); then mcpkit's dice App with its calls audited by the
 // server, and bad Apps (no App MIME type, a CSP asking for the inspector's origin and wildcards). Screenshots in
 // dist/test-output/apps/.
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { registerDiceApp } from '../../examples/everything/app.js';
+import type { ServerConfig } from '../../src/host/config/types.js';
 import {
   type AuditRecord,
   appToolMeta,
@@ -24,10 +26,13 @@ const npmApp = (name: string) =>
   join(ROOT, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
 const BASIC = npmApp('server-basic-vanillajs');
 const MONITOR = npmApp('server-system-monitor');
+const BUDGET = npmApp('server-budget-allocator');
 let browser: Browser;
 let page: Page;
 let npmInspector: RunningInspector;
 let monitorInspector: RunningInspector;
+let budgetInspector: RunningInspector;
+let hostInspector: RunningInspector;
 let ownInspector: RunningInspector;
 const audited: AuditRecord[] = [];
 
@@ -95,8 +100,34 @@ before(async () => {
   monitorInspector = await startInspector({
     target: { kind: 'stdio', command: process.execPath, args: [MONITOR, '--stdio'] },
   });
+  budgetInspector = await startInspector({
+    target: { kind: 'stdio', command: process.execPath, args: [BUDGET, '--stdio'] },
+  });
+  // The configured host as the target: the basic App's server is one of its servers, its tools qualified.
+  const basic: ServerConfig = {
+    name: 'basic',
+    transport: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio'], env: {}, namedEnv: [] },
+    disabled: false,
+    trusted: false,
+    source: { file: 'test', format: 'mcpkit' },
+  };
+  // Another server beside it, whose tool the App must not reach.
+  const other: ServerConfig = {
+    ...basic,
+    name: 'other',
+    transport: {
+      type: 'stdio',
+      command: process.execPath,
+      args: [join(ROOT, 'dist/test/skills/fixtures/skill-server.js')],
+      env: {},
+      namedEnv: [],
+    },
+  };
+  hostInspector = await startInspector({ host: { config: [basic, other] }, target: { kind: 'host' } });
+  await hostInspector.connected;
   await npmInspector.connected;
   await monitorInspector.connected;
+  await budgetInspector.connected;
   assert.ok(server);
   browser = await launch();
   page = browser.page;
@@ -106,6 +137,8 @@ after(async () => {
   await browser?.close();
   await npmInspector?.close();
   await monitorInspector?.close();
+  await budgetInspector?.close();
+  await hostInspector?.close();
   await ownInspector?.close();
 });
 
@@ -248,6 +281,83 @@ test('renders the ext-apps system-monitor App from npm; its App-only polling too
   assert.equal(monitorInspector.session.asks.pending().length, 0);
 });
 
+test('renders the ext-apps budget-allocator App from npm from its structured result; its budget selector works', async () => {
+  await page.goto(budgetInspector.url);
+  await page.locator('[data-status="connected"]').waitFor();
+  await callTool('get-budget-data');
+  const frame = await appFrame();
+  // The App builds its sliders from the result's structuredContent (sent after ui/initialize).
+  const marketing = frame.locator('.slider-row[data-category-id="marketing"] .amount');
+  await marketing.waitFor();
+  const before = (await marketing.textContent()) ?? '';
+  assert.match(before, /\$[\d,.]+K?/);
+  // Its own controls work inside the sandbox: a larger budget scales every allocation.
+  await frame.selectOption('#budget-selector', '500000');
+  await frame.waitForFunction(
+    `document.querySelector('.slider-row[data-category-id="marketing"] .amount').textContent !== ${JSON.stringify(before)}`,
+  );
+  assert.equal(budgetInspector.session.asks.pending().length, 0);
+  await shot('05-budget-allocator');
+});
+
+/** Answers the host's approval (asked through the gateway's elicitation) matching `pattern` with `decision`. */
+async function hostApproval(pattern: RegExp, decision: string): Promise<void> {
+  const dialog = page.locator('[data-ask="elicitation"]').filter({ hasText: pattern });
+  await dialog.waitFor();
+  await page.selectOption('[name="elicit.decision"]', decision);
+  await dialog.locator('[data-accept]').click();
+}
+
+test("on the configured host, an App's tool call goes to its own server's tool, through both approvals", async () => {
+  await page.goto(hostInspector.url);
+  await page.locator('[data-status="connected"]').waitFor();
+  await page.locator('[data-host-server="basic"] [data-host-state="ready"]').waitFor();
+  await callTool('basic__get-time');
+  await hostApproval(/Allow the tool basic__get-time/, 'Allow once');
+  const frame = await appFrame();
+  await frame.locator('#server-time', { hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor();
+  const before = await frame.locator('#server-time').textContent();
+  // The App calls its tool by its server's name for it, get-time: the inspector asks the person about the App's call...
+  await frame.click('#get-time-btn');
+  const ask = page.locator('[data-ask="app-tool"]');
+  await ask.waitFor();
+  assert.equal(await ask.locator('[data-app-tool]').textContent(), 'get-time');
+  await ask.locator('[data-approve]').click();
+  // ...then the host asks again, as for the model's calls, about its qualified tool (nothing was allowed for longer).
+  await hostApproval(/Allow the tool basic__get-time/, 'Allow once');
+  await frame.waitForFunction(
+    `(() => { const t = document.getElementById('server-time').textContent; return t !== ${JSON.stringify(before)} && /^\\d{4}-/.test(t); })()`,
+  );
+  assert.ok(
+    hostInspector.session
+      .snapshot()
+      .calls.some((c) => c.callId.startsWith('app-') && c.name === 'basic__get-time' && c.status === 'ok'),
+  );
+  await shot('05c-host-app-call');
+});
+
+test("on the configured host, an App reaches no other server's tool, not even by its qualified name", async () => {
+  const session = hostInspector.session;
+  await page.click('[data-tab-button="server"]');
+  await page.locator('[data-host-server="other"] [data-host-state="ready"]').waitFor();
+  const opened = await session.apps.open('ui://get-time/mcp-app.html');
+  // Any ask a call raises is declined at once: a call let through would end "declined", not refused as unknown.
+  const stop = session.subscribe((event) => {
+    if (event.type === 'ask') session.asks.answer(event.ask.id, { approve: false });
+  });
+  try {
+    for (const name of ['other__reload_skills', 'reload_skills']) {
+      const outcome = await session.apps.call(opened.id, name, {}).then(
+        () => 'ran',
+        (e: Error) => e.message,
+      );
+      assert.match(outcome, /^Unknown tool/, name);
+    }
+  } finally {
+    stop();
+  }
+});
+
 test("mcpkit's dice App: its Roll again goes through approval and the server's audit", async () => {
   await page.goto(ownInspector.url);
   await page.locator('[data-status="connected"]').waitFor();
@@ -260,7 +370,7 @@ test("mcpkit's dice App: its Roll again goes through approval and the server's a
   await frame.locator('#status', { hasText: 'rolled through the host' }).waitFor();
   // The App's call reached the server as an ordinary tools/call: the audit recorded it.
   assert.equal(audited.filter((r) => r.kind === 'tool' && r.name === 'roll_dice').length, callsBefore + 1);
-  await shot('05-dice-app');
+  await shot('05b-dice-app');
 });
 
 test('an App resource without the App MIME type is refused with a clear message', async () => {

@@ -1,4 +1,4 @@
-// The inspector page: the connection bar, the tabs (server, tools, resources, prompts, roots), the live panes, and
+// The inspector page: the connection bar, the tabs (server, tools, resources, prompts, skills, roots), the live panes, and
 // the server's requests as dialogs.
 import { useEffect, useReducer, useState } from 'preact/hooks';
 import { follow } from './api.js';
@@ -9,10 +9,11 @@ import { LivePanes } from './panes.js';
 import { PromptsTab } from './prompts.js';
 import { ResourcesTab } from './resources.js';
 import { RootsTab } from './roots.js';
+import { SkillsTab } from './skills.js';
 import { ToolsTab } from './tools.js';
 
-type TabName = 'server' | 'tools' | 'resources' | 'prompts' | 'roots';
-const TABS: TabName[] = ['server', 'tools', 'resources', 'prompts', 'roots'];
+type TabName = 'server' | 'tools' | 'resources' | 'prompts' | 'skills' | 'roots';
+const TABS: TabName[] = ['server', 'tools', 'resources', 'prompts', 'skills', 'roots'];
 
 export function App() {
   const [model, dispatch] = useReducer(reduce, EMPTY);
@@ -65,6 +66,9 @@ export function App() {
         ) : null}
         {tab === 'prompts' ? (
           <PromptsTab connected={connected} listKey={`${connection}:${model.versions.prompts}`} />
+        ) : null}
+        {tab === 'skills' ? (
+          <SkillsTab connected={connected} listKey={`${connection}:${model.versions.resources}`} />
         ) : null}
         {tab === 'roots' && state ? <RootsTab roots={state.roots} /> : null}
       </main>

@@ -5,7 +5,7 @@ import { appResourceUriOf } from '../../spec/apps.js';
 import type { CallToolResult, Tool } from '../../spec/types.js';
 import type { CallEntry, ProgressEntry } from '../session.js';
 import { act, newCallId } from './api.js';
-import { AppView } from './app-view.js';
+import { AppView, openAhead, warmAppFrames } from './app-view.js';
 import { ToolResult } from './content.js';
 import { initialValue, missingRequired, type Schema } from './schema.js';
 import { SchemaForm } from './schema-form.js';
@@ -20,6 +20,10 @@ export function ToolsTab(props: {
   const { items, error, reload } = useList<Tool>('tools', props.connected, props.listKey);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const tool = items.find((t) => t.name === selected);
+  const hasApps = items.some((t) => appResourceUriOf(t) !== undefined);
+  useEffect(() => {
+    if (hasApps) warmAppFrames();
+  }, [hasApps]);
   return (
     <section class="split" data-tab="tools">
       <nav class="list">
@@ -46,7 +50,13 @@ export function ToolsTab(props: {
       </nav>
       <div class="detail">
         {tool ? (
-          <ToolDetail key={tool.name} tool={tool} progress={props.progress} calls={props.calls} />
+          <ToolDetail
+            key={tool.name}
+            tool={tool}
+            listKey={props.listKey}
+            progress={props.progress}
+            calls={props.calls}
+          />
         ) : (
           <p class="muted">Pick a tool.</p>
         )}
@@ -66,7 +76,7 @@ function ToolName(props: { tool: Tool }) {
   );
 }
 
-function ToolDetail(props: { tool: Tool; progress: ProgressEntry[]; calls: CallEntry[] }) {
+function ToolDetail(props: { tool: Tool; listKey: string; progress: ProgressEntry[]; calls: CallEntry[] }) {
   const { tool } = props;
   const schema = tool.inputSchema as Schema;
   const [args, setArgs] = useState<unknown>(() => initialValue(schema, schema) ?? {});
@@ -77,6 +87,7 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[]; calls: CallE
   const [calledWith, setCalledWith] = useState<Record<string, unknown> | undefined>(undefined);
   const appUri = appResourceUriOf(tool);
   useEffect(() => setArgs(initialValue(schema, schema) ?? {}), [tool.name]);
+
   // Nothing called from here yet: the last call of this tool from any page (one closed or reloaded while it ran).
   const mine = callId !== undefined || result !== undefined || error !== undefined;
   const elsewhere = mine ? undefined : props.calls.filter((c) => c.name === tool.name).pop();
@@ -86,6 +97,11 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[]; calls: CallE
   const shownResult = result ?? elsewhere?.result;
   const shownError = error ?? elsewhere?.error;
   const shownTook = took ?? elsewhere?.durationMs;
+  const appShown = appUri !== undefined && (calledWith !== undefined || shownResult !== undefined);
+  // Its App's document is read while the person fills in the form, not after they call (unless it is shown already).
+  useEffect(() => {
+    if (appUri !== undefined && !appShown) openAhead(appUri, tool.name, props.listKey);
+  }, [appUri, tool.name, props.listKey]);
   const call = () => {
     const missing = missingRequired(schema, schema, args);
     if (missing.length > 0) {
@@ -150,8 +166,8 @@ function ToolDetail(props: { tool: Tool; progress: ProgressEntry[]; calls: CallE
           {shownError}
         </p>
       ) : null}
-      {appUri !== undefined && (calledWith !== undefined || shownResult !== undefined) ? (
-        <AppView uri={appUri} tool={tool} args={calledWith} result={shownResult} />
+      {appShown ? (
+        <AppView uri={appUri} tool={tool} listKey={props.listKey} args={calledWith} result={shownResult} />
       ) : null}
       {shownResult ? (
         <ToolResult
