@@ -6,6 +6,7 @@ import type { ClientOptions } from '../client/options.js';
 import { type ActivityEntry, ActivityLog } from '../host/activity-log.js';
 import type { Host } from '../host/host.js';
 import { errorMessage } from '../jsonrpc/errors.js';
+import { appsClientCapability } from '../spec/apps.js';
 import { LATEST_MODERN_REVISION } from '../spec/modern.js';
 import type {
   CallToolResult,
@@ -170,6 +171,8 @@ const CLIENT_CAPABILITIES: ClientCapabilities = {
   sampling: {},
   elicitation: { form: {}, url: {} },
   roots: { listChanged: true },
+  // It renders MCP Apps: servers and the host's gateway offer it the tools only an App calls.
+  ...appsClientCapability(),
 };
 
 /**

@@ -123,7 +123,22 @@ before(async () => {
       namedEnv: [],
     },
   };
-  hostInspector = await startInspector({ host: { config: [basic, other] }, target: { kind: 'host' } });
+  // The system-monitor App's server on the host too: its polling tool is App-only.
+  const monitor: ServerConfig = {
+    ...basic,
+    name: 'monitor',
+    transport: {
+      type: 'stdio',
+      command: process.execPath,
+      args: [MONITOR, '--stdio'],
+      env: {},
+      namedEnv: [],
+    },
+  };
+  hostInspector = await startInspector({
+    host: { config: [basic, other, monitor] },
+    target: { kind: 'host' },
+  });
   await hostInspector.connected;
   await npmInspector.connected;
   await monitorInspector.connected;
@@ -334,6 +349,25 @@ test("on the configured host, an App's tool call goes to its own server's tool, 
       .calls.some((c) => c.callId.startsWith('app-') && c.name === 'basic__get-time' && c.status === 'ok'),
   );
   await shot('05c-host-app-call');
+});
+
+test("on the configured host, the system-monitor App's App-only polling tool reaches its server", async () => {
+  await page.goto(hostInspector.url);
+  await page.locator('[data-status="connected"]').waitFor();
+  await page.locator('[data-host-server="monitor"] [data-host-state="ready"]').waitFor();
+  await callTool('monitor__get-system-info');
+  await hostApproval(/Allow the tool monitor__get-system-info/, 'Allow once');
+  const frame = await appFrame();
+  await frame.locator('#info-hostname', { hasNotText: '--' }).waitFor();
+  // The inspector renders Apps and says so to the host's gateway, which then lists the App-only tool to it.
+  const ask = page.locator('[data-ask="app-tool"]');
+  await ask.waitFor();
+  assert.equal(await ask.locator('[data-app-tool]').textContent(), 'poll-system-stats');
+  await ask.locator('[data-approve-app]').click();
+  await hostApproval(/Allow the tool monitor__poll-system-stats/, 'Allow for this session');
+  await frame.locator('#memory-percent', { hasText: /^\d+(\.\d+)?%$/ }).waitFor();
+  await frame.locator('#poll-toggle-btn', { hasText: 'Stop' }).click();
+  await frame.locator('#poll-toggle-btn', { hasText: 'Start' }).waitFor();
 });
 
 test("on the configured host, an App reaches no other server's tool, not even by its qualified name", async () => {
