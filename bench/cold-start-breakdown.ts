@@ -1,7 +1,7 @@
 // Issue 24: where a zod stdio server's start goes, phase by phase, in one process: loading mcpkit (and its stdio
 // entry), loading zod, building the server with the `echo` tool (the zod schema turned into JSON Schema), and
-// connecting and answering `initialize` on in-memory streams. Prints the milliseconds of each phase and, with
-// Run it a few times and take the minimum (the machine is shared):
+// connecting and answering `initialize` on in-memory streams. Prints the milliseconds of each phase; run it a few
+// times and take the minimum (the machine is shared):
 //
 //   node dist/bench/cold-start-breakdown.js [--zod-first]
 import { PassThrough } from 'node:stream';
