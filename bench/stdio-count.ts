@@ -151,7 +151,10 @@ async function countOnce(server: string[], era: string, pattern: string, calls: 
   }
   child.stdin.end();
   await exited;
-  if (prof !== undefined) return 0;
+  if (prof !== undefined) {
+    rmSync(dir, { recursive: true, force: true });
+    return 0;
+  }
   const out = readdirSync(dir).find((f) => f.endsWith('-01'));
   if (out === undefined) throw new Error(`no callgrind output in ${dir}: ${stderr}`);
   const total = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, out), 'utf8'));
