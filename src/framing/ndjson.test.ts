@@ -157,3 +157,44 @@ test('encodeNdjson writes one line: embedded newlines are escaped by JSON.string
   assert.deepEqual(decodeAll([utf8.encode(line)]), [line.slice(0, -1)]);
   assert.deepEqual(JSON.parse(line), { jsonrpc: '2.0', method: 'x', params: { text: 'a\nb\r\nc' } });
 });
+
+test('lines decoded a chunk at a time read as each line decoded alone (byte order marks, broken UTF-8, CR, limit)', () => {
+  const next = random(24);
+  const pieces = [
+    '{"a":"é"}',
+    '\uFEFF{"bom":1}',
+    '\uFEFF\uFEFF{"two":2}',
+    '',
+    '{"cr":1}\r',
+    '{"long":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}',
+    '{"emoji":"😀"}',
+  ];
+  const broken = [0xe2, 0x82]; // a three-byte sequence cut short, right before the newline
+  for (let round = 0; round < 200; round++) {
+    const lines: Uint8Array[] = [];
+    for (let i = 0; i < 1 + Math.floor(next() * 12); i++) {
+      const text = utf8.encode(pieces[Math.floor(next() * pieces.length)]!);
+      lines.push(next() < 0.15 ? new Uint8Array([...text, ...broken]) : text);
+    }
+    const bytes = new Uint8Array(lines.reduce((n, l) => n + l.length + 1, 0));
+    let offset = 0;
+    for (const line of lines) {
+      bytes.set(line, offset);
+      bytes[offset + line.length] = LF_BYTE;
+      offset += line.length + 1;
+    }
+    const limit = 64;
+    // What decoding every line alone gives: a leading BOM dropped, a trailing CR trimmed, empty lines skipped.
+    const expected: NdjsonItem[] = [];
+    for (const line of lines) {
+      const end = line.at(-1) === 0x0d ? line.length - 1 : line.length;
+      if (end > limit) expected.push(new McpkitError('MESSAGE_TOO_LARGE', 'x'));
+      else if (end > 0) expected.push(new TextDecoder().decode(line.subarray(0, end)));
+    }
+    const whole = decodeAll([bytes], { maxMessageBytes: limit });
+    const split = decodeAll(splitRandomly(bytes, next, 40), { maxMessageBytes: limit });
+    const shape = (items: NdjsonItem[]) => items.map((i) => (typeof i === 'string' ? i : i.code));
+    assert.deepEqual(shape(whole), shape(expected));
+    assert.deepEqual(shape(split), shape(expected));
+  }
+});

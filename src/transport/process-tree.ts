@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import process from 'node:process';
+// The global `process`, not an import of node:process: importing it makes Node build a module facade that reads every
+// property of \`process\` (stdio streams, allowedNodeEnvironmentFlags, report...), which costs a server's start.
 
 /** The signals the stdio client uses to stop a server: politely, then forcibly. */
 export type StopSignal = 'SIGTERM' | 'SIGKILL';
@@ -19,7 +19,9 @@ export function killProcessTree(pid: number, signal: StopSignal): Promise<boolea
   }
 }
 
-function taskkill(pid: number): Promise<boolean> {
+async function taskkill(pid: number): Promise<boolean> {
+  // Loaded here, not with the package (as in stdio-client.ts): only Windows stops a tree this way.
+  const { spawn } = await import('node:child_process');
   return new Promise<boolean>((resolve, reject) => {
     const killer = spawn('taskkill', ['/T', '/F', '/PID', String(pid)], {
       stdio: 'ignore',

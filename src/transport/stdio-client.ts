@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import process from 'node:process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { encodeNdjson } from '../framing/ndjson.js';
 import { McpkitError } from '../jsonrpc/errors.js';
@@ -134,7 +133,15 @@ export class StdioClientTransport implements Transport {
     }
     this.#state = 'starting';
     this.#receiver = receiver;
-    this.#starting = new Promise<void>((resolve, reject) => this.#spawn(receiver, resolve, reject));
+    // node:child_process is loaded by the first start, not with the package: a server process never needs it.
+    const spawn = childProcess?.spawn;
+    this.#starting =
+      spawn === undefined
+        ? loadChildProcess().then(
+            (loaded) =>
+              new Promise<void>((resolve, reject) => this.#spawn(loaded.spawn, receiver, resolve, reject)),
+          )
+        : new Promise<void>((resolve, reject) => this.#spawn(spawn, receiver, resolve, reject));
     return this.#starting;
   }
 
@@ -157,7 +164,12 @@ export class StdioClientTransport implements Transport {
     return this.#stop();
   }
 
-  #spawn(receiver: TransportReceiver, resolve: () => void, reject: (error: Error) => void): void {
+  #spawn(
+    spawn: ChildProcessModule['spawn'],
+    receiver: TransportReceiver,
+    resolve: () => void,
+    reject: (error: Error) => void,
+  ): void {
     const { command, args = [], cwd, env, maxMessageBytes } = this.#options;
     let child: ChildProcess;
     try {
@@ -314,6 +326,15 @@ export class StdioClientTransport implements Transport {
     const detail = cause instanceof Error ? `: ${cause.message}` : '';
     this.#receiver?.onerror(new McpkitError('TRANSPORT_ERROR', message + detail, { cause }));
   }
+}
+
+type ChildProcessModule = typeof import('node:child_process');
+
+let childProcess: ChildProcessModule | undefined;
+
+async function loadChildProcess(): Promise<ChildProcessModule> {
+  childProcess ??= await import('node:child_process');
+  return childProcess;
 }
 
 function spawnError(command: string, cause: unknown): McpkitError {

@@ -1,4 +1,4 @@
-import process from 'node:process';
+// The global `process`, not node:process: importing that makes Node read every property of `process` at load.
 import type { Readable, Writable } from 'node:stream';
 import { encodeNdjsonParts } from '../framing/ndjson.js';
 import { McpkitError } from '../jsonrpc/errors.js';

@@ -1,4 +1,3 @@
-import process from 'node:process';
 import type { Writable } from 'node:stream';
 import { NdjsonDecoder } from '../framing/ndjson.js';
 import { ErrorCode, McpkitError } from '../jsonrpc/errors.js';

@@ -122,55 +122,80 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
       host.asks,
     ),
   );
-  const tasks = host.tasks;
-  const run = () =>
-    method === 'subscriptions/listen'
-      ? listenThroughMounts(host, params, ctx, () =>
-          host.subscriptions.listen(
-            params,
-            incoming.request.id,
-            session,
-            envelope.policy,
-            host.capabilities,
-            incoming.signal,
-            tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
-          ),
-        )
-      : (tasks?.intercept(host, method, params, ctx, session) ??
-        (r.entry as { run: MethodHandler }).run(host, params, ctx, session, envelope.policy));
-  const failed = (e: unknown): Promise<JsonObject> => {
-    if (r.mrtr && (e instanceof InputRequiredSignal || collector.hasMissing)) {
-      return inputRequiredResult(host, method, params, incoming, answers, collector.missing, undefined);
-    }
-    throw e;
-  };
-  const settle = (result: JsonObject): Promise<JsonObject> | JsonObject => {
-    if (!isInputRequired(result)) return finish(host, method, params, result);
-    if (!r.mrtr) throw new JsonRpcError(ErrorCode.InternalError, `${method} cannot ask for input`);
-    checkInputCapabilities(result.inputRequests, envelope.clientCapabilities, envelope.policy);
-    return inputRequiredResult(host, method, params, incoming, answers, result.inputRequests, result.state);
-  };
   let result: Promise<JsonObject> | JsonObject;
+  // The steps are functions of their own, not closures made here: the bundle names every closure bound to a name
+  // (esbuild's keepNames, one Object.defineProperty each), three per request on this path.
   try {
-    result = intercept(host.guards, host.middleware, new IncomingCall(method, params, ctx), run);
+    result = intercept(host.guards, host.middleware, new IncomingCall(method, params, ctx), () =>
+      runModern(r, ctx),
+    );
   } catch (e) {
     ctx.done();
-    return failed(e);
+    return failedModern(r, collector, answers, e);
   }
   if (!(result instanceof Promise)) {
     ctx.done();
-    return settle(result);
+    return settleModern(r, answers, result);
   }
   return result.then(
     (value) => {
       ctx.done();
-      return settle(value);
+      return settleModern(r, answers, value);
     },
     (e: unknown) => {
       ctx.done();
-      return failed(e);
+      return failedModern(r, collector, answers, e);
     },
   );
+}
+
+/** Runs a stateless request's handler (or its `subscriptions/listen`, or the tasks extension's answer). */
+function runModern(r: ModernRun, ctx: RequestContext): Promise<JsonObject> | JsonObject {
+  const { host, session, incoming, envelope, method, params } = r;
+  const tasks = host.tasks;
+  if (method === 'subscriptions/listen') {
+    return listenThroughMounts(host, params, ctx, () =>
+      host.subscriptions.listen(
+        params,
+        incoming.request.id,
+        session,
+        envelope.policy,
+        host.capabilities,
+        incoming.signal,
+        tasks && ((ids) => tasks.acceptTaskIds(ids, ctx)),
+      ),
+    );
+  }
+  return (
+    tasks?.intercept(host, method, params, ctx, session) ??
+    (r.entry as { run: MethodHandler }).run(host, params, ctx, session, envelope.policy)
+  );
+}
+
+/** A stateless handler failed: the input it asked for becomes `input_required`, anything else is rethrown. */
+function failedModern(
+  r: ModernRun,
+  collector: InputCollector,
+  answers: Record<string, unknown>,
+  e: unknown,
+): Promise<JsonObject> {
+  if (r.mrtr && (e instanceof InputRequiredSignal || collector.hasMissing)) {
+    return inputRequiredResult(r.host, r.method, r.params, r.incoming, answers, collector.missing, undefined);
+  }
+  throw e;
+}
+
+/** A stateless handler answered: a complete result is decorated, an `input_required` one checked and sealed. */
+function settleModern(
+  r: ModernRun,
+  answers: Record<string, unknown>,
+  result: JsonObject,
+): Promise<JsonObject> | JsonObject {
+  const { host, method, params, envelope } = r;
+  if (!isInputRequired(result)) return finish(host, method, params, result);
+  if (!r.mrtr) throw new JsonRpcError(ErrorCode.InternalError, `${method} cannot ask for input`);
+  checkInputCapabilities(result.inputRequests, envelope.clientCapabilities, envelope.policy);
+  return inputRequiredResult(host, method, params, r.incoming, answers, result.inputRequests, result.state);
 }
 
 /**
