@@ -19,7 +19,14 @@ import { type Results, record, targetsTable, workloadTable } from './lib/report.
 import { cvPercent, median, summarize } from './lib/stats.js';
 import type { ServerCommand } from './load/stdio.js';
 import { coldStart } from './workloads/cold-start.js';
-import { HTTP_CLIENTS, httpAuthCalls, httpCalls, httpGuardCalls, httpMemory } from './workloads/http.js';
+import {
+  HTTP_CLIENTS,
+  HTTP_UNPINNED_CLIENTS,
+  httpAuthCalls,
+  httpCalls,
+  httpGuardCalls,
+  httpMemory,
+} from './workloads/http.js';
 import { clientList, construction, serverList } from './workloads/inproc.js';
 import { stdioCalls, stdioClosedLoop, stdioPayload } from './workloads/stdio.js';
 import { appliesTo, type Workload } from './workloads/types.js';
@@ -37,6 +44,10 @@ const WORKLOADS: readonly Workload[] = [
   ...(['stateless', 'json', 'sse', 'modern'] as const).flatMap((mode) =>
     HTTP_CLIENTS.map((clients) => httpCalls(mode, clients)),
   ),
+  // The same calls with nothing pinned (issue 24): the other load pattern, beside the pinned one in one run.
+  ...(['stateless', 'json', 'sse', 'modern'] as const).flatMap((mode) =>
+    HTTP_UNPINNED_CLIENTS.map((clients) => httpCalls(mode, clients, 'unpinned')),
+  ),
   httpAuthCalls(8),
   httpGuardCalls(8),
   httpMemory,
@@ -50,6 +61,8 @@ const USAGE = `usage: npm run bench -- [--quick] [--only GROUPS] [--rounds N] [-
   --no-write      do not write bench/RESULTS.md
   --baseline DIR  also measure mcpkit as built in DIR (a checkout at an earlier commit, built there): "mcpkit / before" ratios
   --no-pin        do not pin the load generator to CPU 0 and the servers to the other CPUs
+  --pattern P     the HTTP call workloads' load patterns: pinned, unpinned or both (default both; the unpinned ones
+                  are the 8-client workloads with the suffix -unpinned)
   --cpu-prof DIR  run the stdio and HTTP servers under node --cpu-prof, writing profiles to DIR (skews the numbers)`;
 
 const argv = process.argv.slice(2);
@@ -64,6 +77,7 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
+    pattern: { type: 'string', default: 'both' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -82,7 +96,25 @@ if (!Number.isInteger(profile.rounds) || profile.rounds < 1 || profile.rounds > 
   process.exit(2);
 }
 const only = values.only?.split(',').map((s) => s.trim());
-const workloads = WORKLOADS.filter((w) => !only || only.includes(w.group) || only.includes(w.id));
+const pattern = values.pattern;
+if (pattern !== 'both' && pattern !== 'pinned' && pattern !== 'unpinned') {
+  console.error(`--pattern must be pinned, unpinned or both\n${USAGE}`);
+  process.exit(2);
+}
+/** Whether a workload's load pattern is selected (only the HTTP call workloads have two). */
+const patternSelected = (w: Workload) =>
+  pattern === 'both' ||
+  w.group !== 'http' ||
+  (w.id.endsWith('-unpinned') ? pattern === 'unpinned' : pattern === 'pinned' || !HTTP_CALL.test(w.id));
+const HTTP_CALL = /^http-(stateless|json|sse|modern)-\d+$/;
+const workloads = WORKLOADS.filter(
+  (w) =>
+    (!only ||
+      only.includes(w.group) ||
+      only.includes(w.id) ||
+      only.includes(w.id.replace(/-unpinned$/, ''))) &&
+    patternSelected(w),
+);
 const implNames = values.impl?.split(',').map((s) => s.trim());
 const profDir = values['cpu-prof'];
 const profiled = (command: ServerCommand): ServerCommand =>

@@ -264,7 +264,65 @@ export const TARGETS: readonly Target[] = [
     kind: 'min',
     unit: '×',
   },
+  ...issue24Targets(''),
+  ...issue24Targets('-unpinned'),
 ];
+
+/**
+ * Issue 24's targets for one load pattern (`suffix`: '' pinned, '-unpinned' nothing pinned), and issue 23's measure:
+ * every HTTP row at 8 clients ≥ 0.8× raw throughput (SSE replies ≥ 0.7×) with server CPU per call ≤ 1.25× raw;
+ * the 2025 stateless path ≥ 0.9× raw, its server CPU per call at most the 2026-07-28 path's.
+ */
+function issue24Targets(suffix: string): Target[] {
+  const where = suffix === '' ? 'pinned' : 'nothing pinned';
+  const rows = [
+    ['stateless', 'HTTP 2025 stateless', 0.8],
+    ['json', 'HTTP 2025 sessions, JSON replies', 0.8],
+    ['sse', 'HTTP 2025 sessions, SSE replies', 0.7],
+    ['modern', 'HTTP 2026-07-28', 0.8],
+  ] as const;
+  const out: Target[] = [];
+  for (const [mode, text, bound] of rows) {
+    const id = `http-${mode}-8${suffix}`;
+    out.push(
+      {
+        text: `${text}, 8 clients, ${where}: calls/s ≥ ${bound}× raw (issue 24)`,
+        value: ratioOf(id, 'calls_per_s', 'raw'),
+        bound,
+        kind: 'min',
+        unit: '×',
+      },
+      {
+        text: `${text}, 8 clients, ${where}: server CPU per call ≤ 1.25× raw (issue 24)`,
+        value: ratioOf(id, 'cpu_us_per_call', 'raw'),
+        bound: 1.25,
+        kind: 'max',
+        unit: '×',
+      },
+    );
+  }
+  out.push(
+    {
+      text: `HTTP 2025 stateless, 8 clients, ${where}: calls/s ≥ 0.9× raw (issue 23)`,
+      value: ratioOf(`http-stateless-8${suffix}`, 'calls_per_s', 'raw'),
+      bound: 0.9,
+      kind: 'min',
+      unit: '×',
+    },
+    {
+      text: `HTTP 2025 stateless, 8 clients, ${where}: server CPU per call ≤ the 2026-07-28 path's (issue 23)`,
+      value: (results) => {
+        const a = summaryOf(results, `http-stateless-8${suffix}`, 'mcpkit', 'cpu_us_per_call');
+        const b = summaryOf(results, `http-modern-8${suffix}`, 'mcpkit', 'cpu_us_per_call');
+        return a && b && b.median > 0 ? a.median / b.median : undefined;
+      },
+      bound: 1,
+      kind: 'max',
+      unit: '×',
+    },
+  );
+  return out;
+}
 
 /** The targets table: measured value and met / missed / not run. */
 export function targetsTable(results: Results): string {

@@ -21,7 +21,11 @@ const server = echoServer(mode === 'stateless-guards');
 
 if (mode === 'stateless-otel') await instrument();
 
-const options: ServeOptions =
+// `bench/http-callgrind.ts` runs this server under valgrind, tens of times slower: the load shedder stays on, with an
+// event-loop delay limit no such run reaches (a refusal would fail it).
+const slowed = process.env.BENCH_MAX_LOOP_DELAY_MS;
+const overload: ServeOptions = slowed ? { overload: { maxEventLoopDelayMs: Number(slowed) } } : {};
+const modeOptions: ServeOptions =
   mode === 'stateless' ||
   mode === 'stateless-auth' ||
   mode === 'stateless-guards' ||
@@ -32,6 +36,7 @@ const options: ServeOptions =
       : mode === 'sse'
         ? { responseMode: 'sse' }
         : {};
+const options: ServeOptions = { ...modeOptions, ...overload };
 if (mode === 'stateless-auth') {
   // The same stateless server as a protected resource: a JWT bearer token on every request, checked against the
   // keys of an issuer started in this process. The audience names the port, so the port is chosen first.

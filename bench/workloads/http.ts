@@ -5,7 +5,7 @@
 // process.memoryUsage() after forced collections.
 import type { Profile } from '../config.js';
 import type { HttpWorkloadMode, Implementation } from '../implementations.js';
-import { onCpus } from '../lib/affinity.js';
+import { onCpus, unpinned } from '../lib/affinity.js';
 import { quantile } from '../lib/stats.js';
 import { drive } from '../load/driver.js';
 import { HttpLoad, HttpServerProcess, type HttpStyle, openSessions } from '../load/http.js';
@@ -17,6 +17,17 @@ const TEXT = 'hello world'; // 11 bytes
 
 /** Concurrent keep-alive clients of the call workloads. */
 export const HTTP_CLIENTS: readonly number[] = [1, 8, 32];
+
+/** Clients of the call workloads also run with nothing pinned (`-unpinned`): the 8 of issue 24's independent runs. */
+export const HTTP_UNPINNED_CLIENTS: readonly number[] = [8];
+
+/**
+ * How the load meets the server: `pinned` (the load generator on CPU 0, the server on the others, as every workload
+ * by default), or `unpinned` (nothing pinned: closed-loop clients and the server scheduled anywhere, as an independent
+ * harness on a machine of its own runs them; the server then finds fewer requests ready per turn of its event loop,
+ * so per-turn costs weigh more, and the load generator no longer caps the fastest server alone on its core).
+ */
+export type HttpPattern = 'pinned' | 'unpinned';
 
 const STYLE: Record<Exclude<HttpWorkloadMode, 'memory'>, HttpStyle> = {
   stateless: 'stateless',
@@ -68,52 +79,61 @@ async function withServer<T>(
   }
 }
 
-/** Workload 3: `tools/call echo` from `clients` keep-alive clients, in one server setup. */
-export function httpCalls(mode: Exclude<HttpWorkloadMode, 'memory'>, clients: number): Workload {
+/**
+ * Workload 3: `tools/call echo` from `clients` keep-alive clients, in one server setup; `unpinned` runs it with
+ * nothing pinned (id suffix `-unpinned`).
+ */
+export function httpCalls(
+  mode: Exclude<HttpWorkloadMode, 'memory'>,
+  clients: number,
+  pattern: HttpPattern = 'pinned',
+): Workload {
+  const run = (impl: Implementation, profile: Profile) =>
+    withServer(impl, mode, async (server, origin) => {
+      const load = new HttpLoad(origin, STYLE[mode]);
+      try {
+        await load.connect(clients);
+        load.prepareEcho(TEXT);
+        let cpu0 = 0;
+        let cpu1 = 0;
+        let own0 = process.cpuUsage();
+        let own = { user: 0, system: 0 };
+        const result = await drive(load, {
+          inFlight: clients,
+          warmup: profile.http.warmup,
+          measure: profile.http.measure,
+          stallMs: profile.stallMs,
+          beforeMeasure: () => {
+            cpu0 = server.cpuMs();
+            own0 = process.cpuUsage();
+          },
+          afterMeasure: () => {
+            cpu1 = server.cpuMs();
+            own = process.cpuUsage(own0);
+          },
+        });
+        const calls = result.calls;
+        return {
+          calls_per_s: calls / (result.elapsedNs / 1e9),
+          p50_us: quantile(result.latenciesNs, 0.5) / 1e3,
+          p99_us: quantile(result.latenciesNs, 0.99) / 1e3,
+          cpu_us_per_call: ((cpu1 - cpu0) * 1e3) / calls,
+          peak_rss_mib: server.peakRssKiB() / 1024,
+          loadgen_us_per_call: (own.user + own.system) / calls,
+        };
+      } finally {
+        await load.close();
+      }
+    });
+  const free = pattern === 'unpinned';
   return {
-    id: `http-${mode}-${clients}`,
+    id: `http-${mode}-${clients}${free ? '-unpinned' : ''}`,
     group: 'http',
-    title: `${TITLE[mode]}, ${clients} client${clients === 1 ? '' : 's'}`,
+    title: `${TITLE[mode]}, ${clients} client${clients === 1 ? '' : 's'}${free ? ', nothing pinned' : ''}`,
     metrics: CALL_METRICS,
     rounds: (profile) => profile.httpRounds,
     applies: (impl) => impl.http?.modes[mode] !== undefined,
-    run: (impl, profile) =>
-      withServer(impl, mode, async (server, origin) => {
-        const load = new HttpLoad(origin, STYLE[mode]);
-        try {
-          await load.connect(clients);
-          load.prepareEcho(TEXT);
-          let cpu0 = 0;
-          let cpu1 = 0;
-          let own0 = process.cpuUsage();
-          let own = { user: 0, system: 0 };
-          const result = await drive(load, {
-            inFlight: clients,
-            warmup: profile.http.warmup,
-            measure: profile.http.measure,
-            stallMs: profile.stallMs,
-            beforeMeasure: () => {
-              cpu0 = server.cpuMs();
-              own0 = process.cpuUsage();
-            },
-            afterMeasure: () => {
-              cpu1 = server.cpuMs();
-              own = process.cpuUsage(own0);
-            },
-          });
-          const calls = result.calls;
-          return {
-            calls_per_s: calls / (result.elapsedNs / 1e9),
-            p50_us: quantile(result.latenciesNs, 0.5) / 1e3,
-            p99_us: quantile(result.latenciesNs, 0.99) / 1e3,
-            cpu_us_per_call: ((cpu1 - cpu0) * 1e3) / calls,
-            peak_rss_mib: server.peakRssKiB() / 1024,
-            loadgen_us_per_call: (own.user + own.system) / calls,
-          };
-        } finally {
-          await load.close();
-        }
-      }),
+    run: free ? (impl, profile) => unpinned(() => run(impl, profile)) : run,
   };
 }
 

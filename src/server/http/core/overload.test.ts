@@ -161,3 +161,21 @@ test('maxEventLoopDelayMs: 0 turns the loop-delay check off', async () => {
   await stall(300);
   assert.equal((await shedder.admit(async () => ok())).status, 200);
 });
+
+test('a reply decided synchronously is handed back as it is and its place is free at once', () => {
+  const shedder = new LoadShedder({ maxInFlight: 1, maxEventLoopDelayMs: 0 });
+  const reply = shedder.admit(() => ok());
+  assert.ok(!(reply instanceof Promise));
+  assert.equal(reply.status, 200);
+  assert.equal(shedder.inFlight, 0);
+  // The one place is free again: a second synchronous answer is admitted too.
+  assert.equal((shedder.admit(() => ok()) as HttpReply).status, 200);
+  assert.throws(
+    () =>
+      shedder.admit(() => {
+        throw new Error('boom');
+      }),
+    /boom/,
+  );
+  assert.equal(shedder.inFlight, 0);
+});

@@ -92,7 +92,9 @@ export class LoadShedder {
    * long turn of the loop would then go on reading and refusing requests, and the requests it admitted would wait
    * for it to end. Held to the turn's end, each connection brings at most one request per turn.
    */
-  admit(work: () => Promise<HttpReply>): Promise<HttpReply> {
+  admit(work: () => Promise<HttpReply>): Promise<HttpReply>;
+  admit(work: () => HttpReply | Promise<HttpReply>): HttpReply | Promise<HttpReply>;
+  admit(work: () => HttpReply | Promise<HttpReply>): HttpReply | Promise<HttpReply> {
     if (this.#inFlight >= this.#maxInFlight || (this.#maxDelay > 0 && this.#behind())) {
       this.shed++;
       return new Promise((resolve) => {
@@ -101,8 +103,16 @@ export class LoadShedder {
     }
     this.#inFlight++;
     this.#turnWaiting++;
-    const done = work();
-    done.then(this.#release, this.#release);
+    let done: HttpReply | Promise<HttpReply>;
+    try {
+      done = work();
+    } catch (e) {
+      this.#release();
+      throw e;
+    }
+    // Answered synchronously (`work` returned the reply itself): out of flight at once.
+    if (done instanceof Promise) done.then(this.#release, this.#release);
+    else this.#release();
     return done;
   }
 

@@ -46,7 +46,8 @@ export class BatchExchange extends ExchangeReply {
     messages: readonly JsonRpcMessage[],
     inFlight: Set<ExchangeReply & { shutdown(): void }>,
   ): Promise<HttpReply> {
-    const reply = this.replied();
+    this.open();
+    const reply = Promise.resolve(this.replied());
     for (const m of messages) if ('method' in m && 'id' in m) this.#pending++;
     inFlight.add(this);
     for (const m of messages) {

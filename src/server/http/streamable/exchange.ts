@@ -29,8 +29,12 @@ export abstract class ExchangeReply implements MessageContext, Notifier {
   readonly authInfo: unknown;
   readonly remoteAddress: string | undefined;
   protected readonly settings: StreamSettings;
-  /** Resolves the HTTP reply while it is still undecided (JSON or SSE). */
+  /** Resolves the HTTP reply once `replied()` has promised it and it is still undecided (JSON or SSE). */
   #reply: ((reply: HttpReply) => void) | undefined;
+  /** The reply decided before anything waited for it (a handler that answered synchronously): no promise is made. */
+  #decided: HttpReply | undefined;
+  /** True until the reply is decided. */
+  #undecided = true;
   #sse = false;
   /** SSE events waiting for the connection (undefined once attached, or when nothing may be written). */
   #backlog: string[] | undefined;
@@ -52,13 +56,34 @@ export abstract class ExchangeReply implements MessageContext, Notifier {
     return this.#sse;
   }
 
-  /** The HTTP reply, resolved once it is decided: at once in 'sse' mode, else with the answer or the first event. */
-  protected replied(): Promise<HttpReply> {
-    const reply = new Promise<HttpReply>((resolve) => {
+  /** Begins the reply: in 'sse' mode it is decided at once (SSE), else by the answer or the first event. */
+  protected open(): void {
+    if (this.settings.responseMode === 'sse') this.startSse();
+  }
+
+  /**
+   * The HTTP reply: itself when already decided (a synchronous answer, or 'sse' mode; no promise is made), else a
+   * promise resolved once it is.
+   */
+  protected replied(): HttpReply | Promise<HttpReply> {
+    const decided = this.#decided;
+    if (decided !== undefined) {
+      this.#decided = undefined;
+      return decided;
+    }
+    return new Promise<HttpReply>((resolve) => {
       this.#reply = resolve;
     });
-    if (this.settings.responseMode === 'sse') this.startSse();
-    return reply;
+  }
+
+  /** The reply is decided (once): to whoever waits for it, or kept for `replied()`. */
+  #decide(reply: HttpReply): void {
+    if (!this.#undecided) return;
+    this.#undecided = false;
+    const resolve = this.#reply;
+    this.#reply = undefined;
+    if (resolve) resolve(reply);
+    else this.#decided = reply;
   }
 
   notify(method: string, params: JsonObject, _related: RequestId, policy: RevisionPolicy): Promise<void> {
@@ -72,10 +97,9 @@ export abstract class ExchangeReply implements MessageContext, Notifier {
 
   /** The whole reply as one JSON body (`single`: its one response, whose error may make it a 429 or a 4xx). */
   protected replyJson(body: string, single: JsonRpcResponse | undefined, status?: number): void {
-    const resolve = this.#reply;
-    this.#reply = undefined;
+    if (!this.#undecided) return;
     status ??= single === undefined ? 200 : (this.settings.statusOf?.(single) ?? 200);
-    resolve?.({
+    this.#decide({
       status,
       headers:
         status === 429 && single !== undefined
@@ -90,9 +114,7 @@ export abstract class ExchangeReply implements MessageContext, Notifier {
     if (this.#sse) return;
     this.#sse = true;
     this.#backlog = [];
-    const resolve = this.#reply;
-    this.#reply = undefined;
-    resolve?.({ status: 200, headers: { ...SSE_HEADERS }, sse: (sink) => this.#attach(sink) });
+    this.#decide({ status: 200, headers: { ...SSE_HEADERS }, sse: (sink) => this.#attach(sink) });
     this.onSse();
   }
 
@@ -204,19 +226,21 @@ export class Exchange extends ExchangeReply implements IncomingRequest {
     server: McpServer,
     req: Pick<HttpRequestLike, 'onGone' | 'signal'>,
     inFlight: Set<ExchangeReply & { shutdown(): void }>,
-  ): Promise<HttpReply> {
-    const reply = this.replied();
+  ): HttpReply | Promise<HttpReply> {
+    this.open();
     let out: Promise<JsonObject> | JsonObject;
     try {
       out = server.dispatchAlone(this, this, this.#policy);
     } catch (e) {
       this.#respond(this.failure(server, this.request.id, e));
-      return reply;
+      return this.replied();
     }
     if (!(out instanceof Promise)) {
+      // Answered synchronously: the reply is returned as it is, with no promise made for it.
       this.#respond(resultResponse(this.request.id, out));
-      return reply;
+      return this.replied();
     }
+    const reply = this.replied();
     if (this.#policy === undefined) whenGone(req, () => this.#cancel());
     inFlight.add(this);
     out.then(

@@ -170,8 +170,11 @@ export function createStreamableHttpHandler(
     return shedder ? shedder.admit(() => dispatch(req, text)) : dispatch(req, text);
   }
 
-  /** A POST's body, step by step: parsing, scopes, era routing, version checks, sessions. */
-  async function dispatch(req: HttpRequestLike, text: string): Promise<HttpReply> {
+  /**
+   * A POST's body, step by step: parsing, scopes, era routing, version checks, sessions. A request answered
+   * synchronously is returned as its reply, with no promise made for it (`post` is the one promise of the request).
+   */
+  function dispatch(req: HttpRequestLike, text: string): HttpReply | Promise<HttpReply> {
     const routed = routePost(req, text, refuseScopes);
     if (isRefusal(routed)) return routed;
     const address = addressOf(req);
@@ -223,27 +226,43 @@ export function createStreamableHttpHandler(
     return { status: 200, headers: {} };
   }
 
+  /** The request once its Origin and Host (and, with `auth`, its token) have passed: by method. */
+  function route(req: HttpRequestLike): Promise<HttpReply> {
+    switch (req.method) {
+      case 'POST':
+        return post(req);
+      case 'GET':
+        return get(req);
+      case 'DELETE':
+        return del(req);
+      default:
+        return Promise.resolve(notAllowed(req.method));
+    }
+  }
+
+  /** With `auth`: the metadata paths, then the bearer token verified before the request is routed. */
+  async function authenticated(req: HttpRequestLike, auth: AuthGate): Promise<HttpReply> {
+    if (auth.isMetadataPath(req.path)) return auth.metadata(req);
+    const refused = checkRequestOrigin(req, options);
+    if (refused) return httpError(refused.status, refused.message);
+    const checked = auth.authenticate(req);
+    if (checked !== undefined) {
+      const unauthorized = 'then' in checked ? await checked : checked;
+      if (unauthorized) return unauthorized;
+    }
+    return route(req);
+  }
+
   return {
-    async handle(req) {
-      if (gate?.isMetadataPath(req.path)) return gate.metadata(req);
-      const refused = checkRequestOrigin(req, options);
-      if (refused) return httpError(refused.status, refused.message);
-      if (gate) {
-        const checked = gate.authenticate(req);
-        if (checked !== undefined) {
-          const unauthorized = 'then' in checked ? await checked : checked;
-          if (unauthorized) return unauthorized;
-        }
-      }
-      switch (req.method) {
-        case 'POST':
-          return post(req);
-        case 'GET':
-          return get(req);
-        case 'DELETE':
-          return del(req);
-        default:
-          return notAllowed(req.method);
+    // Not an async function: the promise of the route is the request's own, not wrapped in another one.
+    handle(req) {
+      if (gate) return authenticated(req, gate);
+      try {
+        const refused = checkRequestOrigin(req, options);
+        if (refused) return Promise.resolve(httpError(refused.status, refused.message));
+        return route(req);
+      } catch (e) {
+        return Promise.reject(e);
       }
     },
     get sessionCount() {

@@ -90,27 +90,51 @@ export interface SessionSide {
  * `Mcp-Session-Id` names, looked up once, held by the principal of the request (another principal's session answers
  * exactly like an unknown one: no session hijack with one's own token).
  */
-export async function postToSession(
+export function postToSession(
   side: SessionSide,
   req: HttpRequestLike,
   body: PostBody,
   context: MessageContext,
-): Promise<HttpReply> {
+): HttpReply | Promise<HttpReply> {
   const sessionId = req.header('mcp-session-id');
   // The request's one lookup (it marks the session used, or closes it when expired).
-  let transport = sessionId === undefined ? undefined : side.table.get(sessionId);
+  const transport = sessionId === undefined ? undefined : side.table.get(sessionId);
   if (body.init) {
     if (transport) return httpError(400, 'Bad Request: this session is already initialized');
     return side.open(body, context);
   }
   if (sessionId === undefined) return missingSessionId();
-  if (transport === undefined && side.load !== undefined) {
-    try {
-      transport = await side.load(sessionId);
-    } catch (e) {
-      return unavailable(e);
-    }
-  } else side.used?.(sessionId);
+  if (transport === undefined && side.load !== undefined)
+    return postLoaded(side, side.load(sessionId), sessionId, body, context);
+  side.used?.(sessionId);
+  return postFound(side, sessionId, transport, body, context);
+}
+
+/** A session not in the table (cluster): read from its store once (503 when it cannot be), then posted to. */
+async function postLoaded(
+  side: SessionSide,
+  loading: Promise<HttpSessionTransport | undefined>,
+  sessionId: string,
+  body: PostBody,
+  context: MessageContext,
+): Promise<HttpReply> {
+  let transport: HttpSessionTransport | undefined;
+  try {
+    transport = await loading;
+  } catch (e) {
+    return unavailable(e);
+  }
+  return postFound(side, sessionId, transport, body, context);
+}
+
+/** The POST goes to the session found, when the request's principal holds it (else 404, as an unknown one). */
+function postFound(
+  side: SessionSide,
+  sessionId: string,
+  transport: HttpSessionTransport | undefined,
+  body: PostBody,
+  context: MessageContext,
+): HttpReply | Promise<HttpReply> {
   if (!transport || transport.owner !== principalOf(context.authInfo)) return sessionNotFound();
   const refused = refuseBatch(body, transport);
   if (refused) return refused;

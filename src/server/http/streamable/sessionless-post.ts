@@ -30,19 +30,30 @@ export interface SessionlessSettings {
  * disconnect. A request is dispatched directly (`Exchange`), a notification delivered at once; only a
  * `subscriptions/listen` stream, which lives on after its request, goes through a transport of its own.
  */
-export async function postModern(
+export function postModern(
   server: McpServer,
   settings: SessionlessSettings,
   req: HttpRequestLike,
   message: JsonRpcRequest | JsonRpcNotification,
   address: string | undefined,
-): Promise<HttpReply> {
+): HttpReply | Promise<HttpReply> {
   if (!('id' in message)) return postNotifications(server, [message]);
   const refused = refuseHeaders(server, req, message);
   if (refused) return refused;
   if (message.method !== 'subscriptions/listen') {
     return new Exchange(message, req.authInfo, address, settings.request).run(server, req, settings.inFlight);
   }
+  return listen(server, settings, req, message, address);
+}
+
+/** A `subscriptions/listen` request: its stream lives on after the request, on a transport of its own. */
+async function listen(
+  server: McpServer,
+  settings: SessionlessSettings,
+  req: HttpRequestLike,
+  message: JsonRpcRequest,
+  address: string | undefined,
+): Promise<HttpReply> {
   const { transport } = await connectTransport(server, undefined, settings.listen);
   transport.onidle = () => void transport.close();
   const reply = await transport.post([message], false, contextOf(req, address), req);
@@ -64,25 +75,25 @@ export function postStateless(
   version: string,
   req: HttpRequestLike,
   address: string | undefined,
-): Promise<HttpReply> {
+): HttpReply | Promise<HttpReply> {
   // The version was checked by the era routing; an unknown one cannot reach here.
   const policy = statefulPolicy(version) ?? POLICIES[DEFAULT_HTTP_REVISION];
   const refused = refuseBatch(body, { negotiated: { policy } });
-  if (refused) return Promise.resolve(refused);
-  const requests = body.messages.filter((m): m is JsonRpcRequest => 'method' in m && 'id' in m);
-  if (requests.length === 0) return Promise.resolve(postNotifications(server, body.messages));
+  if (refused) return refused;
+  const request = firstRequest(body.messages);
+  if (request === undefined) return postNotifications(server, body.messages);
   if (body.batch) {
     const batch = new BatchExchange(req.authInfo, address, settings.stateful, policy);
     return batch.run(server, body.messages, settings.inFlight);
   }
-  const exchange = new Exchange(
-    requests[0] as JsonRpcRequest,
-    req.authInfo,
-    address,
-    settings.stateful,
-    policy,
-  );
+  const exchange = new Exchange(request, req.authInfo, address, settings.stateful, policy);
   return exchange.run(server, req, settings.inFlight);
+}
+
+/** The first request among `messages` (not a notification or a response), if any. */
+function firstRequest(messages: readonly JsonRpcMessage[]): JsonRpcRequest | undefined {
+  for (const m of messages) if ('method' in m && 'id' in m) return m;
+  return undefined;
 }
 
 /** A POST of notifications (or responses) only, without a session: each reaches the server at once; 202. */
