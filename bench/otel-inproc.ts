@@ -1,9 +1,10 @@
 // Issue 29 in one process, without sockets: the stateless Streamable HTTP core (`createStreamableHttpHandler`, the
 // core `serve()` puts behind node:http) answering `tools/call echo`, with mcpkit/otel never imported (`off`) or the
 // server instrumented by `instrumentServer` under the bench's SDK setup (`on`, servers/otel-sdk.ts: every span
-// sampled, batched to an exporter that drops it). Load-insensitive when counted in instructions:
+// sampled, batched to an exporter that drops it), or (`context`) under the same SDK with each request only run in a
+// context of its own (what the async-hooks context manager costs by itself). Load-insensitive when counted in instructions:
 //
-//   node dist/bench/otel-inproc.js <off|on> <calls> [inFlight] [traced]     # prints ns per call (wall clock)
+//   node dist/bench/otel-inproc.js <off|on|context> <calls> [inFlight] [traced]     # prints ns per call (wall clock)
 //   valgrind --tool=callgrind --callgrind-out-file=/dev/null node dist/bench/otel-inproc.js on 20000
 //
 // Instructions per call: run it under callgrind with two call counts and divide the difference of the totals by
@@ -47,8 +48,13 @@ class FakeRequest {
 const [mode = 'on', callsArg = '20000', inFlightArg = '8', traced] = process.argv.slice(2);
 const calls = Number(callsArg);
 const inFlight = Number(inFlightArg);
-if ((mode !== 'on' && mode !== 'off') || !Number.isInteger(calls) || calls < 1 || !Number.isInteger(inFlight))
-  throw new Error('usage: otel-inproc.js <off|on> <calls> [inFlight] [traced]');
+if (
+  !['on', 'off', 'context'].includes(mode) ||
+  !Number.isInteger(calls) ||
+  calls < 1 ||
+  !Number.isInteger(inFlight)
+)
+  throw new Error('usage: otel-inproc.js <off|on|context> <calls> [inFlight] [traced]');
 const params: Record<string, unknown> = { name: 'echo', arguments: { text: TEXT } };
 if (traced === 'traced') params._meta = { traceparent: TRACEPARENT };
 const REST = `,"method":"tools/call","params":${JSON.stringify(params)}}`;
@@ -59,6 +65,15 @@ if (mode === 'on') {
   await registerBenchSdk();
   const { instrumentServer } = await import('mcpkit/otel');
   instrumentServer(server);
+} else if (mode === 'context') {
+  // What the SDK's context manager costs alone: each request run in a context of its own, no span, no metric.
+  const { registerBenchSdk } = await import('./servers/otel-sdk.js');
+  await registerBenchSdk();
+  const { context, createContextKey } = await import('@opentelemetry/api');
+  const key = createContextKey('bench');
+  server.observe({
+    requests: (_incoming, _session, _version, run) => context.with(context.active().setValue(key, 1), run),
+  });
 }
 server.checkOptions();
 const handler = createStreamableHttpHandler(server, {
