@@ -11,6 +11,7 @@ import {
   type Attributes,
   type Context,
   context,
+  type Histogram,
   type Link,
   type Span,
   SpanKind,
@@ -116,7 +117,7 @@ function parentOf(meta: JsonObject | undefined): { parent: Context; links: Link[
 function serverSpan(
   o: Instruments,
   shapes: Shapes,
-  operation: ReturnType<Instruments['histogram']>,
+  operation: Histogram,
   incoming: IncomingRequest,
   sessionId: string | undefined,
   protocolVersion: string | undefined,
@@ -135,50 +136,66 @@ function serverSpan(
       : { kind: SpanKind.SERVER, attributes, links },
     parent,
   );
-  const started = performance.now();
-  const failed = (e: unknown): void => {
-    const failure = incoming.signal.aborted
-      ? { type: 'cancelled', message: 'the client cancelled the request' }
-      : failureOf(e);
-    o.end(span, attributes, started, METRIC.serverOperation, failure);
-  };
-  const answered = (result: JsonObject): void => {
-    if (isToolError(result)) {
-      o.end(span, attributes, started, METRIC.serverOperation, TOOL_ERROR);
-      return;
-    }
-    if (o.captureContent && method === 'tools/call')
-      span.setAttribute(ATTR.toolResult, JSON.stringify(result));
-    span.end();
-    operation.record(
-      (performance.now() - started) / 1000,
-      shape.metric(
-        attributes[ATTR.protocolVersion] as string | undefined,
-        attributes[ATTR.networkTransport] as string | undefined,
-      ),
-    );
-  };
+  const call = new ServerCall(o, shape, operation, incoming, span, attributes);
   let out: Answer;
   try {
     out = context.with(trace.setSpan(parent, span), run);
   } catch (e) {
-    failed(e);
+    call.failed(e);
     throw e;
   }
   if (!(out instanceof Promise)) {
-    answered(out);
+    call.answered(out);
     return out;
   }
   return out.then(
     (result) => {
-      answered(result);
+      call.answered(result);
       return result;
     },
     (e: unknown) => {
-      failed(e);
+      call.failed(e);
       throw e;
     },
   );
+}
+
+/** A request being answered under its span: one object per request, no closure unless the answer comes later. */
+class ServerCall {
+  readonly #started = performance.now();
+  constructor(
+    readonly o: Instruments,
+    readonly shape: Shape,
+    readonly operation: Histogram,
+    readonly incoming: IncomingRequest,
+    readonly span: Span,
+    readonly attributes: Attributes,
+  ) {}
+
+  answered(result: JsonObject): void {
+    const { o, span, attributes } = this;
+    if (isToolError(result)) {
+      o.end(span, attributes, this.#started, METRIC.serverOperation, TOOL_ERROR);
+      return;
+    }
+    if (o.captureContent && this.incoming.request.method === 'tools/call')
+      span.setAttribute(ATTR.toolResult, JSON.stringify(result));
+    span.end();
+    this.operation.record(
+      (performance.now() - this.#started) / 1000,
+      this.shape.metric(
+        attributes[ATTR.protocolVersion] as string | undefined,
+        attributes[ATTR.networkTransport] as string | undefined,
+      ),
+    );
+  }
+
+  failed(e: unknown): void {
+    const failure = this.incoming.signal.aborted
+      ? { type: 'cancelled', message: 'the client cancelled the request' }
+      : failureOf(e);
+    this.o.end(this.span, this.attributes, this.#started, METRIC.serverOperation, failure);
+  }
 }
 
 /** A notification's SERVER span: received and handled at once, so it ends as it starts. */
