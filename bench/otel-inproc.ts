@@ -11,39 +11,11 @@
 // the difference of the counts (start-up, warm-up and compilation cancel out). `traced` puts a `traceparent` in
 // every request's `_meta` (a caller that traces), so the extraction path is counted too.
 import { createStreamableHttpHandler } from 'mcpkit';
+import { FAKE_HOST, FakeRequest } from './lib/fake-request.js';
 import { echoServer } from './servers/echo-server.js';
 
-const HEADERS: Readonly<Record<string, string>> = {
-  host: '127.0.0.1:3000',
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-11-25',
-};
 const TEXT = 'hello world'; // 11 B, as the HTTP workloads
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-const EMPTY_QUERY = new URLSearchParams();
-
-/** A POST as the node:http adapter presents it to the core (headers by lower-case name, the body as text). */
-class FakeRequest {
-  readonly method = 'POST';
-  readonly path = '/mcp';
-  readonly remoteAddress = '127.0.0.1';
-  authInfo: unknown;
-  readonly #body: string;
-  constructor(body: string) {
-    this.#body = body;
-  }
-  get query(): URLSearchParams {
-    return EMPTY_QUERY;
-  }
-  header(name: string): string | undefined {
-    return HEADERS[name];
-  }
-  text(): Promise<string | undefined> {
-    return Promise.resolve(this.#body);
-  }
-  onGone(): void {}
-}
 
 const [mode = 'on', callsArg = '20000', inFlightArg = '8', traced] = process.argv.slice(2);
 const calls = Number(callsArg);
@@ -79,7 +51,7 @@ server.checkOptions();
 const handler = createStreamableHttpHandler(server, {
   sessions: false,
   responseMode: 'json',
-  allowedHosts: ['127.0.0.1:3000'],
+  allowedHosts: [FAKE_HOST],
   // Off, so that a run slowed down by valgrind is not refused.
   overload: false,
 });
