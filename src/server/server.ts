@@ -458,11 +458,13 @@ export class McpServer {
     policy?: RevisionPolicy,
   ): Promise<JsonObject> | JsonObject {
     const hook = this.#requestHook;
-    if (hook !== undefined) {
-      const version = policy?.version ?? envelopeVersion(incoming.request.params);
-      return hook(incoming, undefined, version, () => this.#dispatchAlone(incoming, notifier, policy));
+    if (hook === undefined) {
+      // As before any hook existed: no extra call on the path of a server that is not observed.
+      if (policy === undefined) return dispatchModern(this, this.#detachedSession(), incoming, notifier);
+      return dispatchTransient(this, incoming, notifier, policy, this.#logLevel);
     }
-    return this.#dispatchAlone(incoming, notifier, policy);
+    const version = policy?.version ?? envelopeVersion(incoming.request.params);
+    return hook(incoming, undefined, version, () => this.#dispatchAlone(incoming, notifier, policy));
   }
 
   #dispatchAlone(
