@@ -10,39 +10,11 @@
 // the difference of the counts (start-up, warm-up and compilation cancel out). `both` alternates the two servers in
 // one process (wall clock only) and prints their ratio.
 import { createStreamableHttpHandler } from 'mcpkit';
+import { FAKE_HOST, FakeRequest } from './lib/fake-request.js';
 import { auditedCount, echoServer } from './servers/echo-server.js';
 
-const HEADERS: Readonly<Record<string, string>> = {
-  host: '127.0.0.1:3000',
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-11-25',
-};
 const TEXT = 'hello world'; // 11 B, as the HTTP workloads
 const REST = `,"method":"tools/call","params":${JSON.stringify({ name: 'echo', arguments: { text: TEXT } })}}`;
-const EMPTY_QUERY = new URLSearchParams();
-
-/** A POST as the node:http adapter presents it to the core (headers by lower-case name, the body as text). */
-class FakeRequest {
-  readonly method = 'POST';
-  readonly path = '/mcp';
-  readonly remoteAddress = '127.0.0.1';
-  authInfo: unknown;
-  readonly #body: string;
-  constructor(body: string) {
-    this.#body = body;
-  }
-  get query(): URLSearchParams {
-    return EMPTY_QUERY;
-  }
-  header(name: string): string | undefined {
-    return HEADERS[name];
-  }
-  text(): Promise<string | undefined> {
-    return Promise.resolve(this.#body);
-  }
-  onGone(): void {}
-}
 
 type Handler = ReturnType<typeof createStreamableHttpHandler>;
 
@@ -52,7 +24,7 @@ function handlerOf(guarded: boolean): Handler {
   return createStreamableHttpHandler(server, {
     sessions: false,
     responseMode: 'json',
-    allowedHosts: ['127.0.0.1:3000'],
+    allowedHosts: [FAKE_HOST],
     // The load shedder is the same on both sides; off, so that a run slowed down by valgrind is not refused.
     overload: false,
   });

@@ -32,7 +32,7 @@ interface Figure {
 async function measure(mode: string): Promise<Figure> {
   const server = new HttpServerProcess(SERVER, mode);
   try {
-    const origin = await server.ready(10_000);
+    const origin = await server.ready(60_000); // generous: a loaded machine starts the SDK slowly
     const load = new HttpLoad(origin, 'stateless');
     await load.connect(CLIENTS);
     load.prepareEcho('hello world');

@@ -115,7 +115,12 @@ export type {
   RequestContext,
   SessionInfo,
 } from './server/handler/context.js';
-export type { Middleware, MiddlewareRequest } from './server/handler/middleware.js';
+export type {
+  Middleware,
+  MiddlewareRequest,
+  NotificationHook,
+  RequestHook,
+} from './server/handler/middleware.js';
 export type { ToolCacheConfig } from './server/handler/tool-options.js';
 export {
   MAX_TASK_RERUNS,

@@ -65,39 +65,10 @@ async function freePort(): Promise<number> {
   return chosen;
 }
 
-/** Registers the OpenTelemetry SDK (every span sampled, batched to an exporter that drops them) and instruments. */
+/** Registers the OpenTelemetry SDK as `otel-sdk.ts` says, then instruments the server. */
 async function instrument(): Promise<void> {
-  const { context, metrics, trace } = await import('@opentelemetry/api');
-  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
-  const { AlwaysOnSampler, BatchSpanProcessor, TracerProvider } = await import('@opentelemetry/sdk-trace');
-  const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = await import(
-    '@opentelemetry/sdk-metrics'
-  );
+  const { registerBenchSdk } = await import('./otel-sdk.js');
+  await registerBenchSdk();
   const { instrumentServer } = await import('mcpkit/otel');
-  const done = (_items: unknown, callback: (result: { code: 0 }) => void) => callback({ code: 0 });
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(
-    new TracerProvider({
-      sampler: new AlwaysOnSampler(),
-      spanProcessors: [
-        new BatchSpanProcessor({ exporter: { export: done, shutdown: () => Promise.resolve() } }),
-      ],
-    }),
-  );
-  metrics.setGlobalMeterProvider(
-    new MeterProvider({
-      readers: [
-        new PeriodicExportingMetricReader({
-          exporter: {
-            export: done,
-            forceFlush: () => Promise.resolve(),
-            shutdown: () => Promise.resolve(),
-            selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
-          },
-          exportIntervalMillis: 1000,
-        }),
-      ],
-    }),
-  );
   instrumentServer(server);
 }

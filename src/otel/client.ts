@@ -91,8 +91,36 @@ class InstrumentedTransport implements Transport {
       if ('id' in message && message.id !== undefined && message.id !== null)
         return this.#inner.send(this.#request(message.id, message.method, message.params), options);
       if (message.method === 'notifications/cancelled') this.#cancelled(message.params);
-    } else this.#answered(message);
+      return this.#notify(message.method, message.params, options);
+    }
+    this.#answered(message);
     return this.#inner.send(message, options);
+  }
+
+  /** A notification going out: a CLIENT span until it is sent, its trace context in its `_meta`. */
+  #notify(method: string, params: JsonObject | undefined, options: SendOptions | undefined): Promise<void> {
+    const o = this.#o;
+    const { name, attributes } = requestAttributes(method, params, false);
+    this.#common(attributes);
+    const active = context.active();
+    const span = o.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, active);
+    const started = performance.now();
+    const fields = traceFields(span, active);
+    const message: JsonRpcMessage =
+      fields === undefined
+        ? { jsonrpc: '2.0', method, ...(params ? { params } : {}) }
+        : {
+            jsonrpc: '2.0',
+            method,
+            params: { ...params, _meta: { ...(params?._meta as JsonObject), ...fields } },
+          };
+    return this.#inner.send(message, options).then(
+      () => o.end(span, attributes, started, METRIC.clientOperation),
+      (e: unknown) => {
+        o.end(span, attributes, started, METRIC.clientOperation, failureOf(e));
+        throw e;
+      },
+    );
   }
 
   close(): Promise<void> {
@@ -108,9 +136,10 @@ class InstrumentedTransport implements Transport {
     const version = meta?.[META.protocolVersion];
     if (typeof version === 'string') this.#protocolVersion = version;
     this.#common(attributes);
-    const span = o.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, context.active());
+    const active = context.active();
+    const span = o.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, active);
     this.#sent.set(id, { span, attributes, started: performance.now(), method });
-    const fields = traceFields(span);
+    const fields = traceFields(span, active);
     if (fields === undefined) return { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) };
     return { jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...meta, ...fields } } };
   }
@@ -129,6 +158,7 @@ class InstrumentedTransport implements Transport {
       return;
     }
     if (!('id' in message) || message.id === undefined || message.id === null) {
+      this.#notified(message.method, message.params);
       receiver.onmessage(message, ctx);
       return;
     }
@@ -138,10 +168,27 @@ class InstrumentedTransport implements Transport {
     const { name, attributes } = requestAttributes(message.method, params, o.captureContent);
     attributes[ATTR.requestId] = String(message.id);
     this.#common(attributes);
-    const parent = remoteParent(params?._meta as JsonObject | undefined) ?? context.active();
+    const parent =
+      remoteParent(params?._meta as JsonObject | undefined, context.active()) ?? context.active();
     const span = o.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
     this.#received.set(message.id, { span, attributes, started: performance.now(), method: message.method });
     context.with(trace.setSpan(parent, span), () => receiver.onmessage(message, ctx));
+  }
+
+  /** A notification of the server's: a SERVER span on this side, its `_meta` context the parent, ended at once. */
+  #notified(method: string, params: JsonObject | undefined): void {
+    const o = this.#o;
+    const { name, attributes } = requestAttributes(method, params, false);
+    this.#common(attributes);
+    const parent =
+      remoteParent(params?._meta as JsonObject | undefined, context.active()) ?? context.active();
+    const started = performance.now();
+    o.end(
+      o.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent),
+      attributes,
+      started,
+      METRIC.serverOperation,
+    );
   }
 
   /** The answer to one of this client's requests. */

@@ -1,20 +1,35 @@
 /**
- * A server's spans and metrics: one SERVER span per request the middleware chain sees (`{mcp.method.name} {target}`),
- * continuing the trace context of the request's `_meta` (the ambient one linked), the handler run inside it, so
- * what it calls (a proxy's forwarded request, a gateway's routed call) joins the trace; `mcp.server.operation.duration`
- * per request; `mcp.server.session.duration` per session that closes; a CLIENT span per request a handler makes of
- * its client (elicitation, sampling, roots), whose trace context goes in that request's `_meta`.
+ * A server's spans and metrics: one SERVER span per request the server is given (`{mcp.method.name} {target}`),
+ * those its revision check, method lookup or guards refuse included, continuing the trace context and baggage of the
+ * request's `_meta` (the ambient one linked), the handler run inside it, so what it calls (a proxy's forwarded
+ * request, a gateway's routed call) joins the trace; one per notification its clients send; a CLIENT span per request
+ * a handler makes of its client (elicitation, sampling, roots), whose trace context goes in that request's `_meta`;
+ * `mcp.server.operation.duration` per request and notification; `mcp.server.session.duration` per session that
+ * closes. A request that answers synchronously is still answered synchronously.
  */
-import { type Attributes, context, type Link, SpanKind, trace } from '@opentelemetry/api';
-import type { JsonObject } from '../jsonrpc/types.js';
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Histogram,
+  type Link,
+  type Span,
+  SpanKind,
+  trace,
+} from '@opentelemetry/api';
+import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
+import type { IncomingRequest } from '../protocol/peer.js';
+import type { Answer } from '../server/handler/middleware.js';
 import type { McpServer } from '../server/server.js';
 import { ATTR, METRIC } from './conventions.js';
 import { failureOf, isToolError, TOOL_ERROR } from './errors.js';
 import {
   Instruments,
+  metricAttributes,
   type OtelOptions,
   remoteParent,
-  requestAttributes,
+  type Shape,
+  Shapes,
   traceFields,
 } from './instruments.js';
 
@@ -38,7 +53,7 @@ export function instrumentServer<S extends McpServer>(server: S, options: OtelOp
     if (ctx.session.id !== undefined) attributes[ATTR.session] = ctx.session.id;
     if (o.networkTransport !== undefined) attributes[ATTR.networkTransport] = o.networkTransport;
     const span = o.tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes }, context.active());
-    const fields = traceFields(span);
+    const fields = traceFields(span, context.active());
     if (fields !== undefined && params !== undefined)
       params._meta = { ...(params._meta as JsonObject | undefined), ...fields };
     const started = performance.now();
@@ -53,48 +68,158 @@ export function instrumentServer<S extends McpServer>(server: S, options: OtelOp
       },
     );
   });
-  server.use((request, next) => {
-    const { method, params, ctx } = request;
-    const { name, attributes } = requestAttributes(method, params, o.captureContent);
-    attributes[ATTR.requestId] = String(ctx.requestId);
-    if (ctx.session.id !== undefined) attributes[ATTR.session] = ctx.session.id;
-    attributes[ATTR.protocolVersion] = ctx.session.protocolVersion;
-    const transport = o.networkTransport ?? (ctx.remoteAddress !== undefined ? 'tcp' : undefined);
-    if (transport !== undefined) attributes[ATTR.networkTransport] = transport;
-    if (ctx.remoteAddress !== undefined) attributes[ATTR.clientAddress] = ctx.remoteAddress;
-    const ambient = context.active();
-    const remote = remoteParent(ctx.meta);
-    // The conventions: the caller's context from `_meta` is the parent; the ambient one (an HTTP span) is linked.
-    const ambientSpan = remote === undefined ? undefined : trace.getSpanContext(ambient);
-    const links: Link[] = ambientSpan === undefined ? [] : [{ context: ambientSpan }];
-    const parent = remote ?? ambient;
-    const span = o.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links }, parent);
-    const started = performance.now();
-    let answer: Promise<JsonObject>;
-    try {
-      answer = context.with(trace.setSpan(parent, span), next);
-    } catch (e) {
-      // A handler that throws at once makes `next()` throw rather than reject.
-      answer = Promise.reject(e);
-    }
-    return answer.then(
-      (result) => {
-        if (isToolError(result)) o.end(span, attributes, started, METRIC.serverOperation, TOOL_ERROR);
-        else {
-          if (o.captureContent && method === 'tools/call')
-            span.setAttribute(ATTR.toolResult, JSON.stringify(result));
-          o.end(span, attributes, started, METRIC.serverOperation);
-        }
-        return result;
-      },
-      (e: unknown) => {
-        const failure = ctx.signal.aborted
-          ? { type: 'cancelled', message: 'the client cancelled the request' }
-          : failureOf(e);
-        o.end(span, attributes as Attributes, started, METRIC.serverOperation, failure);
-        throw e;
-      },
-    );
+  const shapes = new Shapes();
+  const operation = o.histogram(METRIC.serverOperation);
+  server.observe({
+    requests: (incoming, sessionId, protocolVersion, run) =>
+      serverSpan(o, shapes, operation, incoming, sessionId, protocolVersion, run),
+    notifications: (notification, sessionId, protocolVersion) =>
+      notificationSpan(o, shapes, notification, sessionId, protocolVersion),
   });
   return server;
+}
+
+/** The attributes of a message's span: its shape's, then the message's own. */
+function spanAttributes(
+  o: Instruments,
+  shape: Shape,
+  params: JsonObject | undefined,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined,
+  remoteAddress: string | undefined,
+): Attributes {
+  const attributes: Attributes = { ...shape.attributes };
+  if (sessionId !== undefined) attributes[ATTR.session] = sessionId;
+  if (protocolVersion !== undefined) attributes[ATTR.protocolVersion] = protocolVersion;
+  const transport = o.networkTransport ?? (remoteAddress !== undefined ? 'tcp' : undefined);
+  if (transport !== undefined) attributes[ATTR.networkTransport] = transport;
+  if (remoteAddress !== undefined) attributes[ATTR.clientAddress] = remoteAddress;
+  const uri = params?.uri;
+  if (typeof uri === 'string' && shape.name.startsWith('resources/')) attributes[ATTR.resourceUri] = uri;
+  if (o.captureContent && shape.name.startsWith('tools/call') && params?.arguments !== undefined)
+    attributes[ATTR.toolArguments] = JSON.stringify(params.arguments);
+  return attributes;
+}
+
+/** The parent of a message's span: the `_meta` context (the ambient one linked), else the ambient one. */
+function parentOf(meta: JsonObject | undefined): { parent: Context; links: Link[] | undefined } {
+  const ambient = context.active();
+  const remote = remoteParent(meta, ambient);
+  if (remote === undefined) return { parent: ambient, links: undefined };
+  // Baggage alone: the ambient span stays the parent.
+  const ambientSpan = trace.getSpanContext(ambient);
+  if (trace.getSpanContext(remote) === ambientSpan) return { parent: remote, links: undefined };
+  // The conventions: the caller's context from `_meta` is the parent; the ambient one (an HTTP span) is linked.
+  return { parent: remote, links: ambientSpan === undefined ? undefined : [{ context: ambientSpan }] };
+}
+
+/** One request's SERVER span around `run`: ended by its answer (now or later) or its failure. */
+function serverSpan(
+  o: Instruments,
+  shapes: Shapes,
+  operation: Histogram,
+  incoming: IncomingRequest,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined,
+  run: () => Answer,
+): Answer {
+  const { method, params, id } = incoming.request;
+  const shape = shapes.of(method, params);
+  const remoteAddress = incoming.context?.remoteAddress;
+  const attributes = spanAttributes(o, shape, params, sessionId, protocolVersion, remoteAddress);
+  attributes[ATTR.requestId] = String(id);
+  const { parent, links } = parentOf(params?._meta as JsonObject | undefined);
+  const span = o.tracer.startSpan(
+    shape.name,
+    links === undefined
+      ? { kind: SpanKind.SERVER, attributes }
+      : { kind: SpanKind.SERVER, attributes, links },
+    parent,
+  );
+  const call = new ServerCall(o, shape, operation, incoming, span, attributes);
+  let out: Answer;
+  try {
+    out = context.with(trace.setSpan(parent, span), run);
+  } catch (e) {
+    call.failed(e);
+    throw e;
+  }
+  if (!(out instanceof Promise)) {
+    call.answered(out);
+    return out;
+  }
+  return out.then(
+    (result) => {
+      call.answered(result);
+      return result;
+    },
+    (e: unknown) => {
+      call.failed(e);
+      throw e;
+    },
+  );
+}
+
+/** A request being answered under its span: one object per request, no closure unless the answer comes later. */
+class ServerCall {
+  readonly #started = performance.now();
+  constructor(
+    readonly o: Instruments,
+    readonly shape: Shape,
+    readonly operation: Histogram,
+    readonly incoming: IncomingRequest,
+    readonly span: Span,
+    readonly attributes: Attributes,
+  ) {}
+
+  answered(result: JsonObject): void {
+    const { o, span, attributes } = this;
+    if (isToolError(result)) {
+      o.end(span, attributes, this.#started, METRIC.serverOperation, TOOL_ERROR);
+      return;
+    }
+    if (o.captureContent && this.incoming.request.method === 'tools/call')
+      span.setAttribute(ATTR.toolResult, JSON.stringify(result));
+    span.end();
+    this.operation.record(
+      (performance.now() - this.#started) / 1000,
+      this.shape.metric(
+        attributes[ATTR.protocolVersion] as string | undefined,
+        attributes[ATTR.networkTransport] as string | undefined,
+      ),
+    );
+  }
+
+  failed(e: unknown): void {
+    const failure = this.incoming.signal.aborted
+      ? { type: 'cancelled', message: 'the client cancelled the request' }
+      : failureOf(e);
+    this.o.end(this.span, this.attributes, this.#started, METRIC.serverOperation, failure);
+  }
+}
+
+/** A notification's SERVER span: received and handled at once, so it ends as it starts. */
+function notificationSpan(
+  o: Instruments,
+  shapes: Shapes,
+  notification: JsonRpcNotification,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined,
+): void {
+  const shape = shapes.of(notification.method, notification.params);
+  const attributes = spanAttributes(o, shape, notification.params, sessionId, protocolVersion, undefined);
+  const { parent, links } = parentOf(notification.params?._meta as JsonObject | undefined);
+  const started = performance.now();
+  const span: Span = o.tracer.startSpan(
+    shape.name,
+    links === undefined
+      ? { kind: SpanKind.SERVER, attributes }
+      : { kind: SpanKind.SERVER, attributes, links },
+    parent,
+  );
+  span.end();
+  o.histogram(METRIC.serverOperation).record(
+    (performance.now() - started) / 1000,
+    metricAttributes(attributes),
+  );
 }

@@ -4,7 +4,7 @@ import type { IncomingRequest } from '../protocol/peer.js';
 import type { Transport } from '../protocol/transport.js';
 import type { SchemaArg } from '../schema/index.js';
 import { LOG_LEVELS } from '../spec/log-levels.js';
-import type { CacheHint } from '../spec/modern.js';
+import { type CacheHint, META } from '../spec/modern.js';
 import type { RevisionPolicy } from '../spec/revision.js';
 import { SKILLS_EXTENSION } from '../spec/skills.js';
 import type { CompletionReference, Implementation, ServerCapabilities } from '../spec/types.js';
@@ -61,7 +61,13 @@ import { dispatchModern } from './dispatch/stateless.js';
 import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
 import type { Scoped } from './handler/auth.js';
 import type { RequestContext, SessionInfo } from './handler/context.js';
-import type { AskHook, GuardRunner, Middleware } from './handler/middleware.js';
+import type {
+  AskHook,
+  GuardRunner,
+  Middleware,
+  NotificationHook,
+  RequestHook,
+} from './handler/middleware.js';
 import type { Mounted, MountOptions } from './mount/mount.js';
 import { Mounts } from './mount/mounts.js';
 import type { ServerOptions } from './options.js';
@@ -108,6 +114,8 @@ export class McpServer {
   /** The app's hooks around the requests handlers make of their client (tracing), outermost first. */
   readonly #askHooks: AskHook[] = [];
   readonly #middleware: Middleware[] = [];
+  #requestHook: RequestHook | undefined;
+  #notificationHook: NotificationHook | undefined;
   readonly #capabilities: DeclaredCapabilities;
   readonly #broadcast: Broadcaster;
   #stateCodec: RequestStateCodec | undefined;
@@ -372,6 +380,17 @@ export class McpServer {
     return this;
   }
 
+  /**
+   * Sets the one hook around every request the server is given, in front of everything else (what `mcpkit/otel`
+   * traces, requests refused before the middleware included), and the one that sees every client notification.
+   * Setting one again replaces it; none set costs one `undefined` check per message.
+   */
+  observe(hooks: { readonly requests?: RequestHook; readonly notifications?: NotificationHook }): this {
+    this.#requestHook = hooks.requests;
+    this.#notificationHook = hooks.notifications;
+    return this;
+  }
+
   /** Adds middleware that runs around every incoming request, in the order added. */
   use(middleware: Middleware): this {
     this.#middleware.push(middleware);
@@ -439,7 +458,10 @@ export class McpServer {
 
   /** @internal Answers one request of a session, in the era the request itself selects. */
   dispatch(session: ServerSession, incoming: IncomingRequest): Promise<JsonObject> | JsonObject {
-    return dispatchRequest(this, session, incoming);
+    const hook = this.#requestHook;
+    if (hook === undefined) return dispatchRequest(this, session, incoming);
+    const version = session.protocolVersion || envelopeVersion(incoming.request.params);
+    return hook(incoming, session.id, version, () => dispatchRequest(this, session, incoming));
   }
 
   /**
@@ -453,6 +475,21 @@ export class McpServer {
     incoming: IncomingRequest,
     notifier: Notifier,
     policy?: RevisionPolicy,
+  ): Promise<JsonObject> | JsonObject {
+    const hook = this.#requestHook;
+    if (hook === undefined) {
+      // As before any hook existed: no extra call on the path of a server that is not observed.
+      if (policy === undefined) return dispatchModern(this, this.#detachedSession(), incoming, notifier);
+      return dispatchTransient(this, incoming, notifier, policy, this.#logLevel);
+    }
+    const version = policy?.version ?? envelopeVersion(incoming.request.params);
+    return hook(incoming, undefined, version, () => this.#dispatchAlone(incoming, notifier, policy));
+  }
+
+  #dispatchAlone(
+    incoming: IncomingRequest,
+    notifier: Notifier,
+    policy: RevisionPolicy | undefined,
   ): Promise<JsonObject> | JsonObject {
     if (policy === undefined) return dispatchModern(this, this.#detachedSession(), incoming, notifier);
     return dispatchTransient(this, incoming, notifier, policy, this.#logLevel);
@@ -538,6 +575,11 @@ export class McpServer {
 
   /** @internal Handles a client notification. */
   notification(session: ServerSession, notification: JsonRpcNotification): void {
+    this.#notificationHook?.(
+      notification,
+      session.id,
+      session.protocolVersion || envelopeVersion(notification.params),
+    );
     if (notification.method === 'notifications/initialized') session.ready = true;
     else if (notification.method === 'notifications/roots/list_changed')
       this.#options.onRootsListChanged?.(session);
@@ -593,6 +635,12 @@ export class McpServer {
       { tool: (name) => this.tools.get(name)?.def, session: () => this.#detachedSession() },
     );
   }
+}
+
+/** The revision a 2026-07-28 message's `_meta` envelope names, if any. */
+function envelopeVersion(params: JsonObject | undefined): string | undefined {
+  const version = (params?._meta as JsonObject | undefined)?.[META.protocolVersion];
+  return typeof version === 'string' ? version : undefined;
 }
 
 /** Every stateful revision this server can negotiate. */

@@ -1,4 +1,5 @@
-import type { JsonObject } from '../../jsonrpc/types.js';
+import type { JsonObject, JsonRpcNotification } from '../../jsonrpc/types.js';
+import type { IncomingRequest } from '../../protocol/peer.js';
 import type { RequestContext } from './context.js';
 
 /** One incoming request as middleware sees it. */
@@ -29,6 +30,26 @@ export type Middleware = (request: MiddlewareRequest, next: () => Promise<JsonOb
 
 /** An answer now, or later. */
 export type Answer = JsonObject | Promise<JsonObject>;
+
+/**
+ * Runs around every request the server is given, before its revision, its method and the guards are checked, so it
+ * sees the requests they refuse too (what `mcpkit/otel` traces): `sessionId` and `protocolVersion` as known at that
+ * point (a request without a session: its header's or its `_meta` envelope's revision). Call `run` once and return
+ * what it returns (or throws): an answer now stays an answer now.
+ */
+export type RequestHook = (
+  incoming: IncomingRequest,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined,
+  run: () => Answer,
+) => Answer;
+
+/** Sees every notification the server is given by its clients (`session` undefined: a request without a session). */
+export type NotificationHook = (
+  notification: JsonRpcNotification,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined,
+) => void;
 
 /**
  * The server's own guards in front of the middleware (see `guard/guards.ts`): unlike middleware they may answer
