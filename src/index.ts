@@ -202,6 +202,7 @@ export {
 export {
   AI_CATALOG_PATH,
   type CardDefinition,
+  MCP_CATALOG_PATH,
   SERVER_CARD_MEDIA_TYPE,
   type ServerCard,
   type ServerCardRemote,

@@ -10,6 +10,9 @@ export const AI_CATALOG_MEDIA_TYPE = 'application/ai-catalog+json';
 /** Where a domain's AI Catalog is served. */
 export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 
+/** Where the earlier discovery draft put the catalog; the same catalog is served there too, for clients of that draft. */
+export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
+
 /** The `_meta` key under which mcpkit's cards carry what the draft leaves out (capabilities, tools, auth). */
 export const CARD_DEFINITION_META = 'mcpkit/definition';
 

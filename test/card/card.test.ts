@@ -94,6 +94,13 @@ describe('server cards', { timeout: 120_000 }, () => {
         },
       ],
     });
+    // The same catalog where the earlier discovery draft put it.
+    const earlier = await fetch(`${origin}/.well-known/mcp/catalog.json`);
+    assert.equal(earlier.status, 200);
+    assert.deepEqual(
+      await earlier.json(),
+      await (await fetch(`${origin}/.well-known/ai-catalog.json`)).json(),
+    );
   });
 
   test('a card handler for a public endpoint answers with CORS for any page', async () => {

@@ -3,6 +3,7 @@ import {
   AI_CATALOG_MEDIA_TYPE,
   AI_CATALOG_PATH,
   type CardDefinition,
+  MCP_CATALOG_PATH,
   SERVER_CARD_MEDIA_TYPE,
   type ServerCardRemote,
 } from '../../../spec/server-card.js';
@@ -34,7 +35,7 @@ export interface CardPlace {
 /** The card's routes: `handle` answers the requests of `paths`. */
 export interface CardHandler {
   handle(req: HttpRequestLike): Promise<HttpReply>;
-  /** `<endpoint path>/server-card` and `/.well-known/ai-catalog.json`. */
+  /** `<endpoint path>/server-card`, `/.well-known/ai-catalog.json` and `/.well-known/mcp/catalog.json`. */
   readonly paths: readonly string[];
 }
 
@@ -58,7 +59,8 @@ export function fetchCardRoute(
   const cardPath = `${path.replace(/\/$/, '')}/server-card`;
   let made: { origin: string; handler: CardHandler } | undefined;
   return (req, origin) => {
-    if (req.path !== cardPath && req.path !== AI_CATALOG_PATH) return undefined;
+    if (req.path !== cardPath && req.path !== AI_CATALOG_PATH && req.path !== MCP_CATALOG_PATH)
+      return undefined;
     if (made?.origin !== origin) {
       const place: CardPlace = {
         path,
@@ -80,7 +82,8 @@ const CORS = {
 
 /**
  * Serves a server's card at `<endpoint path>/server-card` (`application/mcp-server-card+json`) and an AI Catalog
- * naming it at `/.well-known/ai-catalog.json` (the experimental server card extension's discovery draft): both
+ * naming it at `/.well-known/ai-catalog.json` (the experimental server card extension's discovery draft; also at
+ * `/.well-known/mcp/catalog.json`, where its earlier draft put it): both
  * generated per request from the server's definition (what is registered now), public (CORS `*`, before any auth
  * gate; on loopback, the endpoint's Host and Origin checks instead of CORS), with an ETag answered 304 on `If-None-Match` and `Cache-Control: public, max-age=3600`.
  */
@@ -125,7 +128,7 @@ export function createCardHandler(
     };
   };
   return {
-    paths: [cardPath, AI_CATALOG_PATH],
+    paths: [cardPath, AI_CATALOG_PATH, MCP_CATALOG_PATH],
     async handle(req: HttpRequestLike): Promise<HttpReply> {
       const local = place.local;
       const refused = local && checkRequestOrigin(req, local);
