@@ -1,6 +1,7 @@
 // Records in package-lock.json the other platforms' optional packages that npm left out, so `npm ci` accepts the
 // lockfile on every machine. Usage: node scripts/complete-lockfile.mjs [--check] [lockfile...] (by default the
-// project's four: the root's and those of tools/runtimes, tools/bench and tools/docs, each installed on its own)
+// project's five: the root's and those of tools/runtimes, tools/bench, tools/docs and tools/embeddings, each installed
+// on its own)
 //
 // Packages such as @biomejs/biome and deno ship their native binary as one optional dependency per platform
 // (`@biomejs/cli-darwin-arm64`, `@deno/win32-x64`, ...). npm records every one of them when it can resolve them all;
@@ -33,6 +34,7 @@ const LOCKFILES = [
   'tools/runtimes/package-lock.json',
   'tools/bench/package-lock.json',
   'tools/docs/package-lock.json',
+  'tools/embeddings/package-lock.json',
 ];
 
 /** Where npm would find `name` for the package at `from` (its node_modules, then each parent's), or undefined. */

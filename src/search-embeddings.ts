@@ -8,4 +8,8 @@ export {
   embeddingText,
 } from './host/search/embedding.js';
 export { HybridRanker, type HybridRankerOptions } from './host/search/hybrid.js';
-export { hybridToolRanker, universalSentenceEncoder } from './host/search/use-embedder.js';
+export {
+  hybridToolRanker,
+  type UniversalSentenceEncoderOptions,
+  universalSentenceEncoder,
+} from './host/search/use-embedder.js';

