@@ -1,5 +1,6 @@
 // The tool search's quality, measured: recall@1 and recall@5 of a ranker over real tool definitions.
 //   node dist/bench/tool-search/quality.js [--sizes 50,300,1000] [--seeds 5] [--split all|dev|test] [--ranker full|...]
+//   [--embedder FILE] (another model for the embedding and hybrid rankers: a module whose default export is an Embedder)
 // Data: bench/data/npm-mcp-tools.json (the tools of MCP servers from npm, collect.ts) and bench/data/tool-queries.json
 // (requests written for a sample of those tools, several phrasings each, from precise to vague; see bench/README.md for
 // how they were made). For each registry size N the real tools are shuffled (seeded) and cut into registries of N
@@ -9,8 +10,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Embedder, EmbeddingRanker } from '../../src/host/search/embedding.js';
 import { HybridRanker, type HybridRankerOptions } from '../../src/host/search/hybrid.js';
@@ -36,7 +37,12 @@ const { values } = parseArgs({
     /** LexicalRankerOptions as JSON for the ranker named `custom`, HybridRankerOptions for `hybrid` (tuning on dev). */
     params: { type: 'string', default: '{}' },
     /** The vectors of texts already embedded (the model is deterministic), so seeds and runs embed each text once. */
-    'embed-cache': { type: 'string', default: join(tmpdir(), 'mcpkit-tool-search-use.json') },
+    'embed-cache': { type: 'string' },
+    /**
+     * Another model for the embedding and hybrid rankers: an ES module whose default export is an `Embedder` (texts in,
+     * one vector each out). Its vectors are kept in their own cache (`$TMPDIR/mcpkit-tool-search-<file name>.json`).
+     */
+    embedder: { type: 'string' },
     /** Time the embedding and hybrid rankers at 1,000 tools instead (index build; each request once, p50/p99). */
     latency: { type: 'boolean', default: false },
   },
@@ -186,8 +192,16 @@ function hybridParams(): Partial<HybridRankerOptions> {
 
 // The model lives in tools/embeddings (installed on first use, `node tools/install.mjs embeddings`), not in the root.
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const model = universalSentenceEncoder({ from: join(ROOT, 'tools', 'embeddings') });
-let installed = false;
+const custom = values.embedder === undefined ? undefined : await loadEmbedder(values.embedder);
+const model: Embedder = custom ?? universalSentenceEncoder({ from: join(ROOT, 'tools', 'embeddings') });
+/** The `--embedder` module's default export, checked to be a function. */
+async function loadEmbedder(file: string): Promise<Embedder> {
+  const loaded = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
+  if (typeof loaded.default !== 'function')
+    throw new Error(`--embedder ${file}: its default export is not a function (texts in, vectors out)`);
+  return loaded.default as Embedder;
+}
+let installed = custom !== undefined;
 function installModel(): void {
   if (installed) return;
   const run = spawnSync(process.execPath, [join(ROOT, 'tools', 'install.mjs'), 'embeddings'], {
@@ -196,7 +210,14 @@ function installModel(): void {
   if (run.status !== 0) throw new Error(`installing tools/embeddings failed (exit ${run.status})`);
   installed = true;
 }
-const cachePath = values['embed-cache'] as string;
+const cachePath =
+  values['embed-cache'] ??
+  join(
+    tmpdir(),
+    values.embedder === undefined
+      ? 'mcpkit-tool-search-use.json'
+      : `mcpkit-tool-search-${basename(values.embedder).replace(/\.[^.]*$/, '')}.json`,
+  );
 const vectors = new Map<string, number[]>(
   existsSync(cachePath) ? (JSON.parse(readFileSync(cachePath, 'utf8')) as [string, number[]][]) : [],
 );
@@ -207,6 +228,8 @@ const cachedEmbed: Embedder = async (texts) => {
   if (missing.length > 0) {
     installModel();
     const found = await model(missing);
+    if (found.length !== missing.length)
+      throw new Error(`the embedder answered ${found.length} vectors for ${missing.length} texts`);
     for (const [i, t] of missing.entries())
       vectors.set(
         t,
