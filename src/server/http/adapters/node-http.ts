@@ -169,7 +169,12 @@ function writeReply(res: ServerResponse, reply: HttpReply): void {
 }
 
 /** A reply whose whole body is known: head and body in one write, with its length. */
-function writeWhole(res: ServerResponse, status: number, replyHeaders: Record<string, string>, body: string): void {
+function writeWhole(
+  res: ServerResponse,
+  status: number,
+  replyHeaders: Record<string, string>,
+  body: string,
+): void {
   // Copied with Object.assign: on V8 11 a spread followed by a new key (`{ ...h, k }`) costs about a microsecond.
   const headers: Record<string, string | number> = Object.assign({}, replyHeaders);
   headers['content-length'] = Buffer.byteLength(body);

@@ -11,6 +11,9 @@ import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
 import { failLost, watchProducer } from './remote-stream.js';
 import type { StreamSettings } from './stream-settings.js';
 
+/** The replay of a fresh stream: nothing (one array for all of them). */
+const NO_REPLAY: readonly QueuedEvent[] = Object.freeze([]);
+
 /** A short random tag per session: stream ids of other sessions never match it. */
 function streamTag(): string {
   return randomBase64url(6);
@@ -167,7 +170,8 @@ export class SessionStreams {
     stream.backlog = [];
     const early = stream.json;
     stream.json = Array.of();
-    if (stream.undecided) stream.settle(this.sseReplySync((sink) => this.attach(stream, sink, [], true)));
+    if (stream.undecided)
+      stream.settle(this.sseReplySync((sink) => this.attach(stream, sink, NO_REPLAY, true)));
     for (const m of early) this.emit(stream, m, false);
   }
 
@@ -180,7 +184,7 @@ export class SessionStreams {
   }
 
   /** Puts a connection on a stream: priming, the replay, what waited meanwhile, then live events and keep-alives. */
-  attach(stream: OutStream, sink: SseSink, replay: QueuedEvent[], fresh: boolean): void {
+  attach(stream: OutStream, sink: SseSink, replay: readonly QueuedEvent[], fresh: boolean): void {
     // Priming events (SEP-1699) came with 2025-11-25: older clients may read the empty data as a broken message.
     if (this.pollable) {
       // A new stream is primed with an id to resume from; a resumed one only gets the retry interval.
