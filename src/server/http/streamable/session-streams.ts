@@ -111,7 +111,7 @@ export class SessionStreams {
     const store = this.settings.eventStore;
     const data = encodeMessage(message);
     const id = store
-      ? store.append(this.key, stream.id, message, data.length)
+      ? store.append(this.key, stream.id, message, data.length, data)
       : this.settings.resumable
         ? `${stream.id}.${++stream.seq}`
         : undefined;
