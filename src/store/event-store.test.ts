@@ -59,7 +59,7 @@ test('an event appended with its JSON text is replayed as that message, not the 
   const start = store.append('s', 'D', note(0), 10);
   store.append('s', 'D', message, 10, JSON.stringify(message));
   // Changed after it was sent: the store kept the text that went out, not the object.
-  (message as { params: { n: number } }).params.n = 99;
+  (message as unknown as { params: { n: number } }).params.n = 99;
   assert.deepEqual(
     store.replayAfter('s', start)?.map((e) => e.message),
     [note(1)],
