@@ -56,5 +56,8 @@ const http = createServer((req, res) => {
     () => res.writeHead(400).end(),
   );
 });
+// Idle connections kept as long as mcpkit's serve() keeps them (65 s): node's 5 s default reset the clients of a
+// server slowed down by valgrind (`http-callgrind.ts`) between their handshake and their calls.
+http.keepAliveTimeout = 65_000;
 await listen(http, port);
 announce(http);

@@ -30,7 +30,8 @@ export function formatSseEvent(event: SseEvent): string {
 export const SSE_KEEPALIVE = ': keep-alive\n\n';
 
 function oneLine(value: string): string {
-  return value.replace(/[\r\n]/g, '');
+  // Ids are almost always one line already: no regular expression runs for them.
+  return value.indexOf('\n') < 0 && value.indexOf('\r') < 0 ? value : value.replace(/[\r\n]/g, '');
 }
 
 /** Default upper bound of one event's buffered size: 16 MiB. */

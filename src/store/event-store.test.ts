@@ -52,3 +52,16 @@ test('other sessions are not touched by one session over its budget', () => {
   for (let i = 0; i < 10; i++) store.append('s', 'E', note(i), 500);
   assert.equal(store.replayAfter('t', other)?.length, 1);
 });
+
+test('an event appended with its JSON text is replayed as that message, not the object it was given', () => {
+  const store = new MemoryEventStore();
+  const message = note(1);
+  const start = store.append('s', 'D', note(0), 10);
+  store.append('s', 'D', message, 10, JSON.stringify(message));
+  // Changed after it was sent: the store kept the text that went out, not the object.
+  (message as unknown as { params: { n: number } }).params.n = 99;
+  assert.deepEqual(
+    store.replayAfter('s', start)?.map((e) => e.message),
+    [note(1)],
+  );
+});

@@ -7,13 +7,15 @@ import type { JsonRpcMessage } from '../jsonrpc/types.js';
 export interface EventStore {
   /**
    * Records a message sent on `streamId` of `sessionKey`; returns its event id. `size` is the length of the message's
-   * JSON text, for stores that budget memory.
+   * JSON text, for stores that budget memory; `data` is that text itself, when the caller has it (a store may keep it
+   * instead of the message).
    */
   append(
     sessionKey: string,
     streamId: string,
     message: JsonRpcMessage,
     size?: number,
+    data?: string,
   ): Promise<string> | string;
   /** The stream an event id belongs to, or undefined for a malformed id. */
   streamOf(eventId: string): string | undefined;
@@ -49,12 +51,22 @@ export interface MemoryEventStoreOptions {
   maxBytesPerSession?: number;
 }
 
+/**
+ * One kept event: its message's JSON text when the transport gave it (one string, not the message's objects, lives on
+ * until the stream is dropped: far less for the garbage collector to copy and mark), else the message.
+ */
+interface KeptEvent {
+  id: string;
+  message: JsonRpcMessage | undefined;
+  data: string | undefined;
+}
+
 interface StreamLog {
   /** Sequence of the newest event dropped to stay within bounds (0: none dropped). */
   dropped: number;
   /** The stream got its last event. */
   ended: boolean;
-  events: StoredEvent[];
+  events: KeptEvent[];
   /** Text size of each event, in the order of `events`. */
   sizes: number[];
 }
@@ -93,7 +105,7 @@ export class MemoryEventStore implements EventStore {
     this.#maxBytes = options.maxBytesPerSession ?? 8 * 1024 * 1024;
   }
 
-  append(sessionKey: string, streamId: string, message: JsonRpcMessage, size = 0): string {
+  append(sessionKey: string, streamId: string, message: JsonRpcMessage, size = 0, data?: string): string {
     let session = this.#sessions.get(sessionKey);
     if (!session) {
       session = { next: 1, streams: new Map(), bytes: 0 };
@@ -110,7 +122,7 @@ export class MemoryEventStore implements EventStore {
     session.streams.set(streamId, log);
     dropStreams(session, this.#maxStreams);
     const id = eventId(streamId, session.next++);
-    log.events.push({ id, message });
+    log.events.push(data === undefined ? { id, message, data: undefined } : { id, message: undefined, data });
     log.sizes.push(size);
     session.bytes += size;
     if (log.events.length > this.#maxEvents)
@@ -132,7 +144,12 @@ export class MemoryEventStore implements EventStore {
     const seq = seqOf(id);
     // Unknown ids are refused, and so is a resume point whose following events were dropped (a gap).
     if (seq >= session.next || seq < log.dropped) return undefined;
-    return log.events.filter((e) => seqOf(e.id) > seq);
+    const after: StoredEvent[] = [];
+    for (const e of log.events) {
+      if (seqOf(e.id) > seq)
+        after.push({ id: e.id, message: e.message ?? (JSON.parse(e.data as string) as JsonRpcMessage) });
+    }
+    return after;
   }
 
   dropSession(sessionKey: string): void {

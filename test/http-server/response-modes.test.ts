@@ -177,6 +177,25 @@ describe("responseMode 'sse'", () => {
     assert.equal(writes, 1);
   });
 
+  test(
+    'an answer ready when its stream is attached goes out whole (Content-Length, no chunks); a later one streams',
+    T,
+    async () => {
+      const { url } = await servers.start({ responseMode: 'sse' });
+      const { sessionId } = await initSession(url);
+      const res = await post(url, sessionId, toolCall(9, 'echo', { text: 'whole' }));
+      assert.equal(res.headers['transfer-encoding'], undefined);
+      assert.equal(res.headers['content-length'], String(Buffer.byteLength(res.body)));
+      assert.equal(parseSse(res.body)[0]?.data, '', 'the priming event comes first');
+      assert.equal(resultText(responseOf(res, 9)), 'echo: whole');
+      // A handler still at work when the stream is attached: its events are written as they come.
+      const slow = await post(url, sessionId, toolCall(10, 'slow_progress', { steps: 2, delayMs: 5 }, 't'));
+      assert.equal(slow.headers['transfer-encoding'], 'chunked');
+      assert.equal(slow.complete, true);
+      assert.equal(resultText(responseOf(slow, 10)), 'done after 2 steps');
+    },
+  );
+
   test('a notification is still 202 with an empty body in sse mode', T, async () => {
     const { url } = await servers.start({ responseMode: 'sse' });
     const { sessionId } = await initSession(url, { initialized: false });

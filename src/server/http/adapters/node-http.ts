@@ -158,48 +158,101 @@ function writeReply(res: ServerResponse, reply: HttpReply): void {
       res.writeHead(reply.status, reply.headers).end();
       return;
     }
-    // Copied with Object.assign: on V8 11 a spread followed by a new key (`{ ...h, k }`) costs about a microsecond.
-    const headers: Record<string, string | number> = Object.assign({}, reply.headers);
-    headers['content-length'] = Buffer.byteLength(body);
-    // An over-limit or late body was not read to the end: node closes the connection once the reply is out.
-    if (reply.status === 413 || reply.status === 408) headers.connection = 'close';
-    res.writeHead(reply.status, headers).end(body);
+    writeWhole(res, reply.status, reply.headers, body);
     return;
   }
-  res.writeHead(reply.status, reply.headers);
-  // The head, the priming event and whatever is ready within this turn of the event loop (often the whole answer)
-  // leave together in one write instead of one system call each. The socket is corked, not the response: Node 24
-  // buffers a corked chunked response itself and, when it ends still corked, sends the terminating chunk before the
-  // buffered ones. `end()` uncorks the socket fully on its own.
-  const socket = res.socket;
-  socket?.cork();
-  setImmediate(() => {
-    if (socket && !res.writableEnded && !socket.destroyed && socket.writableCorked > 0) socket.uncork();
-  });
-  const sink: SseSink & { closed: boolean } = {
-    closed: false,
-    onclose: undefined,
-    write(text) {
-      if (sink.closed) return false;
-      res.write(text);
-      if (res.writableLength > MAX_SSE_BACKLOG_BYTES) {
-        // A client that never reads is cut off instead of buffered without bound; it can resume.
-        res.destroy();
-        return false;
-      }
-      return true;
-    },
-    close() {
-      if (sink.closed) return;
-      sink.closed = true;
-      res.end();
-      sink.onclose?.();
-    },
-  };
-  res.once('close', () => {
-    if (sink.closed) return;
-    sink.closed = true;
-    sink.onclose?.();
-  });
+  // What the stream has ready when it is attached is collected first: a stream that ends there (one response, most
+  // replies) goes out whole, as one write, with no listener, timer or chunked framing.
+  const sink = new NodeSseSink(res);
   reply.sse(sink);
+  sink.begin(reply.status, reply.headers);
+}
+
+/** A reply whose whole body is known: head and body in one write, with its length. */
+function writeWhole(
+  res: ServerResponse,
+  status: number,
+  replyHeaders: Record<string, string>,
+  body: string,
+): void {
+  // Copied with Object.assign: on V8 11 a spread followed by a new key (`{ ...h, k }`) costs about a microsecond.
+  const headers: Record<string, string | number> = Object.assign({}, replyHeaders);
+  headers['content-length'] = Buffer.byteLength(body);
+  // An over-limit or late body was not read to the end: node closes the connection once the reply is out.
+  if (status === 413 || status === 408) headers.connection = 'close';
+  res.writeHead(status, headers).end(body);
+}
+
+/**
+ * The connection of an SSE reply. Until `begin` it collects what the core writes; then a stream that has ended is
+ * written whole, and one that goes on is written as it comes (a client that never reads is cut off past
+ * `MAX_SSE_BACKLOG_BYTES` instead of buffered without bound; it can resume). A class: no closures per reply.
+ */
+class NodeSseSink implements SseSink {
+  closed = false;
+  onclose: (() => void) | undefined = undefined;
+  readonly #res: ServerResponse;
+  /** What was written before `begin` (undefined once begun). */
+  #early: string | undefined = '';
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  write(text: string): boolean {
+    if (this.closed) return false;
+    if (this.#early !== undefined) {
+      this.#early += text;
+      return true;
+    }
+    return this.#send(text);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.#early === undefined) this.#res.end();
+    this.onclose?.();
+  }
+
+  /** The head goes out: with the whole stream when it has ended already, else with what it has so far. */
+  begin(status: number, headers: Record<string, string>): void {
+    const res = this.#res;
+    const early = this.#early as string;
+    this.#early = undefined;
+    if (this.closed) {
+      writeWhole(res, status, headers, early);
+      return;
+    }
+    res.writeHead(status, headers);
+    // The head, what is ready now and whatever follows within this turn of the event loop leave together in one
+    // write instead of one system call each. The socket is corked, not the response: Node 24 buffers a corked chunked
+    // response itself and, when it ends still corked, sends the terminating chunk before the buffered ones. `end()`
+    // uncorks the socket fully on its own.
+    const socket = res.socket;
+    if (socket) {
+      socket.cork();
+      setImmediate(uncorkLater, res, socket);
+    }
+    res.once('close', () => {
+      if (this.closed) return;
+      this.closed = true;
+      this.onclose?.();
+    });
+    if (early.length > 0) this.#send(early);
+  }
+
+  #send(text: string): boolean {
+    const res = this.#res;
+    res.write(text);
+    if (res.writableLength > MAX_SSE_BACKLOG_BYTES) {
+      res.destroy();
+      return false;
+    }
+    return true;
+  }
+}
+
+function uncorkLater(res: ServerResponse, socket: NonNullable<ServerResponse['socket']>): void {
+  if (!res.writableEnded && !socket.destroyed && socket.writableCorked > 0) socket.uncork();
 }

@@ -15,8 +15,12 @@ export class OutStream {
   backlog: QueuedEvent[] | undefined;
   /** The connection currently carrying the stream, if any. */
   sink: SseSink | undefined;
-  /** Resolves the POST's HTTP reply while it is still undecided. */
+  /** Resolves the POST's HTTP reply once `replied()` has promised it (see `settle`). */
   reply: ((reply: HttpReply) => void) | undefined;
+  /** True from the POST's delivery until its HTTP reply is decided (a GET's or a resumed stream's never is). */
+  undecided = false;
+  /** The reply decided while the POST's messages were being delivered, before anything waited for it. */
+  decided: HttpReply | undefined;
   /**
    * Responses collected while the answer may still be plain JSON. `Array.of()`, not `[]`: an array literal has an
    * allocation site V8 may pretenure (see `RequestSetup` in server/dispatch/setup.ts), and this array, allocated old,
@@ -41,6 +45,28 @@ export class OutStream {
     readonly id: string,
     readonly batch: boolean,
   ) {}
+
+  /** The POST's HTTP reply is decided (once): to whoever waits for it, or kept for `replied()`. */
+  settle(reply: HttpReply): void {
+    if (!this.undecided) return;
+    this.undecided = false;
+    const resolve = this.reply;
+    this.reply = undefined;
+    if (resolve) resolve(reply);
+    else this.decided = reply;
+  }
+
+  /** The POST's HTTP reply: itself when already decided (no promise is made), else a promise of it. */
+  replied(): HttpReply | Promise<HttpReply> {
+    const decided = this.decided;
+    if (decided !== undefined) {
+      this.decided = undefined;
+      return decided;
+    }
+    return new Promise<HttpReply>((resolve) => {
+      this.reply = resolve;
+    });
+  }
 
   /** True while a connection is attached or being attached. */
   get connected(): boolean {

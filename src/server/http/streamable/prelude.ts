@@ -82,7 +82,7 @@ export interface SessionSide {
     transport: HttpSessionTransport,
     body: PostBody,
     context: MessageContext,
-  ): Promise<HttpReply>;
+  ): HttpReply | Promise<HttpReply>;
 }
 
 /**

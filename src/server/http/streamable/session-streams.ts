@@ -11,6 +11,9 @@ import { OutStream, type QueuedEvent, seqOf } from './out-stream.js';
 import { failLost, watchProducer } from './remote-stream.js';
 import type { StreamSettings } from './stream-settings.js';
 
+/** The replay of a fresh stream: nothing (one array for all of them). */
+const NO_REPLAY: readonly QueuedEvent[] = Object.freeze([]);
+
 /** A short random tag per session: stream ids of other sessions never match it. */
 function streamTag(): string {
   return randomBase64url(6);
@@ -29,6 +32,9 @@ export class SessionStreams {
   readonly settings: StreamSettings;
   /** The headers of every reply (the session id, the instance of a cluster). */
   readonly headers: Record<string, string>;
+  /** The headers of a JSON reply and of an SSE reply, made once per session (replies share them, never change them). */
+  readonly #jsonHeaders: Readonly<Record<string, string>>;
+  readonly #sseHeaders: Readonly<Record<string, string>>;
   /** The prefix of the session's stream ids. */
   readonly tag: string;
   /** The POST streams still waiting for responses, by stream id. */
@@ -51,6 +57,8 @@ export class SessionStreams {
     this.headers = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
     if (settings.cluster !== undefined && sessionId !== undefined)
       this.headers['mcpkit-instance'] = settings.cluster.instance;
+    this.#jsonHeaders = Object.freeze({ 'content-type': 'application/json', ...this.headers });
+    this.#sseHeaders = Object.freeze({ ...SSE_HEADERS, ...this.headers });
     // Only resumable streams need ids that other sessions cannot guess.
     this.tag = tag ?? (settings.resumable ? streamTag() : 's');
   }
@@ -103,7 +111,7 @@ export class SessionStreams {
     const store = this.settings.eventStore;
     const data = encodeMessage(message);
     const id = store
-      ? store.append(this.key, stream.id, message, data.length)
+      ? store.append(this.key, stream.id, message, data.length, data)
       : this.settings.resumable
         ? `${stream.id}.${++stream.seq}`
         : undefined;
@@ -144,9 +152,8 @@ export class SessionStreams {
     const statusOf = this.settings.statusOf;
     // One message answering the whole POST: a rate limit's refusal is a 429 (stateless-revision errors map further).
     const status = stream.batch ? 200 : statusOf ? statusOf(first) : isRateLimited(first) ? 429 : 200;
-    const headers = { 'content-type': 'application/json', ...this.headers };
-    stream.reply?.({ status, headers: status === 429 ? retryHeaders(first, headers) : headers, body });
-    stream.reply = undefined;
+    const headers = this.#jsonHeaders;
+    stream.settle({ status, headers: status === 429 ? retryHeaders(first, headers) : headers, body });
     this.streams.delete(stream.id);
     if (this.streams.size === 0) this.onidle?.();
   }
@@ -163,9 +170,8 @@ export class SessionStreams {
     stream.backlog = [];
     const early = stream.json;
     stream.json = Array.of();
-    const resolve = stream.reply;
-    stream.reply = undefined;
-    resolve?.(this.sseReplySync((sink) => this.attach(stream, sink, [], true)));
+    if (stream.undecided)
+      stream.settle(this.sseReplySync((sink) => this.attach(stream, sink, NO_REPLAY, true)));
     for (const m of early) this.emit(stream, m, false);
   }
 
@@ -174,11 +180,11 @@ export class SessionStreams {
   }
 
   sseReplySync(run: (sink: SseSink) => void): HttpReply {
-    return { status: 200, headers: { ...SSE_HEADERS, ...this.headers }, sse: run };
+    return { status: 200, headers: this.#sseHeaders, sse: run };
   }
 
   /** Puts a connection on a stream: priming, the replay, what waited meanwhile, then live events and keep-alives. */
-  attach(stream: OutStream, sink: SseSink, replay: QueuedEvent[], fresh: boolean): void {
+  attach(stream: OutStream, sink: SseSink, replay: readonly QueuedEvent[], fresh: boolean): void {
     // Priming events (SEP-1699) came with 2025-11-25: older clients may read the empty data as a broken message.
     if (this.pollable) {
       // A new stream is primed with an id to resume from; a resumed one only gets the retry interval.

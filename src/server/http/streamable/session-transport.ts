@@ -1,10 +1,11 @@
 import { ErrorCode, McpkitError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
-import type {
-  MessageContext,
-  SendOptions,
-  Transport,
-  TransportReceiver,
+import {
+  type MessageContext,
+  SENT,
+  type SendOptions,
+  type Transport,
+  type TransportReceiver,
 } from '../../../protocol/transport.js';
 import type { RevisionPolicy } from '../../../spec/revision.js';
 import { httpError, SESSION_NOT_FOUND } from '../core/errors.js';
@@ -85,18 +86,19 @@ export class HttpSessionTransport implements Transport {
   }
 
   /**
-   * Delivers the messages of one POST and resolves with its HTTP reply. With `exchange` (stateless
-   * revision), a client that goes away before the answer cancels the request.
+   * Delivers the messages of one POST and gives its HTTP reply: as it is when decided while the messages were
+   * delivered (a handler that answered synchronously, or 'sse' mode; no promise is made), else a promise of it. With
+   * `exchange` (stateless revision), a client that goes away before the answer cancels the request.
    */
   post(
     messages: JsonRpcMessage[],
     batch: boolean,
     context: MessageContext,
     exchange?: Pick<HttpRequestLike, 'onGone' | 'signal'>,
-  ): Promise<HttpReply> {
+  ): HttpReply | Promise<HttpReply> {
     const s = this.#s;
     const receiver = s.receiver;
-    if (!receiver || s.closed) return Promise.resolve(gone());
+    if (!receiver || s.closed) return gone();
     const cluster = s.settings.cluster;
     if (cluster !== undefined) messages = routeIncoming(s, cluster, messages);
     const requests: RequestId[] = [];
@@ -106,12 +108,12 @@ export class HttpSessionTransport implements Transport {
         receiver.onmessage(m, context);
         if ('method' in m && m.method === 'notifications/cancelled') s.cancelled(m.params?.requestId);
       }
-      return Promise.resolve({ status: 202, headers: { ...s.headers } });
+      return { status: 202, headers: { ...s.headers } };
     }
     for (const id of requests) {
       if (s.byRequest.has(id)) {
         const message = `Duplicate request id ${JSON.stringify(id)}: a request with this id is in progress`;
-        return Promise.resolve(httpError(409, message, ErrorCode.InvalidRequest, id));
+        return httpError(409, message, ErrorCode.InvalidRequest, id);
       }
     }
     const stream = new OutStream(`${s.tag}${cluster?.instance ?? ''}${++s.nextStream}`, batch);
@@ -120,13 +122,9 @@ export class HttpSessionTransport implements Transport {
       s.byRequest.set(id, stream);
     }
     s.streams.set(stream.id, stream);
-    const reply = new Promise<HttpReply>((resolve) => {
-      stream.reply = resolve;
-    });
+    stream.undecided = true;
     if (s.settings.responseMode === 'sse') s.startSse(stream);
-    // Made with `new`: its closeStream points to the session's streams (see `Connected` in connect.ts on why).
-    const ctx: MessageContext = Object.assign(new StreamContext(), context);
-    ctx.closeStream = () => s.closeConnection(stream);
+    const ctx = new StreamContext(context, s, stream);
     for (const m of messages) {
       receiver.onmessage(m, ctx);
       if ('method' in m && m.method === 'notifications/cancelled') s.cancelled(m.params?.requestId);
@@ -141,7 +139,7 @@ export class HttpSessionTransport implements Transport {
         }
       });
     }
-    return reply;
+    return stream.replied();
   }
 
   /** Opens the standalone stream, or resumes a stream after `lastEventId`; resolves with the SSE reply. */
@@ -157,13 +155,27 @@ export class HttpSessionTransport implements Transport {
     return openOrResume(s, lastEventId);
   }
 
-  async send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
+  /**
+   * Not an async function: a message written at once (a response, most notifications) resolves with `SENT`, with no
+   * promise made for it; a failure is a rejected promise, as from an async function.
+   */
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> {
+    try {
+      if (Array.isArray(message)) return this.#sendAll(message, options);
+      return this.#send(message, options) ?? SENT;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  async #sendAll(messages: JsonRpcMessage[], options: SendOptions | undefined): Promise<void> {
+    for (const m of messages) await this.send(m, options);
+  }
+
+  /** Routes one message onto its stream; a promise only where the message goes out asynchronously (cluster). */
+  #send(message: JsonRpcMessage, options: SendOptions | undefined): Promise<void> | undefined {
     const s = this.#s;
     if (s.closed) throw new McpkitError('CONNECTION_CLOSED', 'The HTTP session is closed');
-    if (Array.isArray(message)) {
-      for (const m of message) await this.send(m, options);
-      return;
-    }
     const cluster = s.settings.cluster;
     // A server request's id names this instance, so that the client's answer, POSTed anywhere, finds its way back.
     if (cluster !== undefined && 'method' in message) message = toWire(cluster.instance, message);
@@ -208,8 +220,7 @@ export class HttpSessionTransport implements Transport {
     const streams = [...s.streams.values()];
     if (s.standalone) streams.push(s.standalone);
     for (const stream of streams) {
-      stream.reply?.(httpError(404, 'Session terminated', SESSION_NOT_FOUND));
-      stream.reply = undefined;
+      stream.settle(httpError(404, 'Session terminated', SESSION_NOT_FOUND));
       stream.detach(true);
     }
     s.streams.clear();
@@ -227,5 +238,28 @@ export class HttpSessionTransport implements Transport {
   }
 }
 
-/** The message context of a request on one of a session's streams (see `post`). */
-class StreamContext implements MessageContext {}
+/**
+ * The message context of a request on one of a session's streams (see `post`): the POST's context, and `closeStream`
+ * for the stream it is answered on. A class with a method, not a copy of the context with a closure per POST.
+ */
+class StreamContext implements MessageContext {
+  authInfo?: unknown;
+  sessionId?: string;
+  remoteAddress?: string | undefined;
+  headers?: Readonly<Record<string, string>>;
+  readonly #s: SessionStreams;
+  readonly #stream: OutStream;
+
+  constructor(context: MessageContext, s: SessionStreams, stream: OutStream) {
+    if (context.authInfo !== undefined) this.authInfo = context.authInfo;
+    if (context.sessionId !== undefined) this.sessionId = context.sessionId;
+    if (context.remoteAddress !== undefined) this.remoteAddress = context.remoteAddress;
+    if (context.headers !== undefined) this.headers = context.headers;
+    this.#s = s;
+    this.#stream = stream;
+  }
+
+  closeStream(): void {
+    this.#s.closeConnection(this.#stream);
+  }
+}
