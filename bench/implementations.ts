@@ -31,6 +31,8 @@ export interface Implementation {
   label: string;
   /** The stdio server exposing `echo`. */
   stdio: ServerCommand;
+  /** Whether that stdio server speaks the 2026-07-28 revision (the `-modern` stdio workloads). */
+  modernStdio?: boolean;
   /** The Streamable HTTP server, for the HTTP workloads (argv: `<port> <mode>`). */
   http?: HttpServer;
   /** Whether in-process micro-benchmarks apply (the raw baseline has no library to call). */
@@ -67,6 +69,7 @@ export const IMPLEMENTATIONS: readonly Implementation[] = [
     name: 'mcpkit',
     label: `mcpkit ${version('.')}`,
     stdio: stdio('mcpkit-stdio.js'),
+    modernStdio: true,
     // 'default' is serve() with its defaults: sessions, 'auto' replies, and 2026-07-28 on the same endpoint.
     http: http('mcpkit-http.js', {
       stateless: 'stateless',
@@ -96,6 +99,7 @@ export const IMPLEMENTATIONS: readonly Implementation[] = [
     name: 'raw',
     label: 'raw Node baseline',
     stdio: stdio('raw-stdio.js'),
+    modernStdio: true,
     // One plain JSON server for every mode; for the 2026-07-28 workload its result adds resultType and serverInfo.
     http: http('raw-http.js', {
       stateless: 'stateless',
@@ -132,6 +136,7 @@ export function baselineImplementation(dir: string, label: string): Implementati
     name: 'mcpkit-before',
     label,
     stdio: { command: process.execPath, args: [join(servers, 'mcpkit-stdio.js')] },
+    modernStdio: true,
     http: {
       command: { command: process.execPath, args: ['--expose-gc', join(servers, 'mcpkit-http.js')] },
       modes: { stateless: 'stateless', json: 'json', sse: 'sse', modern: 'default', memory: 'default' },

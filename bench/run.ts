@@ -34,6 +34,8 @@ import { appliesTo, type Workload } from './workloads/types.js';
 const WORKLOADS: readonly Workload[] = [
   stdioCalls(1),
   stdioCalls(16),
+  stdioCalls(1, 'modern'),
+  stdioCalls(16, 'modern'),
   stdioClosedLoop(16),
   stdioPayload(100 * 1024, '100 KiB', (p) => p.medium),
   stdioPayload(1024 * 1024, '1 MiB', (p) => p.large),
@@ -280,7 +282,7 @@ for (const workload of workloads) {
 sections.push(
   '## Method',
   '',
-  '- stdio: the load generator (`bench/load/stdio.ts`) spawns `node <server>` and speaks raw NDJSON JSON-RPC, so every implementation is driven identically; it performs the initialize handshake, warms up, then keeps 1 or 16 `tools/call echo` requests in flight for a bounded time and count. Latency is per call with `process.hrtime.bigint()`; server CPU is utime+stime from `/proc/<pid>/stat` across the timed phase; peak RSS is `VmHWM`. Small replies are fully parsed and checked; large ones are checked by id and length, with a full check of the first and every 256th. `stdio-16` issues each next call inside the handler of the reply that freed its slot; `stdio-16-closed` (not pinned) resumes the clients whose replies have arrived one per turn of the event loop of the load generator (`setImmediate`, after the loop has polled for I/O again), as a host whose 16 concurrent tool calls are tasks of their own does, so every request is its own write with a turn of the loop between two. Server read and write system calls per call come from `/proc/<pid>/io` (`syscr`, `syscw`); requests per server read is calls over reads: 1 means every request arrived in a chunk of its own.',
+  '- stdio: the load generator (`bench/load/stdio.ts`) spawns `node <server>` and speaks raw NDJSON JSON-RPC, so every implementation is driven identically; it performs the initialize handshake, warms up, then keeps 1 or 16 `tools/call echo` requests in flight for a bounded time and count. `stdio-seq-modern` and `stdio-16-modern` speak the 2026-07-28 revision instead (no handshake: a first call; every request carries the `_meta` envelope with protocol version, client capabilities and client info; every result must have `resultType: complete`), against mcpkit and the raw baseline (the stdio servers of the official SDKs do not speak it). Latency is per call with `process.hrtime.bigint()`; server CPU is utime+stime from `/proc/<pid>/stat` across the timed phase; peak RSS is `VmHWM`. Small replies are fully parsed and checked; large ones are checked by id and length, with a full check of the first and every 256th. `stdio-16` issues each next call inside the handler of the reply that freed its slot; `stdio-16-closed` (not pinned) resumes the clients whose replies have arrived one per turn of the event loop of the load generator (`setImmediate`, after the loop has polled for I/O again), as a host whose 16 concurrent tool calls are tasks of their own does, so every request is its own write with a turn of the loop between two. Server read and write system calls per call come from `/proc/<pid>/io` (`syscr`, `syscw`); requests per server read is calls over reads: 1 means every request arrived in a chunk of its own.',
   '- The raw baseline (`bench/servers/raw-stdio.ts`) only splits lines, `JSON.parse`s and `JSON.stringify`s over the same pipe.',
   '- Every server exposes the same `echo` tool with a zod `z.object({ text: z.string() })` input schema.',
   '- Cold start: spawn to the initialize reply, each paired with a `node -e 0` spawn-to-exit run; the floor median is subtracted per implementation.',

@@ -7,13 +7,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { Client } from 'undici';
 import { cpuMs, peakRssKiB } from '../lib/proc.js';
 import type { CallTarget } from './driver.js';
-import { PROTOCOL_VERSION, type ServerCommand } from './stdio.js';
+import { MODERN_META, MODERN_VERSION, PROTOCOL_VERSION, type ServerCommand } from './stdio.js';
 
 /** How the generator talks: stateless 2025 requests, a session per client, or the stateless 2026-07-28 revision. */
 export type HttpStyle = 'stateless' | 'session' | 'modern';
-
-/** The stateless protocol revision. */
-export const MODERN_VERSION = '2026-07-28';
 
 const PATH = '/mcp';
 const STDERR_TAIL = 4096;
@@ -27,11 +24,6 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
 });
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-};
 
 /** What process.memoryUsage() reported in the server after forced collections. */
 export interface ServerMemory {

@@ -1,7 +1,9 @@
 // The stdio load generator: spawns a server command, speaks raw NDJSON JSON-RPC to it (so every implementation is
-// measured the same way), performs the initialize handshake and drives `tools/call echo`. Replies are checked: small
-// ones fully (JSON.parse, id, no error, the echoed text), large ones by their id and length, with a full check of the
-// first one and then every 256th, so the generator stays cheap next to the server it measures.
+// measured the same way), performs the initialize handshake and drives `tools/call echo`; in the 2026-07-28 revision
+// there is no handshake and every request carries the `_meta` envelope (protocol version, client capabilities and
+// info). Replies are checked: small ones fully (JSON.parse, id, no error, the echoed text, and `resultType` complete
+// in 2026-07-28), large ones by their id and length, with a full check of the first one and then every 256th, so
+// the generator stays cheap next to the server it measures.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpuMs, peakRssKiB, syscalls } from '../lib/proc.js';
 import type { CallTarget } from './driver.js';
@@ -15,6 +17,21 @@ export interface ServerCommand {
 /** Protocol revision the generator asks for; every implementation under test speaks it. */
 export const PROTOCOL_VERSION = '2025-11-25';
 
+/** The stateless protocol revision (no handshake; the `_meta` envelope on every request). */
+export const MODERN_VERSION = '2026-07-28';
+
+/** Which era the generator speaks: 2025 after `initialize`, or the 2026-07-28 revision. */
+export type StdioEra = 'legacy' | 'modern';
+
+const CLIENT_INFO = { name: 'mcpkit-bench', version: '1.0.0' };
+
+/** The `_meta` envelope every 2026-07-28 request carries, as mcpkit's client sends it. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+};
+
 const INITIALIZE = `${JSON.stringify({
   jsonrpc: '2.0',
   id: 0,
@@ -22,7 +39,7 @@ const INITIALIZE = `${JSON.stringify({
   params: {
     protocolVersion: PROTOCOL_VERSION,
     capabilities: {},
-    clientInfo: { name: 'mcpkit-bench', version: '1.0.0' },
+    clientInfo: CLIENT_INFO,
   },
 })}\n`;
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
@@ -55,8 +72,11 @@ export class StdioServer implements CallTarget {
   #echo: Prepared | undefined;
   #init: { resolve: (at: bigint) => void; reject: (error: Error) => void } | undefined;
   #stopping = false;
+  readonly #era: StdioEra;
 
-  constructor(server: ServerCommand) {
+  /** `era` 'modern' speaks the 2026-07-28 revision: no handshake, the `_meta` envelope on every request. */
+  constructor(server: ServerCommand, era: StdioEra = 'legacy') {
+    this.#era = era;
     this.spawnedAt = process.hrtime.bigint();
     const child = spawn(server.command, server.args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.#child = child;
@@ -88,7 +108,11 @@ export class StdioServer implements CallTarget {
     return this.#stderr;
   }
 
-  /** Sends `initialize` (immediately, even before the process is up) and resolves at its reply, then sends `initialized`. */
+  /**
+   * Sends `initialize` (immediately, even before the process is up) and resolves at its reply, then sends
+   * `initialized`; in the 2026-07-28 revision, which has no handshake, sends a first `tools/call echo` (id 0) instead,
+   * so the server is known to answer that revision before any phase starts.
+   */
   initialize(timeoutMs: number): Promise<bigint> {
     return new Promise<bigint>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -99,7 +123,7 @@ export class StdioServer implements CallTarget {
         resolve: (at) => {
           clearTimeout(timer);
           this.#init = undefined;
-          this.#child.stdin!.write(INITIALIZED);
+          if (this.#era === 'legacy') this.#child.stdin!.write(INITIALIZED);
           resolve(at);
         },
         reject: (error) => {
@@ -108,13 +132,13 @@ export class StdioServer implements CallTarget {
           reject(error);
         },
       };
-      this.#child.stdin!.write(INITIALIZE);
+      this.#child.stdin!.write(this.#era === 'legacy' ? INITIALIZE : `${HEAD}0${this.#echoRest('ready')}`);
     });
   }
 
   /** Prepares the `tools/call echo` request that `send(id)` will write, with `text` as the argument. */
   prepareEcho(text: string): void {
-    const rest = `,"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(text)}}}}\n`;
+    const rest = this.#echoRest(text);
     const large = rest.length > SMALL_LINE;
     this.#echo = {
       text,
@@ -166,6 +190,12 @@ export class StdioServer implements CallTarget {
     const timer = setTimeout(() => this.#child.kill('SIGKILL'), options.graceMs ?? 1500);
     await this.#exited;
     clearTimeout(timer);
+  }
+
+  /** A `tools/call echo` request after its id, with a newline (the `_meta` envelope in the 2026-07-28 revision). */
+  #echoRest(text: string): string {
+    const meta = this.#era === 'modern' ? `,"_meta":${JSON.stringify(MODERN_META)}` : '';
+    return `,"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(text)}}${meta}}}\n`;
   }
 
   #onData(chunk: Buffer): void {
@@ -226,6 +256,8 @@ export class StdioServer implements CallTarget {
     if (msg.id === 0 && this.#init !== undefined) {
       if (msg.error !== undefined)
         this.#init.reject(new Error(`initialize failed: ${JSON.stringify(msg.error)}`));
+      else if (this.#era === 'modern' && (msg.result as { resultType?: unknown })?.resultType !== 'complete')
+        this.#init.reject(new Error(`not a 2026-07-28 result: ${line.subarray(0, 300)}`));
       else this.#init.resolve(process.hrtime.bigint());
       return;
     }
@@ -233,9 +265,17 @@ export class StdioServer implements CallTarget {
       this.onfail(new Error(`error reply: ${line.subarray(0, 300)}`));
       return;
     }
-    const content = (msg.result as { content?: { type?: unknown; text?: unknown }[] } | undefined)?.content;
+    const result = msg.result as
+      | { content?: { type?: unknown; text?: unknown }[]; resultType?: unknown }
+      | undefined;
+    const content = result?.content;
     const block = content?.[0];
-    if (content?.length !== 1 || block?.type !== 'text' || block.text !== this.#echo?.text) {
+    if (
+      content?.length !== 1 ||
+      block?.type !== 'text' ||
+      block.text !== this.#echo?.text ||
+      (this.#era === 'modern' && result?.resultType !== 'complete')
+    ) {
       this.onfail(new Error(`wrong echo reply: ${line.subarray(0, 300)}`));
       return;
     }

@@ -1,10 +1,10 @@
 // Workloads 1 and 2: `tools/call echo` over stdio against a fresh server process per run, driven by the raw
-// JSON-RPC load generator. Server CPU comes from /proc/<pid>/stat around the timed phase; peak RSS is VmHWM.
+// JSON-RPC load generator (in the 2025 era, and for workload 1 in the 2026-07-28 revision too). Server CPU comes from /proc/<pid>/stat around the timed phase; peak RSS is VmHWM.
 import type { Profile, StdioBounds } from '../config.js';
 import { onCpus, unpinned } from '../lib/affinity.js';
 import { quantile } from '../lib/stats.js';
 import { drive } from '../load/driver.js';
-import { StdioServer } from '../load/stdio.js';
+import { type StdioEra, StdioServer } from '../load/stdio.js';
 import type { Metric, Workload } from './types.js';
 
 const INIT_TIMEOUT_MS = 15_000;
@@ -37,7 +37,10 @@ function callFigures(m: Measured): Record<string, number> {
   };
 }
 
-/** Spawns the server, initializes it, drives `echo(text)` with `inFlight` calls outstanding, stops it by its pid. */
+/**
+ * Spawns the server, initializes it (in the 2026-07-28 revision: one first call), drives `echo(text)` with
+ * `inFlight` calls outstanding, stops it by its pid.
+ */
 async function measure(
   command: import('../load/stdio.js').ServerCommand,
   text: string,
@@ -45,8 +48,9 @@ async function measure(
   bounds: StdioBounds,
   profile: Profile,
   next: 'reply' | 'continuation' | 'turn' = 'reply',
+  era: StdioEra = 'legacy',
 ): Promise<Measured> {
-  const server = new StdioServer(onCpus(command, 'server'));
+  const server = new StdioServer(onCpus(command, 'server'), era);
   try {
     await server.initialize(INIT_TIMEOUT_MS);
     server.prepareEcho(text);
@@ -133,20 +137,25 @@ const CALL_METRICS: readonly Metric[] = [
   },
 ];
 
-/** Workload 1: the 11-byte payload, sequential or with `inFlight` requests outstanding. */
-export function stdioCalls(inFlight: number): Workload {
+/**
+ * Workload 1: the 11-byte payload, sequential or with `inFlight` requests outstanding; `era` 'modern' speaks the
+ * 2026-07-28 revision (ids with the suffix -modern), against the implementations whose stdio server speaks it.
+ */
+export function stdioCalls(inFlight: number, era: StdioEra = 'legacy'): Workload {
   const text = 'hello world'; // 11 bytes
+  const modern = era === 'modern';
   return {
-    id: inFlight === 1 ? 'stdio-seq' : `stdio-${inFlight}`,
+    id: `${inFlight === 1 ? 'stdio-seq' : `stdio-${inFlight}`}${modern ? '-modern' : ''}`,
     group: 'stdio',
-    title:
+    title: `${
       inFlight === 1
         ? 'stdio tools/call, 11 B payload, sequential'
-        : `stdio tools/call, 11 B payload, ${inFlight} in flight`,
+        : `stdio tools/call, 11 B payload, ${inFlight} in flight`
+    }${modern ? ', revision 2026-07-28 (`_meta` envelope, no handshake)' : ''}`,
     metrics: CALL_METRICS,
-    applies: () => true,
+    applies: (impl) => !modern || impl.modernStdio === true,
     async run(impl, profile) {
-      const m = await measure(impl.stdio, text, inFlight, profile.small, profile);
+      const m = await measure(impl.stdio, text, inFlight, profile.small, profile, 'reply', era);
       return callFigures(m);
     },
   };
