@@ -3,7 +3,7 @@
 // check of a loopback server) answering `tools/call echo` as the HTTP workloads send it. For callgrind instruction
 // counts, which do not depend on how busy the machine is:
 //
-//   node dist/bench/http-inproc.js <stateless|json|sse|modern> <calls> [inFlight]     # prints ns per call
+//   node dist/bench/http-inproc.js <stateless|json|sse|modern|raw|raw-modern> <calls> [inFlight]  # prints ns per call
 //   valgrind --tool=callgrind --callgrind-out-file=/dev/null node dist/bench/http-inproc.js sse 20000
 //
 // Instructions per call: two call counts, the difference of the totals over the difference of the counts (start-up,
@@ -12,7 +12,7 @@
 import { createStreamableHttpHandler, type StreamableHttpOptions } from 'mcpkit';
 import { echoServer } from './servers/echo-server.js';
 
-type Setup = 'stateless' | 'json' | 'sse' | 'modern';
+type Setup = 'stateless' | 'json' | 'sse' | 'modern' | 'raw' | 'raw-modern';
 type Handler = ReturnType<typeof createStreamableHttpHandler>;
 type Reply = Awaited<ReturnType<Handler['handle']>>;
 
@@ -74,6 +74,28 @@ function textOf(reply: Reply): Promise<string> {
   });
 }
 
+/**
+ * `raw` and `raw-modern`: what `servers/raw-http.ts` does with a request once node:http has it (the body parsed, the
+ * result built, encoded once), behind the same request object and loop, so the endpoint's own cost is the difference.
+ * The reply's byte length is left out, as it is for mcpkit here (its node:http adapter measures it).
+ */
+function rawHandler(modern: boolean): Pick<Handler, 'handle' | 'close'> {
+  const info = { name: 'bench-raw', version: '1.0.0' };
+  return {
+    handle: (req) =>
+      req.text(0).then((body) => {
+        const msg = JSON.parse(body ?? '') as { id: number; params: { arguments: { text: string } } };
+        const content = [{ type: 'text', text: msg.params.arguments.text }];
+        const result = modern
+          ? { content, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': info } }
+          : { content };
+        const out = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+        return { status: 200, headers: { 'content-type': 'application/json' }, body: out };
+      }),
+    close: () => Promise.resolve(),
+  };
+}
+
 function options(setup: Setup): StreamableHttpOptions {
   // The load shedder as serve() has it, with a delay limit no valgrind run reaches (a refusal would fail the run).
   const common = { allowedHosts: ['127.0.0.1:3000'], overload: { maxEventLoopDelayMs: 600_000 } };
@@ -85,8 +107,8 @@ function options(setup: Setup): StreamableHttpOptions {
 
 /** The headers of a client's calls: a session's (after its handshake), or the stateless ones. */
 async function clientHeaders(handler: Handler, setup: Setup): Promise<Record<string, string>> {
-  if (setup === 'stateless') return { ...BASE, 'mcp-protocol-version': '2025-11-25' };
-  if (setup === 'modern')
+  if (setup === 'stateless' || setup === 'raw') return { ...BASE, 'mcp-protocol-version': '2025-11-25' };
+  if (setup === 'modern' || setup === 'raw-modern')
     return { ...BASE, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
   const init = await handler.handle(
     new FakeRequest(
@@ -114,17 +136,24 @@ const [setupArg = 'stateless', callsArg = '20000', inFlightArg = '8'] = process.
 const setup = setupArg as Setup;
 const calls = Number(callsArg);
 const inFlight = Number(inFlightArg);
-if (!['stateless', 'json', 'sse', 'modern'].includes(setup) || !Number.isInteger(calls) || calls < 1)
-  throw new Error('usage: http-inproc.js <stateless|json|sse|modern> <calls> [inFlight]');
+if (
+  !['stateless', 'json', 'sse', 'modern', 'raw', 'raw-modern'].includes(setup) ||
+  !Number.isInteger(calls) ||
+  calls < 1
+)
+  throw new Error('usage: http-inproc.js <stateless|json|sse|modern|raw|raw-modern> <calls> [inFlight]');
 
 const server = echoServer(false);
-const handler = createStreamableHttpHandler(server, options(setup));
+const handler =
+  setup === 'raw' || setup === 'raw-modern'
+    ? (rawHandler(setup === 'raw-modern') as Handler)
+    : createStreamableHttpHandler(server, options(setup));
 // One client (a session of its own in the session setups) per call in flight, as the HTTP workloads.
 const clients = await Promise.all(Array.from({ length: inFlight }, () => clientHeaders(handler, setup)));
 const params = JSON.stringify({
   name: 'echo',
   arguments: { text: TEXT },
-  ...(setup === 'modern' ? { _meta: MODERN_META } : {}),
+  ...(setup === 'modern' || setup === 'raw-modern' ? { _meta: MODERN_META } : {}),
 });
 const rest = `,"method":"tools/call","params":${params}}`;
 let nextId = 1;

@@ -5,7 +5,8 @@ const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
 /** Decodes a header value that may use the `=?base64?…?=` form (undefined when malformed). */
 export function decodeHeaderValue(value: string): string | undefined {
-  const m = SENTINEL.exec(value);
+  // Most values are plain: the encoded form starts with '=', so no regular expression runs for the rest.
+  const m = value.charCodeAt(0) === 0x3d ? SENTINEL.exec(value) : null;
   if (!m) return hasControlCharacter(value) ? undefined : value;
   try {
     const bin = atob(m[1] ?? '');

@@ -8,16 +8,24 @@ import type { InputRequest } from '../../spec/modern.js';
  */
 export class InputCollector {
   readonly answers: Record<string, unknown>;
-  readonly missing: Record<string, InputRequest> = {};
+  /** Made on the first unanswered ask: most requests ask for nothing. */
+  #missing: Record<string, InputRequest> | undefined;
   #next = 0;
 
   constructor(answers: Record<string, unknown>) {
     this.answers = answers;
   }
 
+  /** The inputs asked for that have no answer yet, by key. */
+  get missing(): Record<string, InputRequest> {
+    this.#missing ??= {};
+    return this.#missing;
+  }
+
   /** True when some input was asked for and has no answer yet. */
   get hasMissing(): boolean {
-    for (const _ in this.missing) return true;
+    if (this.#missing === undefined) return false;
+    for (const _ in this.#missing) return true;
     return false;
   }
 

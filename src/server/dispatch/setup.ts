@@ -73,7 +73,8 @@ export interface Notifier {
   readonly closed: boolean;
 }
 
-const NO_MRTR: MrtrState = Object.freeze({ inputResponses: Object.freeze({}), state: undefined });
+/** The MRTR state of a request that carried no answers and no `requestState`: shared, frozen. */
+export const NO_MRTR: MrtrState = Object.freeze({ inputResponses: Object.freeze({}), state: undefined });
 
 /*
  * The objects below hold a request's whole graph (its session, and through it the transport, the peer and the
@@ -100,10 +101,30 @@ export class RequestSetup implements ContextSetup {
   ) {}
 }
 
-/** The asker of a stateful session: real requests of its client. */
-class SessionAsker {
+/**
+ * The setup of a stateful session's requests, which is also their asker (real requests of the session's client): one
+ * object, with the log threshold read from the session when asked, rather than a setup, an asker and a closure.
+ */
+class SessionSetup implements ContextSetup {
   readonly era = 'stateful';
-  constructor(readonly session: DispatchSession) {}
+  readonly info: SessionInfo;
+  readonly mrtr: MrtrState = NO_MRTR;
+  constructor(
+    readonly session: DispatchSession,
+    readonly policy: RevisionPolicy,
+    readonly notifier: Notifier | undefined,
+    readonly asks: AskHook | undefined,
+  ) {
+    this.info = session;
+  }
+
+  get asker(): Asker {
+    return this;
+  }
+
+  logThreshold(): number | undefined {
+    return this.session.serverCapabilities.logging ? this.session.logLevel : undefined;
+  }
 }
 
 /** The asker of a stateless request: its handler's requests are input the client answers in another round. */
@@ -121,16 +142,7 @@ export function statefulSetup(session: DispatchSession, asks?: AskHook, notifier
   // Made once per session and revision (the revision only changes at initialize), not once per request.
   const cached = session.contextSetup;
   if (cached?.policy === policy) return cached;
-  const setup = new RequestSetup(
-    session,
-    session,
-    policy,
-    new SessionAsker(session),
-    () => (session.serverCapabilities.logging ? session.logLevel : undefined),
-    NO_MRTR,
-    notifier,
-    asks,
-  );
+  const setup = new SessionSetup(session, policy, notifier, asks);
   session.contextSetup = setup;
   return setup;
 }

@@ -19,7 +19,7 @@ import type { MethodHandler } from './methods.js';
 import { createRequestContext } from './request-context.js';
 import { requestDigest, type StatePayload } from './request-state.js';
 import type { ServerSession } from './session.js';
-import { InputAsker, type Notifier, RequestSetup } from './setup.js';
+import { InputAsker, NO_MRTR, type Notifier, RequestSetup } from './setup.js';
 import { warmUpValidation } from './warm-up.js';
 
 /** The methods whose results carry cache hints. */
@@ -96,12 +96,17 @@ interface ModernRun {
   readonly notifier: Notifier | undefined;
 }
 
+/** The log threshold of a request that asked for no log messages. */
+const noLogLevel = (): number | undefined => undefined;
+
 /** Runs the handler through the middleware chain and decorates its result (synchronously when it answers so). */
 function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObject> | JsonObject {
   const { host, session, incoming, envelope, method, params } = r;
   // Only answers to the inputs asked for last round count (and without requestState nothing was asked).
   const answers: Record<string, unknown> =
-    state === undefined ? {} : { ...state.answers, ...askedOnly(responsesOf(params), state.asked) };
+    state === undefined
+      ? (NO_MRTR.inputResponses as Record<string, unknown>)
+      : { ...state.answers, ...askedOnly(responsesOf(params), state.asked) };
   const collector = new InputCollector(answers);
   const info: SessionInfo = {
     id: undefined,
@@ -116,8 +121,11 @@ function answer(r: ModernRun, state: StatePayload | undefined): Promise<JsonObje
       info,
       envelope.policy,
       new InputAsker(collector),
-      () => (host.capabilities.logging ? envelope.logLevel : undefined),
-      { inputResponses: answers, state: state?.app },
+      // A request that asked for no log messages shares one threshold reader (no closure made for it).
+      envelope.logLevel === undefined
+        ? noLogLevel
+        : () => (host.capabilities.logging ? envelope.logLevel : undefined),
+      state === undefined ? NO_MRTR : { inputResponses: answers, state: state.app },
       r.notifier,
       host.asks,
     ),

@@ -94,7 +94,17 @@ export class LoadShedder {
    */
   admit(work: () => Promise<HttpReply>): Promise<HttpReply>;
   admit(work: () => HttpReply | Promise<HttpReply>): HttpReply | Promise<HttpReply>;
-  admit(work: () => HttpReply | Promise<HttpReply>): HttpReply | Promise<HttpReply> {
+  // `work` with its two arguments: the caller makes no closure per request.
+  admit<A, B>(
+    work: (a: A, b: B) => HttpReply | Promise<HttpReply>,
+    a: A,
+    b: B,
+  ): HttpReply | Promise<HttpReply>;
+  admit(
+    work: (a?: unknown, b?: unknown) => HttpReply | Promise<HttpReply>,
+    a?: unknown,
+    b?: unknown,
+  ): HttpReply | Promise<HttpReply> {
     if (this.#inFlight >= this.#maxInFlight || (this.#maxDelay > 0 && this.#behind())) {
       this.shed++;
       return new Promise((resolve) => {
@@ -105,7 +115,7 @@ export class LoadShedder {
     this.#turnWaiting++;
     let done: HttpReply | Promise<HttpReply>;
     try {
-      done = work();
+      done = work(a, b);
     } catch (e) {
       this.#release();
       throw e;

@@ -167,7 +167,7 @@ export function createStreamableHttpHandler(
   async function post(req: HttpRequestLike): Promise<HttpReply> {
     const text = await readPost(req, maxBody, bodies);
     if (typeof text !== 'string') return text;
-    return shedder ? shedder.admit(() => dispatch(req, text)) : dispatch(req, text);
+    return shedder ? shedder.admit(dispatch, req, text) : dispatch(req, text);
   }
 
   /**
