@@ -17,7 +17,7 @@
 // optional peers loaded on a ranker's first index).
 // `keepNames` keeps classes' and functions' own names (an error is a `JsonRpcError` in a stack trace and in
 // `error.constructor.name`, not the bundler's `_JsonRpcError`).
-import { chmod, rm, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -92,13 +92,6 @@ for (const path of [...core].sort()) {
 }
 const list = (pairs, from) =>
   `export { ${pairs.map(([a, b]) => `${a} as ${b}`).join(', ')} } from '${from}';\n`;
-let coreEntry = '';
-for (const [path, pairs] of exported) if (pairs.length > 0) coreEntry += list(pairs, `./${path}`);
-await build({
-  ...common,
-  stdin: { contents: coreEntry, resolveDir: process.cwd(), sourcefile: 'core.js' },
-  outfile: 'dist/pkg/core.js',
-});
 // The stdio modules' exports that other entries may import: the public ones of `mcpkit/stdio`, under their names.
 const stdioNames = new Set(await namesOf('dist/src/stdio.js'));
 for (const path of stdio) {
@@ -171,6 +164,25 @@ await writeFile(
     './core.js',
   ),
 );
+// core.js last, exporting only the names the other files import from it, so esbuild drops the code none reaches.
+const used = new Set();
+for (const file of await readdir('dist/pkg')) {
+  if (!file.endsWith('.js')) continue;
+  const text = await readFile(`dist/pkg/${file}`, 'utf8');
+  for (const [, names] of text.matchAll(/(?:import|export)\s*\{([^}]*)\}\s*from\s*["']\.\/core\.js["']/g)) {
+    for (const name of names.split(',')) used.add(name.trim().split(/\s+as\s+/)[0]);
+  }
+}
+let coreEntry = '';
+for (const [path, pairs] of exported) {
+  const needed = core.has(path) ? pairs.filter(([, b]) => used.has(b)) : [];
+  if (needed.length > 0) coreEntry += list(needed, `./${path}`);
+}
+await build({
+  ...common,
+  stdin: { contents: coreEntry, resolveDir: process.cwd(), sourcefile: 'core.js' },
+  outfile: 'dist/pkg/core.js',
+});
 // The command's file keeps its `#!/usr/bin/env node` line; executable for running it from a checkout.
 await chmod('dist/pkg/cli.js', 0o755);
 
