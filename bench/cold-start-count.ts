@@ -45,7 +45,7 @@ async function countOnce(args: string[], answers: boolean, options: Options): Pr
   if (answers) {
     let out = '';
     await new Promise<void>((res, rej) => {
-      const timer = setTimeout(() => rej(new Error(`no answer: ${stderr}`)), 300_000);
+      const timer = setTimeout(() => rej(new Error(`no answer: ${stderr}`)), 900_000);
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString();
         if (!out.includes('\n')) return;
