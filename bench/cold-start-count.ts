@@ -29,8 +29,8 @@ interface Options {
   env: NodeJS.ProcessEnv;
 }
 
-/** One process under callgrind; the total instructions of all its threads. */
-async function countOnce(args: string[], answers: boolean, options: Options): Promise<number> {
+/** One process under callgrind; the total instructions of all its threads (`prime`: the run that fills the cache). */
+async function countOnce(args: string[], answers: boolean, options: Options, prime = false): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-cold-'));
   const child = spawn(
     'valgrind',
@@ -55,7 +55,9 @@ async function countOnce(args: string[], answers: boolean, options: Options): Pr
       });
       child.stdin.write(INITIALIZE);
     });
-    child.kill('SIGTERM');
+    // A priming run ends its input instead: the server exits on its own, and Node writes the compile cache on exit.
+    if (prime) child.stdin.end();
+    else child.kill('SIGTERM');
   } else child.stdin.end();
   await exited;
   const file = readdirSync(dir).find((f) => f.startsWith('out'));
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   let floor: number | undefined;
   for (const row of rows) {
     const { args, answers } = rowArgs(row);
-    if (cacheDir !== undefined) await countOnce(args, answers, options);
+    if (cacheDir !== undefined) await countOnce(args, answers, options, true);
     const counts: number[] = [];
     for (let i = 0; i < runs; i++) counts.push(await countOnce(args, answers, options));
     counts.sort((x, y) => x - y);
