@@ -1,13 +1,14 @@
 // Bundles the compiled entry points (dist/src/{index,stdio,node,testing,auth,host,...}.js) into dist/pkg in two
 // stages, so that a server's start loads few files (issue 24: each file Node loads costs, beside its bytes):
 //
-// 1. `core.js`: every module the two main entries (`mcpkit`, `mcpkit/stdio`) load statically, flat in one file (no
-//    `node:` import: the root entry stays runtime-neutral). It exports each module's exports under a name of its own
-//    (`<module path>$<name>`), for the second stage.
+// 1. `core.js`: every module the root entry (`mcpkit`) loads statically, flat in one file (no `node:` import: the root
+//    entry stays runtime-neutral), each module's exports under a name of its own (`<module path>$<name>`).
+//    `index.js` only re-exports its names from it. `stdio.js` (`mcpkit/stdio`) is the stdio modules in one file,
+//    importing the core's from `core.js`: either entry loads two files, both together three.
 // 2. The other public entries and the `mcpkit` command, with shared chunks as esbuild splits them, where an import of a
-//    module of the core becomes an import from `./core.js` (one instance of each module: `instanceof` holds across
-//    entries). `mcpkit` and `mcpkit/stdio` are written last: each re-exports its names from `core.js`, so either loads
-//    its file and `core.js`, nothing else.
+//    core module becomes an import from `./core.js` and one of a stdio module an import from `./stdio.js` (one
+//    instance of each module: `instanceof` holds across entries). `core.js` is built last, exporting only the names
+//    the other files import, so esbuild drops the code nothing reaches.
 //
 // ajv stays external: it is loaded lazily anyway; so do jose and oauth4webapi (dependencies of `mcpkit/auth` only).
 // The `mcpkit` command (dist/pkg/cli.js, the package's `bin`) is bundled in the second stage, so it shares the chunks;
