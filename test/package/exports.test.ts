@@ -64,6 +64,15 @@ test('the root entry and mcpkit/testing import no node: module, directly or tran
   }
 });
 
+test('a stdio server loads three files of the package: mcpkit and mcpkit/stdio share one flat core', () => {
+  // Issue 24: each file Node loads costs at start, beside its bytes (the split bundle loaded 32).
+  const main = imports(join(root, 'dist/pkg/index.js')).files;
+  const stdio = imports(join(root, 'dist/pkg/stdio.js')).files;
+  assert.equal(main.length, 2, `mcpkit loads ${main.length} files`);
+  assert.equal(stdio.length, 2, `mcpkit/stdio loads ${stdio.length} files`);
+  assert.equal(new Set([...main, ...stdio]).size, 3);
+});
+
 test('every subpath resolves and exposes its main names', async () => {
   const main = await import('mcpkit');
   for (const name of [
