@@ -25,11 +25,13 @@ import { ATTR, METRIC } from './conventions.js';
 import { failureOf, isToolError, TOOL_ERROR } from './errors.js';
 import {
   Instruments,
+  keepsDuration,
   metricAttributes,
   type OtelOptions,
   remoteParent,
   type Shape,
   Shapes,
+  secondsOf,
   traceFields,
 } from './instruments.js';
 
@@ -94,23 +96,43 @@ function spanAttributes(
   const transport = o.networkTransport ?? (remoteAddress !== undefined ? 'tcp' : undefined);
   if (transport !== undefined) attributes[ATTR.networkTransport] = transport;
   if (remoteAddress !== undefined) attributes[ATTR.clientAddress] = remoteAddress;
-  const uri = params?.uri;
-  if (typeof uri === 'string' && shape.name.startsWith('resources/')) attributes[ATTR.resourceUri] = uri;
-  if (o.captureContent && shape.name.startsWith('tools/call') && params?.arguments !== undefined)
+  if (shape.resource) {
+    const uri = params?.uri;
+    if (typeof uri === 'string') attributes[ATTR.resourceUri] = uri;
+  }
+  if (o.captureContent && shape.toolCall && params?.arguments !== undefined)
     attributes[ATTR.toolArguments] = JSON.stringify(params.arguments);
   return attributes;
 }
 
-/** The parent of a message's span: the `_meta` context (the ambient one linked), else the ambient one. */
-function parentOf(meta: JsonObject | undefined): { parent: Context; links: Link[] | undefined } {
-  const ambient = context.active();
+/**
+ * A message's SERVER span: its parent the `_meta` context (the ambient one linked), returned with it, else the
+ * ambient one (the common case: the span alone, no other object made).
+ */
+function startServerSpan(
+  o: Instruments,
+  name: string,
+  attributes: Attributes,
+  meta: JsonObject | undefined,
+  ambient: Context,
+): { span: Span; parent: Context } | Span {
   const remote = remoteParent(meta, ambient);
-  if (remote === undefined) return { parent: ambient, links: undefined };
+  if (remote === undefined) return o.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, ambient);
   // Baggage alone: the ambient span stays the parent.
   const ambientSpan = trace.getSpanContext(ambient);
-  if (trace.getSpanContext(remote) === ambientSpan) return { parent: remote, links: undefined };
-  // The conventions: the caller's context from `_meta` is the parent; the ambient one (an HTTP span) is linked.
-  return { parent: remote, links: ambientSpan === undefined ? undefined : [{ context: ambientSpan }] };
+  const links: Link[] | undefined =
+    ambientSpan === undefined || trace.getSpanContext(remote) === ambientSpan
+      ? undefined
+      : // The conventions: the caller's context from `_meta` is the parent; the ambient one (an HTTP span) is linked.
+        [{ context: ambientSpan }];
+  const span = o.tracer.startSpan(
+    name,
+    links === undefined
+      ? { kind: SpanKind.SERVER, attributes }
+      : { kind: SpanKind.SERVER, attributes, links },
+    remote,
+  );
+  return { span, parent: remote };
 }
 
 /** One request's SERVER span around `run`: ended by its answer (now or later) or its failure. */
@@ -125,21 +147,28 @@ function serverSpan(
 ): Answer {
   const { method, params, id } = incoming.request;
   const shape = shapes.of(method, params);
-  const remoteAddress = incoming.context?.remoteAddress;
-  const attributes = spanAttributes(o, shape, params, sessionId, protocolVersion, remoteAddress);
-  attributes[ATTR.requestId] = String(id);
-  const { parent, links } = parentOf(params?._meta as JsonObject | undefined);
-  const span = o.tracer.startSpan(
-    shape.name,
-    links === undefined
-      ? { kind: SpanKind.SERVER, attributes }
-      : { kind: SpanKind.SERVER, attributes, links },
-    parent,
+  const attributes = spanAttributes(
+    o,
+    shape,
+    params,
+    sessionId,
+    protocolVersion,
+    incoming.context?.remoteAddress,
   );
+  attributes[ATTR.requestId] = String(id);
+  const ambient = context.active();
+  const started = startServerSpan(
+    o,
+    shape.name,
+    attributes,
+    params?._meta as JsonObject | undefined,
+    ambient,
+  );
+  const span = 'parent' in started ? started.span : started;
   const call = new ServerCall(o, shape, operation, incoming, span, attributes);
   let out: Answer;
   try {
-    out = context.with(trace.setSpan(parent, span), run);
+    out = context.with(trace.setSpan('parent' in started ? started.parent : ambient, span), run);
   } catch (e) {
     call.failed(e);
     throw e;
@@ -162,7 +191,8 @@ function serverSpan(
 
 /** A request being answered under its span: one object per request, no closure unless the answer comes later. */
 class ServerCall {
-  readonly #started = performance.now();
+  /** `performance.now()` at the start, or NaN when the span keeps its own duration (the SDK's spans do). */
+  readonly #started: number;
   constructor(
     readonly o: Instruments,
     readonly shape: Shape,
@@ -170,7 +200,9 @@ class ServerCall {
     readonly incoming: IncomingRequest,
     readonly span: Span,
     readonly attributes: Attributes,
-  ) {}
+  ) {
+    this.#started = keepsDuration(span) ? Number.NaN : performance.now();
+  }
 
   answered(result: JsonObject): void {
     const { o, span, attributes } = this;
@@ -178,11 +210,10 @@ class ServerCall {
       o.end(span, attributes, this.#started, METRIC.serverOperation, TOOL_ERROR);
       return;
     }
-    if (o.captureContent && this.incoming.request.method === 'tools/call')
-      span.setAttribute(ATTR.toolResult, JSON.stringify(result));
+    if (o.captureContent && this.shape.toolCall) span.setAttribute(ATTR.toolResult, JSON.stringify(result));
     span.end();
     this.operation.record(
-      (performance.now() - this.#started) / 1000,
+      secondsOf(span, this.#started),
       this.shape.metric(
         attributes[ATTR.protocolVersion] as string | undefined,
         attributes[ATTR.networkTransport] as string | undefined,
@@ -208,18 +239,15 @@ function notificationSpan(
 ): void {
   const shape = shapes.of(notification.method, notification.params);
   const attributes = spanAttributes(o, shape, notification.params, sessionId, protocolVersion, undefined);
-  const { parent, links } = parentOf(notification.params?._meta as JsonObject | undefined);
-  const started = performance.now();
-  const span: Span = o.tracer.startSpan(
+  const at = performance.now();
+  const started = startServerSpan(
+    o,
     shape.name,
-    links === undefined
-      ? { kind: SpanKind.SERVER, attributes }
-      : { kind: SpanKind.SERVER, attributes, links },
-    parent,
+    attributes,
+    notification.params?._meta as JsonObject | undefined,
+    context.active(),
   );
+  const span = 'parent' in started ? started.span : started;
   span.end();
-  o.histogram(METRIC.serverOperation).record(
-    (performance.now() - started) / 1000,
-    metricAttributes(attributes),
-  );
+  o.histogram(METRIC.serverOperation).record(secondsOf(span, at), metricAttributes(attributes));
 }
