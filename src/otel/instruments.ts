@@ -272,6 +272,11 @@ export class Shape {
   readonly toolCall: boolean;
   /** The attributes every span of this shape starts with (frozen: copied, never changed). */
   readonly attributes: Attributes;
+  /** Each of them on its own (`gen_ai.tool.name`, `gen_ai.operation.name`, `gen_ai.prompt.name`: undefined if none). */
+  readonly method: string;
+  readonly toolName: string | undefined;
+  readonly operation: string | undefined;
+  readonly promptName: string | undefined;
   #version: string | undefined;
   #transport: string | undefined;
   #metric: Attributes | undefined;
@@ -284,6 +289,10 @@ export class Shape {
     // The URI is the request's own, not the shape's.
     delete attributes[ATTR.resourceUri];
     this.attributes = Object.freeze(attributes);
+    this.method = method;
+    this.toolName = attributes[ATTR.toolName] as string | undefined;
+    this.operation = attributes[ATTR.operation] as string | undefined;
+    this.promptName = attributes[ATTR.promptName] as string | undefined;
   }
 
   /** The metric attributes of a span that ended well, for one revision and transport (the last pair kept). */

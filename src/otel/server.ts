@@ -19,7 +19,7 @@ import {
 } from '@opentelemetry/api';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
-import type { Answer } from '../server/handler/middleware.js';
+import type { Answer, HttpRefusal } from '../server/handler/middleware.js';
 import type { McpServer } from '../server/server.js';
 import { ATTR, METRIC } from './conventions.js';
 import { failureOf, isToolError, TOOL_ERROR } from './errors.js';
@@ -77,25 +77,38 @@ export function instrumentServer<S extends McpServer>(server: S, options: OtelOp
       serverSpan(o, shapes, operation, incoming, sessionId, protocolVersion, run),
     notifications: (notification, sessionId, protocolVersion) =>
       notificationSpan(o, shapes, notification, sessionId, protocolVersion),
+    sent: (method, params, sessionId, protocolVersion, send) =>
+      sentSpan(o, method, params, sessionId, protocolVersion, send),
+    refused: (refusal) => refusedSpan(o, refusal),
   });
   return server;
 }
 
-/** The attributes of a message's span: its shape's, then the message's own. */
+/**
+ * The attributes of a message's span (`id`: a request's), in one object literal with every key, undefined for those
+ * the message lacks (the API allows it, and the SDK keeps none of them): far cheaper per request than a copy of the
+ * shape's attributes with keys added one by one. The keys are `ATTR`'s, written out so that the literal stays one.
+ */
 function spanAttributes(
   o: Instruments,
   shape: Shape,
   params: JsonObject | undefined,
+  id: string | undefined,
   sessionId: string | undefined,
   protocolVersion: string | undefined,
   remoteAddress: string | undefined,
 ): Attributes {
-  const attributes: Attributes = { ...shape.attributes };
-  if (sessionId !== undefined) attributes[ATTR.session] = sessionId;
-  if (protocolVersion !== undefined) attributes[ATTR.protocolVersion] = protocolVersion;
-  const transport = o.networkTransport ?? (remoteAddress !== undefined ? 'tcp' : undefined);
-  if (transport !== undefined) attributes[ATTR.networkTransport] = transport;
-  if (remoteAddress !== undefined) attributes[ATTR.clientAddress] = remoteAddress;
+  const attributes: Attributes = {
+    'mcp.method.name': shape.method,
+    'gen_ai.tool.name': shape.toolName,
+    'gen_ai.operation.name': shape.operation,
+    'gen_ai.prompt.name': shape.promptName,
+    'jsonrpc.request.id': id,
+    'mcp.session.id': sessionId,
+    'mcp.protocol.version': protocolVersion,
+    'network.transport': o.networkTransport ?? (remoteAddress !== undefined ? 'tcp' : undefined),
+    'client.address': remoteAddress,
+  };
   if (shape.resource) {
     const uri = params?.uri;
     if (typeof uri === 'string') attributes[ATTR.resourceUri] = uri;
@@ -151,11 +164,11 @@ function serverSpan(
     o,
     shape,
     params,
+    String(id),
     sessionId,
     protocolVersion,
     incoming.context?.remoteAddress,
   );
-  attributes[ATTR.requestId] = String(id);
   const ambient = context.active();
   const started = startServerSpan(
     o,
@@ -238,7 +251,15 @@ function notificationSpan(
   protocolVersion: string | undefined,
 ): void {
   const shape = shapes.of(notification.method, notification.params);
-  const attributes = spanAttributes(o, shape, notification.params, sessionId, protocolVersion, undefined);
+  const attributes = spanAttributes(
+    o,
+    shape,
+    notification.params,
+    undefined,
+    sessionId,
+    protocolVersion,
+    undefined,
+  );
   const at = performance.now();
   const started = startServerSpan(
     o,
@@ -250,4 +271,68 @@ function notificationSpan(
   const span = 'parent' in started ? started.span : started;
   span.end();
   o.histogram(METRIC.serverOperation).record(secondsOf(span, at), metricAttributes(attributes));
+}
+
+/**
+ * A notification the server sends (`notifications/message`, `…/list_changed`, progress): a CLIENT span, as the
+ * conventions ask of the side that initiates, under the context it is sent in (a handler's: its request's span), its
+ * trace context and baggage put into a copy of the params' `_meta`; ended once it is sent.
+ */
+function sentSpan(
+  o: Instruments,
+  method: string,
+  params: JsonObject | undefined,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined,
+  send: (params: JsonObject | undefined) => Promise<void>,
+): Promise<void> {
+  const attributes: Attributes = { [ATTR.method]: method };
+  if (sessionId !== undefined) attributes[ATTR.session] = sessionId;
+  if (protocolVersion) attributes[ATTR.protocolVersion] = protocolVersion;
+  if (o.networkTransport !== undefined) attributes[ATTR.networkTransport] = o.networkTransport;
+  const uri = params?.uri;
+  if (method === 'notifications/resources/updated' && typeof uri === 'string')
+    attributes[ATTR.resourceUri] = uri;
+  const ambient = context.active();
+  const span = o.tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes }, ambient);
+  const started = keepsDuration(span) ? Number.NaN : performance.now();
+  const fields = traceFields(span, ambient);
+  // A copy: the same params may go to every session (a broadcast), each with its own span.
+  const traced =
+    fields === undefined
+      ? params
+      : { ...params, _meta: { ...(params?._meta as JsonObject | undefined), ...fields } };
+  return send(traced).then(
+    () => o.end(span, attributes, started, METRIC.clientOperation),
+    (e: unknown) => {
+      o.end(span, attributes, started, METRIC.clientOperation, failureOf(e));
+      throw e;
+    },
+  );
+}
+
+/** `mcp.method.name` of an HTTP request refused before its body was read or understood (OpenTelemetry's "other"). */
+const UNKNOWN_METHOD = '_OTHER';
+
+/**
+ * An HTTP request refused before any of its messages reached the server (a body that is not JSON, the auth gate's 401
+ * or 403): a SERVER span `_OTHER`, ended at once, with `error.type` the JSON-RPC code of a 400 (a body the endpoint
+ * could not take as JSON-RPC: `-32700` for one that is not JSON) and the HTTP status otherwise (the refusal is
+ * HTTP's: `401`, `403`, `413`…), `rpc.response.status_code` the reply's JSON-RPC code.
+ */
+function refusedSpan(o: Instruments, refusal: HttpRefusal): void {
+  const attributes: Attributes = {
+    [ATTR.method]: UNKNOWN_METHOD,
+    [ATTR.networkTransport]: o.networkTransport ?? 'tcp',
+  };
+  if (refusal.protocolVersion !== undefined) attributes[ATTR.protocolVersion] = refusal.protocolVersion;
+  if (refusal.remoteAddress !== undefined) attributes[ATTR.clientAddress] = refusal.remoteAddress;
+  const at = performance.now();
+  const span = o.tracer.startSpan(UNKNOWN_METHOD, { kind: SpanKind.SERVER, attributes }, context.active());
+  const code = refusal.code === undefined ? undefined : String(refusal.code);
+  o.end(span, attributes, at, METRIC.serverOperation, {
+    type: refusal.status === 400 && code !== undefined ? code : String(refusal.status),
+    statusCode: code,
+    message: refusal.message,
+  });
 }
