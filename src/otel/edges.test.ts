@@ -130,3 +130,29 @@ test("the server's notifications get CLIENT spans, under the handler's span, con
   const points = metrics.find((m) => m.name === 'mcp.client.operation.duration')?.points ?? [];
   assert.ok(points.some((p) => p.attributes['mcp.method.name'] === 'notifications/message'));
 });
+
+test("a stateless HTTP request's notifications get CLIENT spans too, their trace context in the response's _meta", async () => {
+  const running = await serve(instrumentServer(backend(), providers), { sessions: false, legacySse: false });
+  try {
+    const before = sdk.spans().length;
+    const response = await fetch(running.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"talk","arguments":{}}}',
+    });
+    const text = await response.text();
+    const spans = sdk.spans().slice(before);
+    const call = spans.find((s) => s.name === 'tools/call talk' && s.kind === SpanKind.SERVER);
+    const logged = spans.find((s) => s.name === 'notifications/message' && s.kind === SpanKind.CLIENT);
+    assert.ok(call && logged, spans.map((s) => `${s.name}/${s.kind}`).join(' '));
+    assert.equal(logged.parentSpanContext?.spanId, call.spanContext().spanId);
+    const { traceId, spanId } = logged.spanContext();
+    assert.ok(text.includes(`"traceparent":"00-${traceId}-${spanId}-01"`), text);
+  } finally {
+    await running.close();
+  }
+});
