@@ -45,7 +45,10 @@ const server = echoServer(false);
 const parts = PARTS[mode];
 if (parts !== undefined) {
   const { registerBenchSdk } = await import('./servers/otel-sdk.js');
-  await registerBenchSdk(parts);
+  // OTEL_INPROC_READER_MS: the metric reader's period. Under callgrind a run takes minutes, so the reader's collections
+  // (once a second) add instructions per call that a real run does not have; a long period leaves them out.
+  const readerMs = Number(process.env.OTEL_INPROC_READER_MS ?? 1000);
+  await registerBenchSdk({ ...parts, readerMs });
   const { instrumentServer } = await import('mcpkit/otel');
   instrumentServer(server);
 } else if (mode === 'context') {

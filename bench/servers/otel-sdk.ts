@@ -14,6 +14,8 @@ export interface BenchSdkParts {
   readonly tracer?: boolean;
   readonly processor?: boolean;
   readonly metrics?: boolean;
+  /** How often the metric reader collects (ms; default 1000). */
+  readonly readerMs?: number;
 }
 
 /** Registers the SDK globally (tracer provider, meter provider, context manager). */
@@ -47,7 +49,7 @@ export async function registerBenchSdk(parts: BenchSdkParts = {}): Promise<void>
             shutdown: () => Promise.resolve(),
             selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
           },
-          exportIntervalMillis: 1000,
+          exportIntervalMillis: parts.readerMs ?? 1000,
         }),
       ],
     }),
