@@ -116,10 +116,13 @@ export type {
   SessionInfo,
 } from './server/handler/context.js';
 export type {
+  HttpRefusal,
   Middleware,
   MiddlewareRequest,
   NotificationHook,
+  RefusalHook,
   RequestHook,
+  SentNotificationHook,
 } from './server/handler/middleware.js';
 export type { ToolCacheConfig } from './server/handler/tool-options.js';
 export {

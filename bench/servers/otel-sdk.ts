@@ -5,8 +5,21 @@
 // second by a `PeriodicExportingMetricReader` whose exporter drops them; the async-hooks context manager, as
 // `NodeSDK` registers it.
 
+/**
+ * The parts of the SDK a run registers (all by default); `otel-inproc.ts` leaves some out to count what each costs:
+ * without `tracer` the API's no-op tracer, without `processor` a tracer provider with no span processor (spans
+ * made and ended, handed to no one), without `metrics` the API's no-op meter.
+ */
+export interface BenchSdkParts {
+  readonly tracer?: boolean;
+  readonly processor?: boolean;
+  readonly metrics?: boolean;
+  /** How often the metric reader collects (ms; default 1000). */
+  readonly readerMs?: number;
+}
+
 /** Registers the SDK globally (tracer provider, meter provider, context manager). */
-export async function registerBenchSdk(): Promise<void> {
+export async function registerBenchSdk(parts: BenchSdkParts = {}): Promise<void> {
   const { context, metrics, trace } = await import('@opentelemetry/api');
   const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
   const { AlwaysOnSampler, BatchSpanProcessor, TracerProvider } = await import('@opentelemetry/sdk-trace');
@@ -15,14 +28,17 @@ export async function registerBenchSdk(): Promise<void> {
   );
   const done = (_items: unknown, callback: (result: { code: 0 }) => void) => callback({ code: 0 });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(
-    new TracerProvider({
-      sampler: new AlwaysOnSampler(),
-      spanProcessors: [
-        new BatchSpanProcessor({ exporter: { export: done, shutdown: () => Promise.resolve() } }),
-      ],
-    }),
-  );
+  if (parts.tracer !== false)
+    trace.setGlobalTracerProvider(
+      new TracerProvider({
+        sampler: new AlwaysOnSampler(),
+        spanProcessors:
+          parts.processor === false
+            ? []
+            : [new BatchSpanProcessor({ exporter: { export: done, shutdown: () => Promise.resolve() } })],
+      }),
+    );
+  if (parts.metrics === false) return;
   metrics.setGlobalMeterProvider(
     new MeterProvider({
       readers: [
@@ -33,7 +49,7 @@ export async function registerBenchSdk(): Promise<void> {
             shutdown: () => Promise.resolve(),
             selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
           },
-          exportIntervalMillis: 1000,
+          exportIntervalMillis: parts.readerMs ?? 1000,
         }),
       ],
     }),

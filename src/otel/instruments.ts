@@ -83,12 +83,35 @@ export class Instruments {
     this.histogram(name).record(seconds, metricAttributes(attributes));
   }
 
-  /** Ends `span` (failed or not) and records its duration, started at `started` (`performance.now()`), on `metric`. */
+  /**
+   * Ends `span` (failed or not) and records its duration on `metric`: the span's own (`secondsOf`), else since
+   * `started` (`performance.now()`).
+   */
   end(span: Span, attributes: Attributes, started: number, metric: string, failure?: Failure): void {
     if (failure !== undefined) fail(span, attributes, failure);
     span.end();
-    this.record(metric, (performance.now() - started) / 1000, attributes);
+    this.record(metric, secondsOf(span, started), attributes);
   }
+}
+
+/** A span as the SDK makes it: its duration (`ReadableSpan.duration`, `[seconds, nanoseconds]`) kept once ended. */
+interface TimedSpan {
+  readonly duration?: readonly [number, number];
+}
+
+/** Whether a span keeps its own duration (the SDK's recording spans), so that no clock needs reading beside it. */
+export function keepsDuration(span: Span): boolean {
+  return 'duration' in span;
+}
+
+/**
+ * The duration of an ended span in seconds: the one it measured itself when it keeps one (the same clock readings,
+ * not a second pair), else since `started` (`performance.now()`, NaN when the span was to keep it).
+ */
+export function secondsOf(span: Span, started: number): number {
+  const d = (span as TimedSpan).duration;
+  if (d !== undefined && d[0] >= 0) return d[0] + d[1] / 1e9;
+  return Number.isNaN(started) ? 0 : (performance.now() - started) / 1000;
 }
 
 /** The metric attributes of a span's attributes (the low-cardinality ones). */
@@ -243,8 +266,17 @@ export function requestAttributes(
 /** What a method and its target give every span of theirs: the name, the fixed attributes, the metric attributes. */
 export class Shape {
   readonly name: string;
+  /** A `resources/…` method (its span takes the request's URI). */
+  readonly resource: boolean;
+  /** `tools/call` (its span may take the arguments and the result). */
+  readonly toolCall: boolean;
   /** The attributes every span of this shape starts with (frozen: copied, never changed). */
   readonly attributes: Attributes;
+  /** Each of them on its own (`gen_ai.tool.name`, `gen_ai.operation.name`, `gen_ai.prompt.name`: undefined if none). */
+  readonly method: string;
+  readonly toolName: string | undefined;
+  readonly operation: string | undefined;
+  readonly promptName: string | undefined;
   #version: string | undefined;
   #transport: string | undefined;
   #metric: Attributes | undefined;
@@ -252,9 +284,15 @@ export class Shape {
   constructor(method: string, params: { readonly [key: string]: unknown } | undefined) {
     const { name, attributes } = requestAttributes(method, params, false);
     this.name = name;
+    this.resource = method.startsWith('resources/');
+    this.toolCall = method === 'tools/call';
     // The URI is the request's own, not the shape's.
     delete attributes[ATTR.resourceUri];
     this.attributes = Object.freeze(attributes);
+    this.method = method;
+    this.toolName = attributes[ATTR.toolName] as string | undefined;
+    this.operation = attributes[ATTR.operation] as string | undefined;
+    this.promptName = attributes[ATTR.promptName] as string | undefined;
   }
 
   /** The metric attributes of a span that ended well, for one revision and transport (the last pair kept). */

@@ -19,17 +19,19 @@ import {
 } from '@opentelemetry/api';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
-import type { Answer } from '../server/handler/middleware.js';
+import type { Answer, HttpRefusal } from '../server/handler/middleware.js';
 import type { McpServer } from '../server/server.js';
 import { ATTR, METRIC } from './conventions.js';
 import { failureOf, isToolError, TOOL_ERROR } from './errors.js';
 import {
   Instruments,
+  keepsDuration,
   metricAttributes,
   type OtelOptions,
   remoteParent,
   type Shape,
   Shapes,
+  secondsOf,
   traceFields,
 } from './instruments.js';
 
@@ -75,42 +77,75 @@ export function instrumentServer<S extends McpServer>(server: S, options: OtelOp
       serverSpan(o, shapes, operation, incoming, sessionId, protocolVersion, run),
     notifications: (notification, sessionId, protocolVersion) =>
       notificationSpan(o, shapes, notification, sessionId, protocolVersion),
+    sent: (method, params, sessionId, protocolVersion, send) =>
+      sentSpan(o, method, params, sessionId, protocolVersion, send),
+    refused: (refusal) => refusedSpan(o, refusal),
   });
   return server;
 }
 
-/** The attributes of a message's span: its shape's, then the message's own. */
+/**
+ * The attributes of a message's span (`id`: a request's), in one object literal with every key, undefined for those
+ * the message lacks (the API allows it, and the SDK keeps none of them): far cheaper per request than a copy of the
+ * shape's attributes with keys added one by one. The keys are `ATTR`'s, written out so that the literal stays one.
+ */
 function spanAttributes(
   o: Instruments,
   shape: Shape,
   params: JsonObject | undefined,
+  id: string | undefined,
   sessionId: string | undefined,
   protocolVersion: string | undefined,
   remoteAddress: string | undefined,
 ): Attributes {
-  const attributes: Attributes = { ...shape.attributes };
-  if (sessionId !== undefined) attributes[ATTR.session] = sessionId;
-  if (protocolVersion !== undefined) attributes[ATTR.protocolVersion] = protocolVersion;
-  const transport = o.networkTransport ?? (remoteAddress !== undefined ? 'tcp' : undefined);
-  if (transport !== undefined) attributes[ATTR.networkTransport] = transport;
-  if (remoteAddress !== undefined) attributes[ATTR.clientAddress] = remoteAddress;
-  const uri = params?.uri;
-  if (typeof uri === 'string' && shape.name.startsWith('resources/')) attributes[ATTR.resourceUri] = uri;
-  if (o.captureContent && shape.name.startsWith('tools/call') && params?.arguments !== undefined)
+  const attributes: Attributes = {
+    'mcp.method.name': shape.method,
+    'gen_ai.tool.name': shape.toolName,
+    'gen_ai.operation.name': shape.operation,
+    'gen_ai.prompt.name': shape.promptName,
+    'jsonrpc.request.id': id,
+    'mcp.session.id': sessionId,
+    'mcp.protocol.version': protocolVersion,
+    'network.transport': o.networkTransport ?? (remoteAddress !== undefined ? 'tcp' : undefined),
+    'client.address': remoteAddress,
+  };
+  if (shape.resource) {
+    const uri = params?.uri;
+    if (typeof uri === 'string') attributes[ATTR.resourceUri] = uri;
+  }
+  if (o.captureContent && shape.toolCall && params?.arguments !== undefined)
     attributes[ATTR.toolArguments] = JSON.stringify(params.arguments);
   return attributes;
 }
 
-/** The parent of a message's span: the `_meta` context (the ambient one linked), else the ambient one. */
-function parentOf(meta: JsonObject | undefined): { parent: Context; links: Link[] | undefined } {
-  const ambient = context.active();
+/**
+ * A message's SERVER span: its parent the `_meta` context (the ambient one linked), returned with it, else the
+ * ambient one (the common case: the span alone, no other object made).
+ */
+function startServerSpan(
+  o: Instruments,
+  name: string,
+  attributes: Attributes,
+  meta: JsonObject | undefined,
+  ambient: Context,
+): { span: Span; parent: Context } | Span {
   const remote = remoteParent(meta, ambient);
-  if (remote === undefined) return { parent: ambient, links: undefined };
+  if (remote === undefined) return o.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, ambient);
   // Baggage alone: the ambient span stays the parent.
   const ambientSpan = trace.getSpanContext(ambient);
-  if (trace.getSpanContext(remote) === ambientSpan) return { parent: remote, links: undefined };
-  // The conventions: the caller's context from `_meta` is the parent; the ambient one (an HTTP span) is linked.
-  return { parent: remote, links: ambientSpan === undefined ? undefined : [{ context: ambientSpan }] };
+  const links: Link[] | undefined =
+    ambientSpan === undefined || trace.getSpanContext(remote) === ambientSpan
+      ? undefined
+      : // The conventions: the caller's context from `_meta` is the parent; the ambient one (an HTTP span) is linked.
+        [{ context: ambientSpan }];
+  const span = o.tracer.startSpan(
+    name,
+    links === undefined
+      ? { kind: SpanKind.SERVER, attributes }
+      : { kind: SpanKind.SERVER, attributes, links },
+    remote,
+  );
+  return { span, parent: remote };
 }
 
 /** One request's SERVER span around `run`: ended by its answer (now or later) or its failure. */
@@ -125,21 +160,28 @@ function serverSpan(
 ): Answer {
   const { method, params, id } = incoming.request;
   const shape = shapes.of(method, params);
-  const remoteAddress = incoming.context?.remoteAddress;
-  const attributes = spanAttributes(o, shape, params, sessionId, protocolVersion, remoteAddress);
-  attributes[ATTR.requestId] = String(id);
-  const { parent, links } = parentOf(params?._meta as JsonObject | undefined);
-  const span = o.tracer.startSpan(
-    shape.name,
-    links === undefined
-      ? { kind: SpanKind.SERVER, attributes }
-      : { kind: SpanKind.SERVER, attributes, links },
-    parent,
+  const attributes = spanAttributes(
+    o,
+    shape,
+    params,
+    String(id),
+    sessionId,
+    protocolVersion,
+    incoming.context?.remoteAddress,
   );
+  const ambient = context.active();
+  const started = startServerSpan(
+    o,
+    shape.name,
+    attributes,
+    params?._meta as JsonObject | undefined,
+    ambient,
+  );
+  const span = 'parent' in started ? started.span : started;
   const call = new ServerCall(o, shape, operation, incoming, span, attributes);
   let out: Answer;
   try {
-    out = context.with(trace.setSpan(parent, span), run);
+    out = context.with(trace.setSpan('parent' in started ? started.parent : ambient, span), run);
   } catch (e) {
     call.failed(e);
     throw e;
@@ -162,7 +204,8 @@ function serverSpan(
 
 /** A request being answered under its span: one object per request, no closure unless the answer comes later. */
 class ServerCall {
-  readonly #started = performance.now();
+  /** `performance.now()` at the start, or NaN when the span keeps its own duration (the SDK's spans do). */
+  readonly #started: number;
   constructor(
     readonly o: Instruments,
     readonly shape: Shape,
@@ -170,7 +213,9 @@ class ServerCall {
     readonly incoming: IncomingRequest,
     readonly span: Span,
     readonly attributes: Attributes,
-  ) {}
+  ) {
+    this.#started = keepsDuration(span) ? Number.NaN : performance.now();
+  }
 
   answered(result: JsonObject): void {
     const { o, span, attributes } = this;
@@ -178,11 +223,10 @@ class ServerCall {
       o.end(span, attributes, this.#started, METRIC.serverOperation, TOOL_ERROR);
       return;
     }
-    if (o.captureContent && this.incoming.request.method === 'tools/call')
-      span.setAttribute(ATTR.toolResult, JSON.stringify(result));
+    if (o.captureContent && this.shape.toolCall) span.setAttribute(ATTR.toolResult, JSON.stringify(result));
     span.end();
     this.operation.record(
-      (performance.now() - this.#started) / 1000,
+      secondsOf(span, this.#started),
       this.shape.metric(
         attributes[ATTR.protocolVersion] as string | undefined,
         attributes[ATTR.networkTransport] as string | undefined,
@@ -207,19 +251,88 @@ function notificationSpan(
   protocolVersion: string | undefined,
 ): void {
   const shape = shapes.of(notification.method, notification.params);
-  const attributes = spanAttributes(o, shape, notification.params, sessionId, protocolVersion, undefined);
-  const { parent, links } = parentOf(notification.params?._meta as JsonObject | undefined);
-  const started = performance.now();
-  const span: Span = o.tracer.startSpan(
+  const attributes = spanAttributes(
+    o,
+    shape,
+    notification.params,
+    undefined,
+    sessionId,
+    protocolVersion,
+    undefined,
+  );
+  const at = performance.now();
+  const started = startServerSpan(
+    o,
     shape.name,
-    links === undefined
-      ? { kind: SpanKind.SERVER, attributes }
-      : { kind: SpanKind.SERVER, attributes, links },
-    parent,
+    attributes,
+    notification.params?._meta as JsonObject | undefined,
+    context.active(),
   );
+  const span = 'parent' in started ? started.span : started;
   span.end();
-  o.histogram(METRIC.serverOperation).record(
-    (performance.now() - started) / 1000,
-    metricAttributes(attributes),
+  o.histogram(METRIC.serverOperation).record(secondsOf(span, at), metricAttributes(attributes));
+}
+
+/**
+ * A notification the server sends (`notifications/message`, `…/list_changed`, progress): a CLIENT span, as the
+ * conventions ask of the side that initiates, under the context it is sent in (a handler's: its request's span), its
+ * trace context and baggage put into a copy of the params' `_meta`; ended once it is sent.
+ */
+function sentSpan(
+  o: Instruments,
+  method: string,
+  params: JsonObject | undefined,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined,
+  send: (params: JsonObject | undefined) => Promise<void>,
+): Promise<void> {
+  const attributes: Attributes = { [ATTR.method]: method };
+  if (sessionId !== undefined) attributes[ATTR.session] = sessionId;
+  if (protocolVersion) attributes[ATTR.protocolVersion] = protocolVersion;
+  if (o.networkTransport !== undefined) attributes[ATTR.networkTransport] = o.networkTransport;
+  const uri = params?.uri;
+  if (method === 'notifications/resources/updated' && typeof uri === 'string')
+    attributes[ATTR.resourceUri] = uri;
+  const ambient = context.active();
+  const span = o.tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes }, ambient);
+  const started = keepsDuration(span) ? Number.NaN : performance.now();
+  const fields = traceFields(span, ambient);
+  // A copy: the same params may go to every session (a broadcast), each with its own span.
+  const traced =
+    fields === undefined
+      ? params
+      : { ...params, _meta: { ...(params?._meta as JsonObject | undefined), ...fields } };
+  return send(traced).then(
+    () => o.end(span, attributes, started, METRIC.clientOperation),
+    (e: unknown) => {
+      o.end(span, attributes, started, METRIC.clientOperation, failureOf(e));
+      throw e;
+    },
   );
+}
+
+/** `mcp.method.name` of an HTTP request refused before its body was read or understood (OpenTelemetry's "other"). */
+const UNKNOWN_METHOD = '_OTHER';
+
+/**
+ * An HTTP request refused before any of its messages reached the server (a body that is not JSON, the auth gate's 401
+ * or 403): a SERVER span `_OTHER`, ended at once, with `error.type` the JSON-RPC code of a 400 (a body the endpoint
+ * could not take as JSON-RPC: `-32700` for one that is not JSON) and the HTTP status otherwise (the refusal is
+ * HTTP's: `401`, `403`, `413`…), `rpc.response.status_code` the reply's JSON-RPC code.
+ */
+function refusedSpan(o: Instruments, refusal: HttpRefusal): void {
+  const attributes: Attributes = {
+    [ATTR.method]: UNKNOWN_METHOD,
+    [ATTR.networkTransport]: o.networkTransport ?? 'tcp',
+  };
+  if (refusal.protocolVersion !== undefined) attributes[ATTR.protocolVersion] = refusal.protocolVersion;
+  if (refusal.remoteAddress !== undefined) attributes[ATTR.clientAddress] = refusal.remoteAddress;
+  const at = performance.now();
+  const span = o.tracer.startSpan(UNKNOWN_METHOD, { kind: SpanKind.SERVER, attributes }, context.active());
+  const code = refusal.code === undefined ? undefined : String(refusal.code);
+  o.end(span, attributes, at, METRIC.serverOperation, {
+    type: refusal.status === 400 && code !== undefined ? code : String(refusal.status),
+    statusCode: code,
+    message: refusal.message,
+  });
 }

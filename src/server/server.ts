@@ -55,7 +55,7 @@ import { type ListKind, Subscriptions } from './dispatch/listen.js';
 import { type CapabilityGate, type MethodHandler, SERVER_METHODS } from './dispatch/methods.js';
 import { RequestStateCodec } from './dispatch/request-state.js';
 import { detachedSession, type ServerSession } from './dispatch/session.js';
-import type { Notifier } from './dispatch/setup.js';
+import { type Notifier, ObservedNotifier } from './dispatch/setup.js';
 import { dispatchRequest, dispatchTransient } from './dispatch/stateful.js';
 import { dispatchModern } from './dispatch/stateless.js';
 import { buildGuards, type Guards, hasGuards } from './guard/guards.js';
@@ -64,9 +64,12 @@ import type { RequestContext, SessionInfo } from './handler/context.js';
 import type {
   AskHook,
   GuardRunner,
+  HttpRefusal,
   Middleware,
   NotificationHook,
+  RefusalHook,
   RequestHook,
+  SentNotificationHook,
 } from './handler/middleware.js';
 import type { Mounted, MountOptions } from './mount/mount.js';
 import { Mounts } from './mount/mounts.js';
@@ -116,6 +119,8 @@ export class McpServer {
   readonly #middleware: Middleware[] = [];
   #requestHook: RequestHook | undefined;
   #notificationHook: NotificationHook | undefined;
+  #sentHook: SentNotificationHook | undefined;
+  #refusalHook: RefusalHook | undefined;
   readonly #capabilities: DeclaredCapabilities;
   readonly #broadcast: Broadcaster;
   #stateCodec: RequestStateCodec | undefined;
@@ -382,13 +387,33 @@ export class McpServer {
 
   /**
    * Sets the one hook around every request the server is given, in front of everything else (what `mcpkit/otel`
-   * traces, requests refused before the middleware included), and the one that sees every client notification.
-   * Setting one again replaces it; none set costs one `undefined` check per message.
+   * traces, requests refused before the middleware included), the one that sees every client notification, the one
+   * that sees every notification the server sends (`sent`), and the one that sees every HTTP request its Streamable
+   * HTTP endpoints refuse before any message reaches it (`refused`: a body that is not JSON, the auth gate's 401 and
+   * 403). Setting them again replaces all four; none set costs one `undefined` check per message.
    */
-  observe(hooks: { readonly requests?: RequestHook; readonly notifications?: NotificationHook }): this {
+  observe(hooks: {
+    readonly requests?: RequestHook;
+    readonly notifications?: NotificationHook;
+    readonly sent?: SentNotificationHook;
+    readonly refused?: RefusalHook;
+  }): this {
     this.#requestHook = hooks.requests;
     this.#notificationHook = hooks.notifications;
+    this.#sentHook = hooks.sent;
+    this.#refusalHook = hooks.refused;
     return this;
+  }
+
+  /** @internal The hook around the notifications the server sends, when one is set. */
+  get sentHook(): SentNotificationHook | undefined {
+    return this.#sentHook;
+  }
+
+  /** @internal Tells the `refused` hook, when one is set, of an HTTP request refused before dispatch. */
+  refusedHttp(refusal: () => HttpRefusal): void {
+    const hook = this.#refusalHook;
+    if (hook !== undefined) hook(refusal());
   }
 
   /** Adds middleware that runs around every incoming request, in the order added. */
@@ -477,13 +502,16 @@ export class McpServer {
     policy?: RevisionPolicy,
   ): Promise<JsonObject> | JsonObject {
     const hook = this.#requestHook;
-    if (hook === undefined) {
+    const sent = this.#sentHook;
+    if (hook === undefined && sent === undefined) {
       // As before any hook existed: no extra call on the path of a server that is not observed.
       if (policy === undefined) return dispatchModern(this, this.#detachedSession(), incoming, notifier);
       return dispatchTransient(this, incoming, notifier, policy, this.#logLevel);
     }
+    const observed = sent === undefined ? notifier : new ObservedNotifier(notifier, sent);
+    if (hook === undefined) return this.#dispatchAlone(incoming, observed, policy);
     const version = policy?.version ?? envelopeVersion(incoming.request.params);
-    return hook(incoming, undefined, version, () => this.#dispatchAlone(incoming, notifier, policy));
+    return hook(incoming, undefined, version, () => this.#dispatchAlone(incoming, observed, policy));
   }
 
   #dispatchAlone(

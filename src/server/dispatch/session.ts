@@ -12,6 +12,7 @@ import type {
   ServerCapabilities,
 } from '../../spec/types.js';
 import type { SessionInfo } from '../handler/context.js';
+import type { SentNotificationHook } from '../handler/middleware.js';
 import type { ContextSetup, DispatchSession } from './setup.js';
 
 /** Most resource subscriptions one session may hold. */
@@ -21,6 +22,8 @@ export const MAX_SUBSCRIPTIONS_PER_SESSION = 10_000;
 export interface SessionHost {
   dispatch(session: ServerSession, incoming: IncomingRequest): Promise<JsonObject> | JsonObject;
   notification(session: ServerSession, notification: JsonRpcNotification): void;
+  /** The app's hook around the notifications sent to clients, when one is set. */
+  readonly sentHook: SentNotificationHook | undefined;
   error(error: Error, session: ServerSession): void;
   closed(session: ServerSession): void;
 }
@@ -92,8 +95,11 @@ export class ServerSession implements SessionInfo {
   /** @internal What every request's context shares on this session (made by `statefulSetup`, per revision). */
   contextSetup: ContextSetup | undefined;
 
+  readonly #host: SessionHost;
+
   constructor(transport: Transport, host: SessionHost, defaultLogLevel: LoggingLevel) {
     this.logLevel = LOG_LEVELS.indexOf(defaultLogLevel);
+    this.#host = host;
     this.peer = new Peer(transport, new SessionHandlers(this, host), SERVER_PEER);
   }
 
@@ -145,6 +151,19 @@ export class ServerSession implements SessionInfo {
     params?: JsonObject,
     related?: RequestId,
     policy: RevisionPolicy | undefined = this.policy,
+  ): Promise<void> {
+    const hook = this.#host.sentHook;
+    if (hook === undefined) return this.#notify(method, params, related, policy);
+    return hook(method, params, this.id, policy?.version, (sent) =>
+      this.#notify(method, sent, related, policy),
+    );
+  }
+
+  #notify(
+    method: string,
+    params: JsonObject | undefined,
+    related: RequestId | undefined,
+    policy: RevisionPolicy | undefined,
   ): Promise<void> {
     const fitting = policy?.fitting;
     return this.peer.notify(

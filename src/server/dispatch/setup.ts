@@ -5,7 +5,7 @@ import { POLICIES, type RevisionPolicy } from '../../spec/revision.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../../spec/types.js';
 import { LATEST_STATEFUL_REVISION } from '../../spec/versions.js';
 import type { SessionInfo } from '../handler/context.js';
-import type { AskHook } from '../handler/middleware.js';
+import type { AskHook, SentNotificationHook } from '../handler/middleware.js';
 import type { InputCollector } from './input-collector.js';
 
 /**
@@ -71,6 +71,24 @@ export interface Notifier {
   notify(method: string, params: JsonObject, related: RequestId, policy: RevisionPolicy): Promise<void>;
   /** True once nothing more can be delivered (the request was answered or its client went away). */
   readonly closed: boolean;
+}
+
+/** A request's notifier whose notifications go through the app's `sent` hook first (only made when one is set). */
+export class ObservedNotifier implements Notifier {
+  constructor(
+    readonly inner: Notifier,
+    readonly hook: SentNotificationHook,
+  ) {}
+
+  get closed(): boolean {
+    return this.inner.closed;
+  }
+
+  notify(method: string, params: JsonObject, related: RequestId, policy: RevisionPolicy): Promise<void> {
+    return this.hook(method, params, undefined, policy.version, (sent) =>
+      this.inner.notify(method, sent ?? params, related, policy),
+    );
+  }
 }
 
 /** The MRTR state of a request that carried no answers and no `requestState`: shared, frozen. */

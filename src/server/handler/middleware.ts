@@ -52,6 +52,36 @@ export type NotificationHook = (
 ) => void;
 
 /**
+ * Runs around every notification the server sends its clients (`notifications/message`, `…/list_changed`,
+ * progress…): call `send` once, with the params or others (what `mcpkit/otel` uses to put the trace context in
+ * `_meta`), and return what it returns.
+ */
+export type SentNotificationHook = (
+  method: string,
+  params: JsonObject | undefined,
+  sessionId: string | undefined,
+  protocolVersion: string | undefined,
+  send: (params: JsonObject | undefined) => Promise<void>,
+) => Promise<void>;
+
+/** An HTTP request the Streamable HTTP endpoint refused before any of its messages reached the server. */
+export interface HttpRefusal {
+  /** The reply's HTTP status (400 a body that is not JSON-RPC, 401/403 the auth gate, 406, 413, 415…). */
+  readonly status: number;
+  /** The JSON-RPC error code of the reply's body (`-32700` for a body that is not JSON). */
+  readonly code: number | undefined;
+  /** The reply's error message. */
+  readonly message: string;
+  /** The peer's address, when known. */
+  readonly remoteAddress: string | undefined;
+  /** The revision its `MCP-Protocol-Version` header names, when it has one. */
+  readonly protocolVersion: string | undefined;
+}
+
+/** Sees each HTTP request the Streamable HTTP endpoint refuses before any of its messages reaches the server. */
+export type RefusalHook = (refusal: HttpRefusal) => void;
+
+/**
  * The server's own guards in front of the middleware (see `guard/guards.ts`): unlike middleware they may answer
  * synchronously, so that a synchronous handler behind guards that decide synchronously keeps its fast path.
  */

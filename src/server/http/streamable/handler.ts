@@ -16,7 +16,15 @@ import { checkRequestOrigin, type SecurityOptions } from '../core/security.js';
 import { ClusteredSessions } from './clustered-sessions.js';
 import { contextOf } from './connect.js';
 import { refuseUnknownVersion } from './era-routing.js';
-import { isRefusal, namedSession, postToSession, readPost, refuseGet, routePost } from './prelude.js';
+import {
+  isRefusal,
+  namedSession,
+  postToSession,
+  readPost,
+  refusalOf,
+  refuseGet,
+  routePost,
+} from './prelude.js';
 import { statusOfError } from './request-headers.js';
 import { serverSessions } from './session-post.js';
 import { SessionTable } from './session-table.js';
@@ -159,6 +167,11 @@ export function createStreamableHttpHandler(
       ? undefined
       : (req: HttpRequestLike, body: PostBody) => gate.refuseScopes(req, body.messages, scopesNeeded);
   const sessions = serverSessions(server, settings, table, cluster);
+  /** A refusal before any message reached the server, told to its `refused` hook (tracing). */
+  const refusing = (req: HttpRequestLike, reply: HttpReply): HttpReply => {
+    server.refusedHttp(() => refusalOf(req, reply, addressOf(req)));
+    return reply;
+  };
 
   /**
    * A POST: content negotiation, its body read within the size and time limits, then (admitted by the load shedder
@@ -166,7 +179,7 @@ export function createStreamableHttpHandler(
    */
   async function post(req: HttpRequestLike): Promise<HttpReply> {
     const text = await readPost(req, maxBody, bodies);
-    if (typeof text !== 'string') return text;
+    if (typeof text !== 'string') return refusing(req, text);
     return shedder ? shedder.admit(dispatch, req, text) : dispatch(req, text);
   }
 
@@ -176,7 +189,7 @@ export function createStreamableHttpHandler(
    */
   function dispatch(req: HttpRequestLike, text: string): HttpReply | Promise<HttpReply> {
     const routed = routePost(req, text, refuseScopes);
-    if (isRefusal(routed)) return routed;
+    if (isRefusal(routed)) return refusing(req, routed);
     const address = addressOf(req);
     if (routed.modern) return postModern(server, sessionless, req, routed.modern, address);
     const version = routed.version ?? DEFAULT_HTTP_REVISION;
@@ -248,7 +261,7 @@ export function createStreamableHttpHandler(
     const checked = auth.authenticate(req);
     if (checked !== undefined) {
       const unauthorized = 'then' in checked ? await checked : checked;
-      if (unauthorized) return unauthorized;
+      if (unauthorized) return refusing(req, unauthorized);
     }
     return route(req);
   }

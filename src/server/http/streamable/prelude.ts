@@ -1,6 +1,7 @@
 import type { JsonRpcNotification, JsonRpcRequest } from '../../../jsonrpc/types.js';
 import type { MessageContext } from '../../../protocol/transport.js';
 import { principalOf } from '../../handler/auth.js';
+import type { HttpRefusal } from '../../handler/middleware.js';
 import type { BodyReader } from '../core/body-deadline.js';
 import { httpError, missingSessionId, sessionNotFound, unavailable } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';
@@ -187,4 +188,25 @@ export function refuseGet(req: HttpRequestLike): HttpReply | undefined {
   if (bad) return bad;
   if ((req.header('accept') ?? '').includes('text/event-stream')) return undefined;
   return httpError(406, 'Not Acceptable: GET requires Accept: text/event-stream');
+}
+
+/** What the server's `refused` hook is told of a reply refusing `req` (its body a JSON-RPC error, as `httpError`'s). */
+export function refusalOf(
+  req: HttpRequestLike,
+  reply: HttpReply,
+  remoteAddress: string | undefined,
+): HttpRefusal {
+  let error: { code?: unknown; message?: unknown } | undefined;
+  try {
+    error = 'body' in reply && typeof reply.body === 'string' ? JSON.parse(reply.body).error : undefined;
+  } catch {
+    // Not a JSON-RPC body: the status alone tells.
+  }
+  return {
+    status: reply.status,
+    code: typeof error?.code === 'number' ? error.code : undefined,
+    message: typeof error?.message === 'string' ? error.message : `HTTP ${reply.status}`,
+    remoteAddress,
+    protocolVersion: req.header('mcp-protocol-version'),
+  };
 }
