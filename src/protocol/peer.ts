@@ -60,11 +60,7 @@ export class Peer {
   readonly #options: PeerOptions;
   /** Requests this side sent; made on the first one (most server sessions never send any). */
   #outgoing: OutgoingRequests | undefined;
-  /**
-   * Requests being answered, plus one {@link KEEP} entry that is never removed: a Map that empties on every
-   * delete shrinks its table in the runtime each time (a sequential stream emptied it once per request).
-   */
-  readonly #incoming = new Map<RequestId | typeof KEEP, Cancellation>([[KEEP, KEPT]]);
+  readonly #incoming = new Map<RequestId, Cancellation>();
   #closed = false;
   /** The other side will send nothing more: close once every request being answered has its answer sent. */
   #ended = false;
@@ -122,7 +118,7 @@ export class Peer {
 
   /** Number of incoming requests being handled. */
   get inFlight(): number {
-    return this.#incoming.size - 1;
+    return this.#incoming.size;
   }
 
   /** Sends a request and resolves with its result (rejects with JsonRpcError or McpkitError). */
@@ -238,7 +234,7 @@ export class Peer {
   }
 
   #closeIfDone(): void {
-    if (this.#ended && this.#incoming.size === 1 && !this.#closed)
+    if (this.#ended && this.#incoming.size === 0 && !this.#closed)
       this.close().catch((e: unknown) => this.#report(e));
   }
 
@@ -339,16 +335,15 @@ export class Peer {
     this.#closed = true;
     // An error (with its stack) is built only when something is still waiting: short-lived connections
     // (a stateless HTTP request each) close with nothing pending.
-    if ((this.#outgoing?.size ?? 0) > 0 || this.#incoming.size > 1) {
+    if ((this.#outgoing?.size ?? 0) > 0 || this.#incoming.size > 0) {
       const reason = new McpkitError(
         'CONNECTION_CLOSED',
         error ? `Connection closed: ${error.message}` : 'Connection closed',
         error ? { cause: error } : undefined,
       );
       this.#outgoing?.failAll(reason);
-      for (const [id, cancellation] of this.#incoming) if (id !== KEEP) cancellation.cancel(reason);
+      for (const cancellation of this.#incoming.values()) cancellation.cancel(reason);
       this.#incoming.clear();
-      this.#incoming.set(KEEP, KEPT);
     }
     this.#handlers.closed(error);
   }
@@ -383,10 +378,6 @@ class Cancellation {
     this.#controller?.abort(reason);
   }
 }
-
-/** The key of the entry that keeps a Peer's map of incoming requests from emptying (no request id is a symbol). */
-const KEEP: unique symbol = Symbol('keep');
-const KEPT = new Cancellation();
 
 /**
  * An incoming request as handlers see it. A class, not an object literal with getters: V8 keeps such
