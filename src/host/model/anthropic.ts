@@ -1,12 +1,10 @@
 import type { SamplingMessage } from '../../spec/types.js';
 import {
+  completeModel,
   isObject,
-  jsonBody,
   ModelError,
   type ModelHttpOptions,
-  postModel,
   type StreamEvent,
-  streamEvents,
   tokenUsage,
 } from './http.js';
 import { type Part, partsOf, toolResultParts } from './parts.js';
@@ -117,15 +115,11 @@ export class AnthropicModel implements ModelAdapter {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    const body = this.body(request);
-    const response = await postModel(this.#url, this.#headersFor(request), body, {
-      ...this.#options,
-      provider: PROVIDER,
-      signal: request.signal,
-      onevent: request.onevent,
+    const options = { ...this.#options, provider: PROVIDER };
+    return completeModel(this.#url, this.#headersFor(request), this.body(request), request, options, {
+      whole: (body) => this.#whole(body),
+      streamed: (events) => this.#streamed(events, request),
     });
-    if (body.stream !== true) return this.#whole(await jsonBody(response, PROVIDER));
-    return this.#streamed(streamEvents(response, PROVIDER, request.onevent), request);
   }
 
   /** The headers of a request: the tool search's beta named beside any the options give. */

@@ -1,6 +1,6 @@
 import { SseParser } from '../../framing/sse.js';
 import { errorMessage, McpkitError, type McpkitErrorCode } from '../../jsonrpc/errors.js';
-import type { ModelStreamEvent, ModelUsage } from './types.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent, ModelUsage } from './types.js';
 
 /** A model API's error: the provider, the HTTP status and the API's error type, with the provider's message. */
 export class ModelError extends McpkitError {
@@ -99,6 +99,33 @@ export async function postModel(
       { provider, status, ...(type === undefined ? {} : { type }) },
     );
   }
+}
+
+/** How an adapter reads its API's answer: a whole JSON body, or the events of a stream. */
+export interface ModelAnswerReaders {
+  whole(body: Record<string, unknown>): ModelResponse;
+  streamed(events: AsyncGenerator<StreamEvent>): Promise<ModelResponse>;
+}
+
+/**
+ * One request of an adapter: POSTs `body` by {@link postModel} with the request's signal and events, then reads the
+ * answer as a stream when the body asked for one (`stream: true`), else whole.
+ */
+export async function completeModel(
+  url: string,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+  request: ModelRequest,
+  options: ModelHttpOptions & { provider: string },
+  read: ModelAnswerReaders,
+): Promise<ModelResponse> {
+  const response = await postModel(url, headers, body, {
+    ...options,
+    signal: request.signal,
+    onevent: request.onevent,
+  });
+  if (body.stream !== true) return read.whole(await jsonBody(response, options.provider));
+  return read.streamed(streamEvents(response, options.provider, request.onevent));
 }
 
 /**

@@ -1,12 +1,10 @@
 import type { SamplingMessage } from '../../spec/types.js';
 import {
+  completeModel,
   isObject,
-  jsonBody,
   ModelError,
   type ModelHttpOptions,
-  postModel,
   type StreamEvent,
-  streamEvents,
   tokenUsage,
 } from './http.js';
 import { type Part, partsOf, toolResultParts } from './parts.js';
@@ -105,15 +103,11 @@ export class OpenAIResponsesModel implements ModelAdapter {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    const body = this.body(request);
-    const response = await postModel(this.#url, this.#headers, body, {
-      ...this.#options,
-      provider: this.provider,
-      signal: request.signal,
-      onevent: request.onevent,
+    const options = { ...this.#options, provider: this.provider };
+    return completeModel(this.#url, this.#headers, this.body(request), request, options, {
+      whole: (body) => this.#answer(body),
+      streamed: (events) => this.#streamed(events, request),
     });
-    if (body.stream !== true) return this.#answer(await jsonBody(response, this.provider));
-    return this.#streamed(streamEvents(response, this.provider, request.onevent), request);
   }
 
   /** The answer of a whole response object (`object: 'response'`), or its failure as an error. */

@@ -1,13 +1,5 @@
 import type { SamplingMessage, TextContent, ToolUseContent } from '../../spec/types.js';
-import {
-  isObject,
-  jsonBody,
-  ModelError,
-  type ModelHttpOptions,
-  postModel,
-  type StreamEvent,
-  streamEvents,
-} from './http.js';
+import { completeModel, isObject, ModelError, type ModelHttpOptions, type StreamEvent } from './http.js';
 import { type Part, partsOf, toolResultParts } from './parts.js';
 import {
   blocksOf,
@@ -105,15 +97,11 @@ export class OpenAIChatModel implements ModelAdapter {
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    const body = this.body(request);
-    const response = await postModel(this.#url, this.#headers, body, {
-      ...this.#options,
-      provider: this.provider,
-      signal: request.signal,
-      onevent: request.onevent,
+    const options = { ...this.#options, provider: this.provider };
+    return completeModel(this.#url, this.#headers, this.body(request), request, options, {
+      whole: (body) => this.#whole(body),
+      streamed: (events) => this.#streamed(events, request),
     });
-    if (body.stream !== true) return this.#whole(await jsonBody(response, this.provider));
-    return this.#streamed(streamEvents(response, this.provider, request.onevent), request);
   }
 
   #whole(body: Json): ModelResponse {
