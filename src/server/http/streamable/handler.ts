@@ -17,12 +17,12 @@ import { ClusteredSessions } from './clustered-sessions.js';
 import { contextOf } from './connect.js';
 import { refuseUnknownVersion } from './era-routing.js';
 import {
+  getSessionStream,
   isRefusal,
   namedSession,
   postToSession,
   readPost,
   refusalOf,
-  refuseGet,
   routePost,
 } from './prelude.js';
 import { statusOfError } from './request-headers.js';
@@ -211,11 +211,7 @@ export function createStreamableHttpHandler(
     if (!stateful || options.getStream === false || isModernRevision(req.header('mcp-protocol-version'))) {
       return notAllowed('this endpoint has no GET stream');
     }
-    const refused = refuseGet(req);
-    if (refused) return refused;
-    const transport = await namedSession(req, lookup);
-    if (isRefusal(transport)) return transport;
-    return transport.get(req.header('last-event-id'));
+    return getSessionStream(req, lookup);
   }
 
   async function del(req: HttpRequestLike): Promise<HttpReply> {

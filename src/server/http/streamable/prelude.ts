@@ -158,6 +158,11 @@ export function refuseBatch(
   );
 }
 
+/** How an endpoint finds the session an id names: its table, or (cluster) its store. */
+export type FindSession = (
+  sessionId: string,
+) => HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined>;
+
 /**
  * The session a GET or DELETE names: its `Mcp-Session-Id` present (400), the session found by `find` (the table, or a
  * cluster's store: 503 when it cannot be read) and held by the principal of the request (404 alike for an unknown
@@ -165,7 +170,7 @@ export function refuseBatch(
  */
 export async function namedSession(
   req: HttpRequestLike,
-  find: (sessionId: string) => HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined>,
+  find: FindSession,
 ): Promise<HttpSessionTransport | HttpReply> {
   const sessionId = req.header('mcp-session-id');
   if (sessionId === undefined) return missingSessionId();
@@ -180,10 +185,22 @@ export async function namedSession(
 }
 
 /**
+ * A stateful-era GET: its checks ({@link refuseGet}), the session it names ({@link namedSession}), then that session's
+ * standalone stream, or the resumption of a stream after its `Last-Event-ID`.
+ */
+export async function getSessionStream(req: HttpRequestLike, find: FindSession): Promise<HttpReply> {
+  const refused = refuseGet(req);
+  if (refused) return refused;
+  const transport = await namedSession(req, find);
+  if (isRefusal(transport)) return transport;
+  return transport.get(req.header('last-event-id'));
+}
+
+/**
  * The checks of a GET before its session is looked up: a version header naming a revision this server does not speak
  * (400), an `Accept` without server-sent events (406).
  */
-export function refuseGet(req: HttpRequestLike): HttpReply | undefined {
+function refuseGet(req: HttpRequestLike): HttpReply | undefined {
   const bad = refuseUnknownVersion(req);
   if (bad) return bad;
   if ((req.header('accept') ?? '').includes('text/event-stream')) return undefined;

@@ -13,11 +13,11 @@ import { contextOf } from './connect.js';
 import { refuseUnknownVersion } from './era-routing.js';
 import type { StreamableHttpHandler, StreamableHttpOptions } from './handler.js';
 import {
+  getSessionStream,
   isRefusal,
   namedSession,
   postToSession,
   readPost,
-  refuseGet,
   routePost,
   type SessionSide,
 } from './prelude.js';
@@ -178,11 +178,7 @@ export function createStreamableHttpRelay(
           allow: 'POST, GET, DELETE',
         },
       );
-    const refused = refuseGet(req);
-    if (refused) return refused;
-    const transport = await namedSession(req, find);
-    if (isRefusal(transport)) return transport;
-    return transport.get(req.header('last-event-id'));
+    return getSessionStream(req, find);
   }
 
   async function del(req: HttpRequestLike): Promise<HttpReply> {
