@@ -1,21 +1,21 @@
 // Issue 24: the stdio rows in instructions, which do not depend on how busy the machine is. A stdio server process
-// (mcpkit's bench server, or the raw baseline below) runs under callgrind on real pipes and answers `tools/call echo`
+// (mcpkit's bench server, or the raw baseline) runs under callgrind on real pipes and answers `tools/call echo`
 // in the 2025 era (after `initialize`) or in the 2026-07-28 revision (the `_meta` envelope on every request, no
 // handshake), 16 requests per write or one at a time; the run is made with two call counts and the difference of the
 // server's main-thread instruction totals over the difference of the counts is the cost of one call (start-up,
-// warm-up and compilation cancel out):
+// warm-up and compilation cancel out). The raw baseline is the bench's own (servers/raw-stdio.ts):
 //
 //   node dist/bench/stdio-count.js <mcpkit|raw|<dir of a built mcpkit>> <2025|2026> <p16|seq> [calls1] [calls2]
-//   node dist/bench/stdio-count.js serve-raw            # the raw baseline server itself (used by the above)
+//   node dist/bench/stdio-count.js serve-raw            # the raw baseline server itself
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const SERVER_INFO = { name: 'bench-raw', version: '1.0.0' };
+const RAW_SERVER = join(HERE, 'servers', 'raw-stdio.js');
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
@@ -31,54 +31,6 @@ const INITIALIZE = `${JSON.stringify({
     clientInfo: { name: 'mcpkit-bench', version: '1.0.0' },
   },
 })}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`;
-
-type Msg = {
-  id?: number | string;
-  method?: string;
-  params?: { arguments?: { text?: unknown }; _meta?: unknown };
-};
-
-/** The raw baseline: JSON.parse / JSON.stringify per line; a 2026-07-28 request gets what that revision's result adds. */
-function serveRaw(): void {
-  let pending: Buffer[] = [];
-  const answer = (text: string): void => {
-    const msg = JSON.parse(text) as Msg;
-    if (msg.id === undefined || msg.method === undefined) return;
-    let result: object;
-    if (msg.method === 'tools/call') {
-      const content = [{ type: 'text', text: msg.params?.arguments?.text }];
-      result =
-        msg.params?._meta === undefined
-          ? { content }
-          : {
-              content,
-              resultType: 'complete',
-              _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
-            };
-    } else if (msg.method === 'initialize') {
-      result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: SERVER_INFO };
-    } else result = {};
-    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result })}\n`);
-  };
-  process.stdin.on('data', (chunk: Buffer) => {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, start);
-      if (nl === -1) {
-        if (start < chunk.length) pending.push(chunk.subarray(start));
-        return;
-      }
-      let line = chunk.subarray(start, nl);
-      if (pending.length > 0) {
-        pending.push(line);
-        line = Buffer.concat(pending);
-        pending = [];
-      }
-      start = nl + 1;
-      if (line.length > 0) answer(line.toString());
-    }
-  });
-}
 
 /** Runs one server under callgrind for `calls` calls; resolves with its main thread's instruction total. */
 async function countOnce(server: string[], era: string, pattern: string, calls: number): Promise<number> {
@@ -166,7 +118,7 @@ async function countOnce(server: string[], era: string, pattern: string, calls: 
 }
 
 function serverOf(impl: string): string[] {
-  if (impl === 'raw') return [join(HERE, 'stdio-count.js'), 'serve-raw'];
+  if (impl === 'raw') return [RAW_SERVER];
   const root = impl === 'mcpkit' ? resolve(HERE, '..', '..') : resolve(impl);
   return [join(root, 'dist', 'bench', 'servers', 'mcpkit-stdio.js')];
 }
@@ -174,7 +126,7 @@ function serverOf(impl: string): string[] {
 async function main(): Promise<void> {
   const [impl = 'mcpkit', era = '2025', pattern = 'p16', a = '2000', b = '6000'] = process.argv.slice(2);
   if (impl === 'serve-raw') {
-    serveRaw();
+    await import(pathToFileURL(RAW_SERVER).href);
     return;
   }
   const n1 = Number(a);
