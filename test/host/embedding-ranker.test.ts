@@ -7,21 +7,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Host, LexicalRanker, type ServerConfig } from '../../src/host.js';
+import { Host, LexicalRanker } from '../../src/host.js';
 import { hybridToolRanker } from '../../src/search-embeddings.js';
-import { BIN, ROOT, tempDir } from './helpers.js';
+import { npmServer, ROOT, tempDir } from './helpers.js';
 
 const dir = tempDir('mcpkit-embedding-ranker-');
-
-function npmServer(name: string, bin: string, args: string[]): ServerConfig {
-  return {
-    name,
-    transport: { type: 'stdio', command: join(BIN, bin), args, env: {}, namedEnv: [] },
-    disabled: false,
-    trusted: false,
-    source: { file: 'test', format: 'mcpkit' },
-  };
-}
 
 const servers = [
   npmServer('filesystem', 'mcp-server-filesystem', [dir]),

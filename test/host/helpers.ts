@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServerConfig } from '../../src/host.js';
+import { type ApprovalRequest, Host, type HostOptions, type ServerConfig } from '../../src/host.js';
 import type { CallToolResult } from '../../src/index.js';
 
 /** The repository root (tests run from dist/test/host). */
@@ -15,6 +15,23 @@ export const CHANGING_SERVER = join(ROOT, 'dist', 'test', 'host', 'fixtures', 'c
 export const OFFICIAL_SERVER = join(ROOT, 'dist', 'test', 'fixtures', 'official-stdio-server.js');
 export const EXAMPLE_SERVER = join(ROOT, 'dist', 'examples', 'everything', 'server.js');
 
+/** The config of a stdio server run by `command` with `args`, called `name`. */
+export function commandServer(
+  name: string,
+  command: string,
+  args: string[],
+  extra: Partial<ServerConfig> = {},
+): ServerConfig {
+  return {
+    name,
+    transport: { type: 'stdio', command, args, env: {}, namedEnv: [] },
+    disabled: false,
+    trusted: false,
+    source: { file: 'test', format: 'mcpkit' },
+    ...extra,
+  };
+}
+
 /** The config of a stdio server run by node from `script` (`--name name` and `args` after it), called `name`. */
 export function stdioServer(
   name: string,
@@ -22,20 +39,17 @@ export function stdioServer(
   args: string[] = [],
   extra: Partial<ServerConfig> = {},
 ): ServerConfig {
-  return {
-    name,
-    transport: {
-      type: 'stdio',
-      command: process.execPath,
-      args: [script, '--name', name, ...args],
-      env: {},
-      namedEnv: [],
-    },
-    disabled: false,
-    trusted: false,
-    source: { file: 'test', format: 'mcpkit' },
-    ...extra,
-  };
+  return commandServer(name, process.execPath, [script, '--name', name, ...args], extra);
+}
+
+/** The config of a reference server from npm, run by its `bin` in node_modules/.bin. */
+export function npmServer(
+  name: string,
+  bin: string,
+  args: string[],
+  extra: Partial<ServerConfig> = {},
+): ServerConfig {
+  return commandServer(name, join(BIN, bin), args, extra);
 }
 
 /** The config of the odd server (fixtures/odd-server.ts) called `name`, over stdio, with more of its flags. */
@@ -45,6 +59,32 @@ export function oddServer(
   extra: Partial<ServerConfig> = {},
 ): ServerConfig {
   return stdioServer(name, ODD_SERVER, args, extra);
+}
+
+/**
+ * A started host of `servers`, every one of them ready, whose person allows each call once; the questions are kept in
+ * `asked`. A server not ready fails the test (the host is closed first).
+ */
+export async function allowingHost(
+  servers: ServerConfig[],
+  asked: ApprovalRequest[],
+  options: HostOptions = {},
+): Promise<Host> {
+  const host = new Host(servers, {
+    ...options,
+    approve: (request) => {
+      asked.push(request);
+      return 'allow-once';
+    },
+  });
+  const states = await host.start();
+  try {
+    for (const s of states) assert.equal(s.state, 'ready', `${s.name}: ${s.reason}`);
+  } catch (e) {
+    await host.close();
+    throw e;
+  }
+  return host;
 }
 
 /** A fresh temporary folder. */

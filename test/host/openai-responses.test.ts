@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import {
   type ApprovalRequest,
   createModel,
-  Host,
+  type Host,
   ModelError,
   type ModelStreamEvent,
   OpenAIResponsesModel,
@@ -18,7 +18,7 @@ import {
 } from '../../src/host.js';
 import type { SamplingMessage } from '../../src/index.js';
 import { type ResponsesStandIn, startResponsesServer } from './fixtures/responses-server.js';
-import { ODD_SERVER, stdioServer } from './helpers.js';
+import { allowingHost, ODD_SERVER, stdioServer } from './helpers.js';
 
 let standIn: ResponsesStandIn;
 let host: Host;
@@ -26,13 +26,7 @@ const asked: ApprovalRequest[] = [];
 
 before(async () => {
   standIn = await startResponsesServer({ apiKey: 'sk-test' });
-  host = new Host([stdioServer('up', ODD_SERVER, [], { approval: { default: 'ask' } })], {
-    approve: (request) => {
-      asked.push(request);
-      return 'allow-once';
-    },
-  });
-  for (const s of await host.start()) assert.equal(s.state, 'ready', `${s.name}: ${s.reason}`);
+  host = await allowingHost([stdioServer('up', ODD_SERVER, [], { approval: { default: 'ask' } })], asked);
 });
 
 after(async () => {

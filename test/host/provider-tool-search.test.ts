@@ -8,12 +8,12 @@ import {
   AnthropicModel,
   type ApprovalRequest,
   anthropicMessages,
-  Host,
+  type Host,
   OpenAIChatModel,
 } from '../../src/host.js';
 import { McpkitError } from '../../src/index.js';
 import { type Received, type StandIn, startModelServer } from './fixtures/model-server.js';
-import { EXAMPLE_SERVER, ODD_SERVER, stdioServer } from './helpers.js';
+import { allowingHost, EXAMPLE_SERVER, ODD_SERVER, stdioServer } from './helpers.js';
 
 let standIn: StandIn;
 let host: Host;
@@ -21,7 +21,7 @@ const asked: ApprovalRequest[] = [];
 
 before(async () => {
   standIn = await startModelServer({ apiKey: 'sk-test' });
-  host = new Host(
+  host = await allowingHost(
     [
       stdioServer('up', ODD_SERVER, [], { approval: { default: 'ask' } }),
       {
@@ -36,14 +36,8 @@ before(async () => {
         approval: { default: 'allow' },
       },
     ],
-    {
-      approve: (request) => {
-        asked.push(request);
-        return 'allow-once';
-      },
-    },
+    asked,
   );
-  for (const s of await host.start()) assert.equal(s.state, 'ready', `${s.name}: ${s.reason}`);
 });
 
 after(async () => {

@@ -10,8 +10,8 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type ActivityEntry, Host, type ServerConfig } from '../../src/host.js';
-import { alive, ODD_SERVER, ROOT, tempDir, text } from './helpers.js';
+import { type ActivityEntry, Host } from '../../src/host.js';
+import { alive, commandServer, ODD_SERVER, ROOT, tempDir, text } from './helpers.js';
 
 const HOSTILE = join(ROOT, 'dist', 'test', 'host', 'fixtures', 'hostile-server.js');
 const dir = tempDir('mcpkit-sandbox-test-');
@@ -28,22 +28,6 @@ let otherWebPort = 0;
 let host: Host;
 const pids: number[] = [];
 const realHome = process.env.HOME;
-
-function stdio(
-  name: string,
-  command: string,
-  args: string[],
-  extra: Partial<ServerConfig> = {},
-): ServerConfig {
-  return {
-    name,
-    transport: { type: 'stdio', command, args, env: {}, namedEnv: [] },
-    disabled: false,
-    trusted: false,
-    source: { file: 'test', format: 'mcpkit' },
-    ...extra,
-  };
-}
 
 async function call(tool: string, args: Record<string, unknown> = {}): Promise<string> {
   return text(await host.callTool(tool, args));
@@ -112,8 +96,8 @@ before(async () => {
   otherWebPort = (otherWeb.address() as { port: number }).port;
   host = new Host(
     [
-      stdio('hostile', process.execPath, [HOSTILE], { sandbox: true }),
-      stdio('granted', process.execPath, [HOSTILE], {
+      commandServer('hostile', process.execPath, [HOSTILE], { sandbox: true }),
+      commandServer('granted', process.execPath, [HOSTILE], {
         sandbox: {
           read: [grantedRead, join(grantedWrite, 'locked')],
           write: [grantedWrite],
@@ -121,7 +105,7 @@ before(async () => {
           cpuSeconds: 2,
         },
       }),
-      stdio('bystander', process.execPath, [ODD_SERVER, '--name', 'bystander']),
+      commandServer('bystander', process.execPath, [ODD_SERVER, '--name', 'bystander']),
     ],
     { defaultApproval: 'allow', restart: { baseDelayMs: 100, maxRestarts: 3 } },
   );

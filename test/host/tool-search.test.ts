@@ -10,32 +10,15 @@ import {
   AnthropicModel,
   type ApprovalRequest,
   type ChatEvent,
-  Host,
+  type Host,
   OpenAIChatModel,
-  type ServerConfig,
 } from '../../src/host.js';
 import type { CallToolResult } from '../../src/index.js';
 import { type Received, type StandIn, startModelServer } from './fixtures/model-server.js';
-import { BIN, ROOT, stdioServer, tempDir, text } from './helpers.js';
+import { allowingHost, BIN, npmServer, ROOT, stdioServer, tempDir, text } from './helpers.js';
 
 const MANY = join(ROOT, 'dist', 'test', 'host', 'fixtures', 'many-tools-server.js');
 const dir = tempDir('mcpkit-tool-search-');
-
-function npmServer(
-  name: string,
-  bin: string,
-  args: string[],
-  extra: Partial<ServerConfig> = {},
-): ServerConfig {
-  return {
-    name,
-    transport: { type: 'stdio', command: join(BIN, bin), args, env: {}, namedEnv: [] },
-    disabled: false,
-    trusted: false,
-    source: { file: 'test', format: 'mcpkit' },
-    ...extra,
-  };
-}
 
 let standIn: StandIn;
 let host: Host;
@@ -43,7 +26,7 @@ const asked: ApprovalRequest[] = [];
 
 before(async () => {
   standIn = await startModelServer({ apiKey: 'sk-test' });
-  host = new Host(
+  host = await allowingHost(
     [
       npmServer('everything', 'mcp-server-everything', ['stdio']),
       npmServer('filesystem', 'mcp-server-filesystem', [dir]),
@@ -61,15 +44,9 @@ before(async () => {
       stdioServer('gen1', MANY, ['--tools', '500']),
       stdioServer('gen2', MANY, ['--tools', '500', '--from', '500']),
     ],
-    {
-      defaultApproval: 'allow',
-      approve: (request) => {
-        asked.push(request);
-        return 'allow-once';
-      },
-    },
+    asked,
+    { defaultApproval: 'allow' },
   );
-  for (const s of await host.start()) assert.equal(s.state, 'ready', `${s.name}: ${s.reason}`);
   assert.ok(host.registry.tools().length > 1030, `${host.registry.tools().length} tools`);
 });
 
