@@ -141,6 +141,18 @@ function metricNames(service: string): string[] {
     });
 }
 
+/** The span called `name` that `service` exported, asserted present (the names of its spans listed when not). */
+function spanNamed(service: string, name: string): OtlpSpan {
+  const span = spansOf(service).find((s) => s.name === name);
+  assert.ok(
+    span,
+    `${service} spans: ${spansOf(service)
+      .map((s) => s.name)
+      .join(', ')}`,
+  );
+  return span;
+}
+
 function attr(span: OtlpSpan | undefined, key: string): string | undefined {
   const v = span?.attributes.find((a) => a.key === key)?.value;
   return v?.stringValue ?? (v?.intValue === undefined ? undefined : String(v.intValue));
@@ -292,13 +304,7 @@ test("mcpkit call --otel: the command's client exports its spans (stdio: network
   });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stderr, /otel: exporting spans and metrics to http:\/\/127\.0\.0\.1:\d+ \(http\/json\)/);
-  const span = spansOf('cli-call').find((s) => s.name === 'tools/call echo');
-  assert.ok(
-    span,
-    `cli spans: ${spansOf('cli-call')
-      .map((s) => s.name)
-      .join(', ')}`,
-  );
+  const span = spanNamed('cli-call', 'tools/call echo');
   assert.equal(span.kind, CLIENT);
   assert.equal(attr(span, 'network.transport'), 'pipe');
   assert.ok(metricNames('cli-call').includes('mcp.client.operation.duration s'));
@@ -346,13 +352,7 @@ server.tool('hello', {}, () => ({ content: [{ type: 'text', text: 'hi' }] }));
     { env: otelEnv('cli-call-of-serve') },
   );
   assert.equal(run.code, 0, run.stderr);
-  const span = spansOf('cli-serve').find((s) => s.name === 'tools/call hello');
-  assert.ok(
-    span,
-    `served spans: ${spansOf('cli-serve')
-      .map((s) => s.name)
-      .join(', ')}`,
-  );
+  const span = spanNamed('cli-serve', 'tools/call hello');
   assert.equal(span.kind, SERVER);
   assert.equal(attr(span, 'network.transport'), 'pipe');
 });
