@@ -1,0 +1,228 @@
+// The request path of a Streamable HTTP endpoint, imported by `createStreamableHttpHandler` (handler.ts) when an
+// endpoint is made: a server that makes none (a stdio server) never loads it (issue 24).
+import { ErrorCode, toError } from '../../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
+import { isModernRevision } from '../../../spec/modern.js';
+import { DEFAULT_HTTP_REVISION } from '../../../spec/versions.js';
+import { MemoryEventStore } from '../../../store/event-store.js';
+import type { McpServer } from '../../server.js';
+import type { AuthGate } from '../core/auth-gate.js';
+import type { BodyReader } from '../core/body-deadline.js';
+import type { addressReader } from '../core/client-address.js';
+import type { EndpointRoutes } from '../core/deferred.js';
+import { httpError, isRateLimited, unavailable } from '../core/errors.js';
+import type { HttpReply, HttpRequestLike } from '../core/http.js';
+import type { LoadShedder } from '../core/overload.js';
+import type { PostBody } from '../core/post-body.js';
+import { checkRequestOrigin } from '../core/security.js';
+import { ClusteredSessions } from './clustered-sessions.js';
+import { contextOf } from './connect.js';
+import type { StreamableHttpOptions } from './endpoint-options.js';
+import { refuseUnknownVersion } from './era-routing.js';
+import {
+  isRefusal,
+  namedSession,
+  postToSession,
+  readPost,
+  refusalOf,
+  refuseGet,
+  routePost,
+} from './prelude.js';
+import { statusOfError } from './request-headers.js';
+import { serverSessions } from './session-post.js';
+import type { SessionTable } from './session-table.js';
+import type { HttpSessionTransport } from './session-transport.js';
+import { postModern, postStateless, type SessionlessSettings } from './sessionless-post.js';
+import type { StreamSettings } from './stream-settings.js';
+
+/** What `createStreamableHttpHandler` made at once from the options (each checks its own options as it is made). */
+export interface EndpointParts {
+  table: SessionTable;
+  gate: AuthGate | undefined;
+  shedder: LoadShedder | undefined;
+  addressOf: ReturnType<typeof addressReader>;
+  bodies: BodyReader;
+  maxBody: number;
+  idleTimeoutMs: number;
+}
+
+/** The request path of a Streamable HTTP endpoint of `server` on `options`, over the `parts` made at its creation. */
+export function openEndpoint(
+  server: McpServer,
+  options: StreamableHttpOptions,
+  parts: EndpointParts,
+): EndpointRoutes {
+  const { table, gate, shedder, addressOf, bodies, maxBody, idleTimeoutMs } = parts;
+  const stateful = options.sessions !== false;
+  const cluster =
+    options.cluster !== undefined && stateful
+      ? new ClusteredSessions(server, table, options.cluster, idleTimeoutMs)
+      : undefined;
+  const store =
+    cluster !== undefined
+      ? cluster.node.events
+      : options.eventStore === false
+        ? undefined
+        : (options.eventStore ?? new MemoryEventStore());
+  const settings: StreamSettings = {
+    responseMode: options.responseMode ?? 'auto',
+    retryMs: options.retryMs ?? 1000,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    eventStore: stateful ? store : undefined,
+    // Ids and priming promise a resumption that only a store can give (`eventStore: false` disables it).
+    resumable: stateful && store !== undefined,
+  };
+  if (cluster !== undefined) {
+    settings.cluster = cluster.node;
+    cluster.settings = settings;
+    // Joined at once; a store that cannot be reached now is tried again by the first request that needs it.
+    cluster.node.start().catch((e: unknown) => server.error(toError(e), undefined));
+  }
+  const request: StreamSettings = {
+    ...settings,
+    eventStore: undefined,
+    resumable: false,
+    statusOf: (m) => ('error' in m ? statusOfError(m.error.code) : 200),
+  };
+  const sessionless: SessionlessSettings = {
+    request,
+    // A listen stream is nothing but notifications: it is SSE whatever the server's response mode.
+    listen: { ...request, responseMode: 'sse' },
+    stateful: { ...request, statusOf: (m) => (isRateLimited(m) ? 429 : 200) },
+    inFlight: new Set(),
+  };
+  const allow = [
+    'POST',
+    stateful && options.getStream !== false ? 'GET' : '',
+    stateful && options.allowDelete !== false ? 'DELETE' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const notAllowed = (what: string) =>
+    httpError(405, `Method Not Allowed: ${what}`, ErrorCode.InvalidRequest, null, { allow });
+  const scopesNeeded = (message: JsonRpcMessage) => server.scopesNeeded(message);
+
+  const refuseScopes =
+    gate === undefined
+      ? undefined
+      : (req: HttpRequestLike, body: PostBody) => gate.refuseScopes(req, body.messages, scopesNeeded);
+  const sessions = serverSessions(server, settings, table, cluster);
+  /** A refusal before any message reached the server, told to its `refused` hook (tracing). */
+  const refusing = (req: HttpRequestLike, reply: HttpReply): HttpReply => {
+    server.refusedHttp(() => refusalOf(req, reply, addressOf(req)));
+    return reply;
+  };
+
+  /**
+   * A POST: content negotiation, its body read within the size and time limits, then (admitted by the load shedder
+   * only now: a body still arriving costs the server nothing but its connection) the rest.
+   */
+  async function post(req: HttpRequestLike): Promise<HttpReply> {
+    const text = await readPost(req, maxBody, bodies);
+    if (typeof text !== 'string') return refusing(req, text);
+    return shedder ? shedder.admit(dispatch, req, text) : dispatch(req, text);
+  }
+
+  /**
+   * A POST's body, step by step: parsing, scopes, era routing, version checks, sessions. A request answered
+   * synchronously is returned as its reply, with no promise made for it (`post` is the one promise of the request).
+   */
+  function dispatch(req: HttpRequestLike, text: string): HttpReply | Promise<HttpReply> {
+    const routed = routePost(req, text, refuseScopes);
+    if (isRefusal(routed)) return refusing(req, routed);
+    const address = addressOf(req);
+    if (routed.modern) return postModern(server, sessionless, req, routed.modern, address);
+    const version = routed.version ?? DEFAULT_HTTP_REVISION;
+    if (!stateful) return postStateless(server, sessionless, routed.body, version, req, address);
+    return postToSession(sessions, req, routed.body, contextOf(req, address));
+  }
+
+  /** The session a GET or DELETE names: from the table, or (cluster) read from the store once. */
+  function lookup(
+    sessionId: string,
+  ): HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined> {
+    const local = table.get(sessionId);
+    if (local || cluster === undefined) return local;
+    return cluster.load(sessionId);
+  }
+
+  async function get(req: HttpRequestLike): Promise<HttpReply> {
+    // Stateless-revision clients have no GET stream; neither does a server without sessions.
+    if (!stateful || options.getStream === false || isModernRevision(req.header('mcp-protocol-version'))) {
+      return notAllowed('this endpoint has no GET stream');
+    }
+    const refused = refuseGet(req);
+    if (refused) return refused;
+    const transport = await namedSession(req, lookup);
+    if (isRefusal(transport)) return transport;
+    return transport.get(req.header('last-event-id'));
+  }
+
+  async function del(req: HttpRequestLike): Promise<HttpReply> {
+    if (!stateful || options.allowDelete === false || isModernRevision(req.header('mcp-protocol-version'))) {
+      return notAllowed('sessions cannot be ended by the client');
+    }
+    const bad = refuseUnknownVersion(req);
+    if (bad) return bad;
+    const transport = await namedSession(req, lookup);
+    if (isRefusal(transport)) return transport;
+    const sessionId = transport.sessionId as string;
+    if (cluster !== undefined) {
+      try {
+        await cluster.delete(sessionId);
+      } catch (e) {
+        return unavailable(e);
+      }
+    }
+    table.delete(sessionId);
+    await transport.close();
+    return { status: 200, headers: {} };
+  }
+
+  /** The request once its Origin and Host (and, with `auth`, its token) have passed: by method. */
+  function route(req: HttpRequestLike): Promise<HttpReply> {
+    switch (req.method) {
+      case 'POST':
+        return post(req);
+      case 'GET':
+        return get(req);
+      case 'DELETE':
+        return del(req);
+      default:
+        return Promise.resolve(notAllowed(req.method));
+    }
+  }
+
+  /** With `auth`: the metadata paths, then the bearer token verified before the request is routed. */
+  async function authenticated(req: HttpRequestLike, auth: AuthGate): Promise<HttpReply> {
+    if (auth.isMetadataPath(req.path)) return auth.metadata(req);
+    const refused = checkRequestOrigin(req, options);
+    if (refused) return httpError(refused.status, refused.message);
+    const checked = auth.authenticate(req);
+    if (checked !== undefined) {
+      const unauthorized = 'then' in checked ? await checked : checked;
+      if (unauthorized) return refusing(req, unauthorized);
+    }
+    return route(req);
+  }
+
+  return {
+    // Not an async function: the promise of the route is the request's own, not wrapped in another one.
+    handle(req) {
+      if (gate) return authenticated(req, gate);
+      try {
+        const refused = checkRequestOrigin(req, options);
+        if (refused) return Promise.resolve(httpError(refused.status, refused.message));
+        return route(req);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    },
+    close: () => {
+      for (const exchange of sessionless.inFlight) exchange.shutdown();
+      sessionless.inFlight.clear();
+      cluster?.close();
+      return table.closeAll();
+    },
+  };
+}

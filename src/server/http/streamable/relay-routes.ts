@@ -1,0 +1,192 @@
+// The request path of a Streamable HTTP relay, imported by `createStreamableHttpRelay` (relay.ts) when a relay is
+// made: a server that makes none never loads it (issue 24).
+import { ErrorCode } from '../../../jsonrpc/errors.js';
+import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
+import type { MessageContext, Transport } from '../../../protocol/transport.js';
+import { isModernRevision } from '../../../spec/modern.js';
+import type { EventStore } from '../../../store/event-store.js';
+import { type SharedTransport, shareTransport } from '../../../transport/share.js';
+import { principalOf } from '../../handler/auth.js';
+import type { BodyReader } from '../core/body-deadline.js';
+import type { EndpointRoutes } from '../core/deferred.js';
+import { httpError } from '../core/errors.js';
+import type { HttpReply, HttpRequestLike } from '../core/http.js';
+import { checkRequestOrigin } from '../core/security.js';
+import { contextOf } from './connect.js';
+import type { StreamableHttpRelayOptions } from './endpoint-options.js';
+import { refuseUnknownVersion } from './era-routing.js';
+import {
+  isRefusal,
+  namedSession,
+  postToSession,
+  readPost,
+  refuseGet,
+  routePost,
+  type SessionSide,
+} from './prelude.js';
+import { RelayLink } from './relay-link.js';
+import { statusOfError } from './request-headers.js';
+import { newSessionId } from './session-post.js';
+import type { SessionTable } from './session-table.js';
+import { HttpSessionTransport } from './session-transport.js';
+import type { StreamSettings } from './stream-settings.js';
+
+/** What `createStreamableHttpRelay` made at once from the options. */
+export interface RelayParts {
+  table: SessionTable;
+  bodies: BodyReader;
+  maxBody: number;
+  store: EventStore | undefined;
+  onerror: (error: Error) => void;
+}
+
+/** The request path of a relay to the upstreams `open` makes, over the `parts` made at its creation. */
+export function relayRoutes(
+  open: () => Transport,
+  options: StreamableHttpRelayOptions,
+  parts: RelayParts,
+): EndpointRoutes {
+  const { table, bodies, maxBody, store, onerror } = parts;
+  const settings: StreamSettings = {
+    responseMode: 'auto',
+    retryMs: options.retryMs ?? 1000,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    eventStore: store,
+    resumable: store !== undefined,
+  };
+  const request: StreamSettings = {
+    ...settings,
+    eventStore: undefined,
+    resumable: false,
+    statusOf: (m) => ('error' in m ? statusOfError(m.error.code) : 200),
+  };
+  const inFlight = new Set<HttpSessionTransport>();
+  const find = (sessionId: string) => table.get(sessionId);
+  let shared: SharedTransport | undefined;
+  const openStateless =
+    options.openStateless ??
+    (() => {
+      if (shared === undefined || shared.closed) shared = shareTransport(open(), { onerror });
+      return shared.channel();
+    });
+
+  async function post(req: HttpRequestLike): Promise<HttpReply> {
+    const text = await readPost(req, maxBody, bodies);
+    if (typeof text !== 'string') return text;
+    const routed = routePost(req, text);
+    if (isRefusal(routed)) return routed;
+    if (routed.modern) return relayOnce(routed.body.messages, req, request, openStateless);
+    return postToSession(sessions, req, routed.body, contextOf(req));
+  }
+
+  /** Starts `link`'s upstream; a failure is reported and answered 502 (the server behind could not be `what`). */
+  async function start(link: RelayLink, what: 'started' | 'reached'): Promise<HttpReply | undefined> {
+    try {
+      await link.start();
+      return undefined;
+    } catch (e) {
+      onerror(e instanceof Error ? e : new Error(String(e)));
+      return httpError(
+        502,
+        `Bad Gateway: the server behind this endpoint could not be ${what}`,
+        ErrorCode.InternalError,
+      );
+    }
+  }
+
+  /** `initialize`: a new session with its own upstream; no id is handed out when the upstream fails. */
+  async function openSession(messages: JsonRpcMessage[], context: MessageContext): Promise<HttpReply> {
+    const id = newSessionId();
+    const transport = new HttpSessionTransport(id, id, settings);
+    const link = new RelayLink(transport, open(), onerror);
+    const failed = await start(link, 'started');
+    if (failed !== undefined) return failed;
+    if (!table.add(id, transport)) {
+      await transport.close();
+      return httpError(503, 'Service Unavailable: too many active sessions');
+    }
+    transport.onclosed = () => table.delete(id);
+    transport.owner = principalOf(context.authInfo);
+    context.sessionId = id;
+    const reply = await transport.post(messages, false, context);
+    if (!('sse' in reply) && !link.initialized) {
+      // The upstream refused the handshake: no session was created, so no id is handed out.
+      await transport.close();
+      const { 'mcp-session-id': _dropped, ...headers } = reply.headers;
+      return { ...reply, headers };
+    }
+    return reply;
+  }
+  const sessions: SessionSide = { table, open: (body, context) => openSession(body.messages, context) };
+
+  /** A stateless-revision message: answered on its own, through a channel of its own. */
+  async function relayOnce(
+    messages: JsonRpcMessage[],
+    req: HttpRequestLike,
+    streams: StreamSettings,
+    upstream: () => Transport,
+  ): Promise<HttpReply> {
+    const transport = new HttpSessionTransport('', undefined, streams);
+    const link = new RelayLink(transport, upstream(), onerror);
+    const failed = await start(link, 'reached');
+    if (failed !== undefined) return failed;
+    inFlight.add(transport);
+    transport.onclosed = () => inFlight.delete(transport);
+    transport.onidle = () => void transport.close();
+    const reply = await transport.post(messages, false, contextOf(req), req);
+    if (!('sse' in reply) && !transport.closed) await transport.close();
+    return reply;
+  }
+
+  async function get(req: HttpRequestLike): Promise<HttpReply> {
+    if (isModernRevision(req.header('mcp-protocol-version')))
+      return httpError(
+        405,
+        'Method Not Allowed: this endpoint has no GET stream',
+        ErrorCode.InvalidRequest,
+        null,
+        {
+          allow: 'POST, GET, DELETE',
+        },
+      );
+    const refused = refuseGet(req);
+    if (refused) return refused;
+    const transport = await namedSession(req, find);
+    if (isRefusal(transport)) return transport;
+    return transport.get(req.header('last-event-id'));
+  }
+
+  async function del(req: HttpRequestLike): Promise<HttpReply> {
+    const bad = refuseUnknownVersion(req);
+    if (bad) return bad;
+    const transport = await namedSession(req, find);
+    if (isRefusal(transport)) return transport;
+    table.delete(transport.sessionId as string);
+    await transport.close();
+    return { status: 200, headers: {} };
+  }
+
+  return {
+    async handle(req) {
+      const refused = checkRequestOrigin(req, options);
+      if (refused) return httpError(refused.status, refused.message);
+      switch (req.method) {
+        case 'POST':
+          return post(req);
+        case 'GET':
+          return get(req);
+        case 'DELETE':
+          return del(req);
+        default:
+          return httpError(405, `Method Not Allowed: ${req.method}`, ErrorCode.InvalidRequest, null, {
+            allow: 'POST, GET, DELETE',
+          });
+      }
+    },
+    async close() {
+      await Promise.all([...inFlight].map((t) => t.close()));
+      await table.closeAll();
+      await shared?.close();
+    },
+  };
+}
