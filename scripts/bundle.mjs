@@ -55,37 +55,31 @@ const probe = await build({
   write: false,
   metafile: true,
 });
-// `later`: where a module's `import()` of a module outside `without` is recorded (else it is an error).
-const closure = (roots, without, later) => {
+const closure = (root, without) => {
   const found = new Set();
-  const pending = [...roots];
+  const pending = [root];
   while (pending.length > 0) {
     const path = pending.pop();
     if (found.has(path) || without.has(path)) continue;
     found.add(path);
     for (const edge of probe.metafile.inputs[path]?.imports ?? []) {
       if (edge.external) continue;
-      if (edge.kind === 'dynamic-import' && later !== undefined) later.add(edge.path);
       // A module of these files loaded lazily would land in them and in the second stage's chunks: two instances.
-      else if (edge.kind !== 'import-statement')
-        throw new Error(`${path} loads ${edge.path} by ${edge.kind}`);
-      else pending.push(edge.path);
+      if (edge.kind !== 'import-statement') throw new Error(`${path} loads ${edge.path} by ${edge.kind}`);
+      pending.push(edge.path);
     }
   }
   return found;
 };
-const deferredRoots = new Set();
-const core = closure(['dist/src/index.js'], new Set(), deferredRoots);
-const stdio = closure(['dist/src/stdio.js'], core);
-for (const path of core) deferredRoots.delete(path);
-const deferred = closure(deferredRoots, new Set([...core, ...stdio]));
+const core = closure('dist/src/index.js', new Set());
+const stdio = closure('dist/src/stdio.js', core);
 const namesOf = async (path) => Object.keys(await import(pathToFileURL(resolve(path)).href));
 
-// Each core or deferred module's exports under names of their own (compiled modules have no side effects: importing
-// them here only lists their names).
+// Each core module's exports under names of their own (compiled modules have no side effects: importing them here
+// only lists their names).
 const exported = new Map();
 const taken = new Set();
-for (const path of [...core, ...deferred].sort()) {
+for (const path of [...core].sort()) {
   const prefix = path
     .replace(/^dist\/src\//, '')
     .replace(/\.js$/, '')
@@ -160,7 +154,6 @@ await build({
     layered([
       [core, './core.js'],
       [stdio, './stdio.js'],
-      [deferred, './deferred.js'],
     ]),
   ],
 });
@@ -172,77 +165,24 @@ await writeFile(
     './core.js',
   ),
 );
-// The names the files written so far import from `file`.
-const usedOf = async (file) => {
-  const used = new Set();
-  const from = new RegExp(
-    `(?:import|export)\\s*\\{([^}]*)\\}\\s*from\\s*["']\\./${file.replace('.', '\\.')}["']`,
-    'g',
-  );
-  for (const name of await readdir('dist/pkg')) {
-    if (!name.endsWith('.js')) continue;
-    const text = await readFile(`dist/pkg/${name}`, 'utf8');
-    for (const [, names] of text.matchAll(from)) {
-      for (const n of names.split(',')) used.add(n.trim().split(/\s+as\s+/)[0]);
-    }
+// core.js last, exporting only the names the other files import from it, so esbuild drops the code none reaches.
+const used = new Set();
+for (const file of await readdir('dist/pkg')) {
+  if (!file.endsWith('.js')) continue;
+  const text = await readFile(`dist/pkg/${file}`, 'utf8');
+  for (const [, names] of text.matchAll(/(?:import|export)\s*\{([^}]*)\}\s*from\s*["']\.\/core\.js["']/g)) {
+    for (const name of names.split(',')) used.add(name.trim().split(/\s+as\s+/)[0]);
   }
-  return used;
-};
-const entryOf = (modules, used) => {
-  let text = '';
-  for (const [path, pairs] of exported) {
-    const needed = modules.has(path) ? pairs.filter(([, b]) => used.has(b)) : [];
-    if (needed.length > 0) text += list(needed, `./${path}`);
-  }
-  return text;
-};
-// deferred.js: the modules core modules load by `import()` on first use (the Streamable HTTP endpoint's request
-// path...), flat, importing the core's from core.js. Each `import()` of one of them reads this file's namespace, so
-// their exports keep their own names there (none may be exported by two); the other files import its modules under
-// the names of `exported`.
-const deferredNames = new Map();
-let deferredEntry = entryOf(deferred, await usedOf('deferred.js'));
-for (const path of [...deferredRoots].sort()) {
-  const names = await namesOf(path);
-  for (const name of names) {
-    if (deferredNames.has(name))
-      throw new Error(`${path} and ${deferredNames.get(name)} both export ${name}`);
-    deferredNames.set(name, path);
-  }
-  deferredEntry += `export { ${names.join(', ')} } from './${path}';\n`;
 }
-if (deferred.size > 0) {
-  await build({
-    ...common,
-    stdin: { contents: deferredEntry, resolveDir: process.cwd(), sourcefile: 'deferred.js' },
-    outfile: 'dist/pkg/deferred.js',
-    plugins: [layered([[core, './core.js']])],
-  });
+let coreEntry = '';
+for (const [path, pairs] of exported) {
+  const needed = core.has(path) ? pairs.filter(([, b]) => used.has(b)) : [];
+  if (needed.length > 0) coreEntry += list(needed, `./${path}`);
 }
-// core.js last, exporting only the names the other files import from it, so esbuild drops the code none reaches; its
-// `import()` of a deferred module is one of deferred.js.
 await build({
   ...common,
-  stdin: {
-    contents: entryOf(core, await usedOf('core.js')),
-    resolveDir: process.cwd(),
-    sourcefile: 'core.js',
-  },
+  stdin: { contents: coreEntry, resolveDir: process.cwd(), sourcefile: 'core.js' },
   outfile: 'dist/pkg/core.js',
-  plugins: [
-    {
-      name: 'deferred',
-      setup(b) {
-        b.onResolve({ filter: /^\.\.?\// }, (args) => {
-          if (args.kind !== 'dynamic-import') return undefined;
-          const path = relative(process.cwd(), resolve(args.resolveDir, args.path)).replaceAll('\\', '/');
-          if (!deferred.has(path))
-            throw new Error(`${args.importer} loads ${path} by import(), not deferred`);
-          return { path: './deferred.js', external: true };
-        });
-      },
-    },
-  ],
 });
 // The command's file keeps its `#!/usr/bin/env node` line; executable for running it from a checkout.
 await chmod('dist/pkg/cli.js', 0o755);

@@ -24,11 +24,8 @@ test('the export map is exactly the documented subpaths', () => {
   ]);
 });
 
-/**
- * Every module reachable from `entry` through relative imports, and the bare specifiers they import; `loaded`: only
- * through static ones (what loading `entry` loads, nothing imported later by `import()`).
- */
-function imports(entry: string, loaded = false): { files: string[]; bare: Set<string> } {
+/** Every module reachable from `entry` through relative imports, and the bare specifiers they import. */
+function imports(entry: string): { files: string[]; bare: Set<string> } {
   const seen = new Set<string>();
   const bare = new Set<string>();
   const queue = [entry];
@@ -40,7 +37,7 @@ function imports(entry: string, loaded = false): { files: string[]; bare: Set<st
     seen.add(file);
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(pattern)) {
-      const spec = m[1] ?? m[2] ?? (loaded ? undefined : m[3]);
+      const spec = m[1] ?? m[2] ?? m[3];
       if (spec === undefined) continue;
       if (spec.startsWith('.')) queue.push(resolve(dirname(file), spec));
       else bare.add(spec);
@@ -69,22 +66,11 @@ test('the root entry and mcpkit/testing import no node: module, directly or tran
 
 test('a stdio server loads three files of the package: mcpkit and mcpkit/stdio share one flat core', () => {
   // Issue 24: each file Node loads costs at start, beside its bytes (the split bundle loaded 32).
-  const main = imports(join(root, 'dist/pkg/index.js'), true).files;
-  const stdio = imports(join(root, 'dist/pkg/stdio.js'), true).files;
+  const main = imports(join(root, 'dist/pkg/index.js')).files;
+  const stdio = imports(join(root, 'dist/pkg/stdio.js')).files;
   assert.equal(main.length, 2, `mcpkit loads ${main.length} files`);
   assert.equal(stdio.length, 2, `mcpkit/stdio loads ${stdio.length} files`);
   assert.equal(new Set([...main, ...stdio]).size, 3);
-});
-
-test("the root entry's HTTP endpoints load their request path from one file, by import() when one is made", () => {
-  // Issue 24: what a stdio server's start does not need (the HTTP endpoints' request path) is not in core.js.
-  const reached = imports(join(root, 'dist/pkg/index.js')).files.map((f) => f.slice(f.lastIndexOf('/') + 1));
-  assert.deepEqual(reached.sort(), ['core.js', 'deferred.js', 'index.js']);
-  const core = readFileSync(join(root, 'dist/pkg/core.js'), 'utf8');
-  assert.match(core, /import\(\s*["']\.\/deferred\.js["']\s*\)/);
-  assert.doesNotMatch(core, /function openEndpoint\b/);
-  const deferred = imports(join(root, 'dist/pkg/deferred.js'), true).files;
-  assert.deepEqual(deferred.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort(), ['core.js', 'deferred.js']);
 });
 
 test('every subpath resolves and exposes its main names', async () => {

@@ -4,12 +4,6 @@ import type { SharedEventStore } from '../../../store/shared-event-store.js';
 /** Length of an instance id: stream ids embed it at a fixed place, after the session's tag. */
 export const INSTANCE_ID_LENGTH = 8;
 
-/** Throws unless `id` (a cluster's `instanceId`, when given) is {@link INSTANCE_ID_LENGTH} base64url characters. */
-export function checkInstanceId(id: string | undefined): void {
-  if (id !== undefined && (!/^[A-Za-z0-9_-]+$/.test(id) || id.length !== INSTANCE_ID_LENGTH))
-    throw new TypeError(`cluster instanceId must be ${INSTANCE_ID_LENGTH} base64url characters`);
-}
-
 /** What a session's transport needs from its cluster (the endpoint's `ClusterNode` implements it). */
 export interface ClusterLink {
   /** This instance's id (`INSTANCE_ID_LENGTH`, 8, base64url characters). */

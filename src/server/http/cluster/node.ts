@@ -9,7 +9,7 @@ import type { ServerChange } from '../../broadcast.js';
 import type { ServerSession } from '../../dispatch/session.js';
 import type { McpServer } from '../../server.js';
 import { type HandOff, Inbox, type InboxMember } from './inbox.js';
-import { type ClusterLink, checkInstanceId } from './link.js';
+import { type ClusterLink, INSTANCE_ID_LENGTH } from './link.js';
 
 /**
  * What an endpoint joined to a node does with messages from other instances (the Streamable HTTP endpoint and the
@@ -54,8 +54,9 @@ export class ClusterNode implements ClusterLink {
 
   /** Prefer {@link joinCluster}: endpoints of one server on the same options then share one node. */
   constructor(server: McpServer, options: ClusterOptions) {
-    checkInstanceId(options.instanceId);
     const id = options.instanceId ?? randomBase64url(6);
+    if (!/^[A-Za-z0-9_-]+$/.test(id) || id.length !== INSTANCE_ID_LENGTH)
+      throw new TypeError(`cluster instanceId must be ${INSTANCE_ID_LENGTH} base64url characters`);
     this.instance = id;
     this.events = options.events;
     this.sessions = options.sessions;
