@@ -6,9 +6,12 @@
 //
 //   node dist/bench/cold-start-count.js [--runs N] [--node PATH] [--cache] [row...]
 //
-// A row is `floor`, `zod`, `mcpkit` (this checkout) or the folder of a built mcpkit checkout. `--node` runs another
+// A row is `floor`, `zod`, `mcpkit` (this checkout) or the folder of a built mcpkit checkout; `http:mcpkit` or
+// `http:<folder>` is the same server over HTTP (`servers/mcpkit-http.ts`, `serve()` from mcpkit/node, its defaults,
+// no legacy endpoint) until it answers an `initialize` POSTed once it printed its port. `--node` runs another
 // Node binary; `--cache` gives every run the same fresh NODE_COMPILE_CACHE folder after one unmeasured run has filled
-// it (Node 22.1+), so the rows read as a warm compile cache.
+// it (Node 22.1+), so the rows read as a warm compile cache (stdio rows: a priming run ends its input, and Node
+// writes the cache as it exits).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +33,12 @@ interface Options {
 }
 
 /** One process under callgrind; the total instructions of all its threads (`prime`: the run that fills the cache). */
-async function countOnce(args: string[], answers: boolean, options: Options, prime = false): Promise<number> {
+async function countOnce(
+  args: string[],
+  answers: boolean | 'http',
+  options: Options,
+  prime = false,
+): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-cold-'));
   const child = spawn(
     'valgrind',
@@ -42,7 +50,33 @@ async function countOnce(args: string[], answers: boolean, options: Options, pri
     stderr = (stderr + c.toString()).slice(-4000);
   });
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
-  if (answers) {
+  if (answers === 'http') {
+    await new Promise<void>((res, rej) => {
+      const timer = setTimeout(() => rej(new Error(`no answer: ${stderr}`)), 900_000);
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const port = /listening (\d+)/.exec(out)?.[1];
+        if (port === undefined) return;
+        out = '';
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
+        fetch(`http://127.0.0.1:${port}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: INITIALIZE,
+        })
+          .then(async (r) => {
+            const text = await r.text();
+            clearTimeout(timer);
+            if (!text.includes('"result"')) rej(new Error(`not a result: ${r.status} ${text}`));
+            else res();
+          })
+          .catch(rej);
+      });
+    });
+    child.kill('SIGTERM');
+  } else if (answers) {
     let out = '';
     await new Promise<void>((res, rej) => {
       const timer = setTimeout(() => rej(new Error(`no answer: ${stderr}`)), 900_000);
@@ -68,9 +102,17 @@ async function countOnce(args: string[], answers: boolean, options: Options, pri
   return Number(total[1]);
 }
 
-function rowArgs(row: string): { args: string[]; answers: boolean } {
+function rowArgs(row: string): { args: string[]; answers: boolean | 'http' } {
   if (row === 'floor') return { args: ['-e', '0'], answers: false };
   if (row === 'zod') return { args: ['--input-type=module', '-e', "await import('zod')"], answers: false };
+  if (row.startsWith('http:')) {
+    const dir = row.slice('http:'.length);
+    const root = dir === 'mcpkit' ? resolve(HERE, '..', '..') : resolve(dir);
+    return {
+      args: [join(root, 'dist', 'bench', 'servers', 'mcpkit-http.js'), '0', 'default'],
+      answers: 'http',
+    };
+  }
   const root = row === 'mcpkit' ? resolve(HERE, '..', '..') : resolve(row);
   return { args: [join(root, 'dist', 'bench', 'servers', 'mcpkit-stdio.js')], answers: true };
 }
