@@ -6,4 +6,5 @@ export { ATTR, DURATION_BUCKETS, METRIC } from './otel/conventions.js';
 export { type OtlpExport, type OtlpExportOptions, startOtlpExport } from './otel/export.js';
 export { HOST_ATTR, hostInstrumentation } from './otel/host.js';
 export type { OtelOptions } from './otel/instruments.js';
+export { refusalSpans } from './otel/refusals.js';
 export { instrumentServer } from './otel/server.js';

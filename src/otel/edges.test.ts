@@ -1,9 +1,8 @@
-// mcpkit/otel at the edges of a server, with the real OpenTelemetry JS SDK (in-memory exporters): HTTP requests its
-// Streamable HTTP endpoint refuses before any message reaches it (a body that is not JSON, the auth gate's 401) get a
-// span with `error.type`; the notifications the server sends get CLIENT spans, their trace context in `_meta`.
+// mcpkit/otel at the edges of a server, with the real OpenTelemetry JS SDK (in-memory exporters): the notifications
+// the server sends get CLIENT spans, their trace context in `_meta` (its HTTP refusals: refusals.test.ts).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 import { memorySdk } from '../../test/fixtures/otel-sdk.js';
 import { Client } from '../client/client.js';
 import { serve } from '../server/http/adapters/node-serve.js';
@@ -24,72 +23,6 @@ function backend(): McpServer {
   });
   return server;
 }
-
-/** POSTs `body` to `url` as JSON-RPC over Streamable HTTP (`headers` added); the status. */
-async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-      ...headers,
-    },
-    body,
-  });
-  await response.text();
-  return response.status;
-}
-
-test('HTTP requests refused before any message reaches the server: a body that is not JSON, a missing token', async () => {
-  const open = await serve(instrumentServer(backend(), providers), { sessions: false, legacySse: false });
-  const gated = await serve(instrumentServer(backend(), providers), {
-    sessions: false,
-    legacySse: false,
-    auth: {
-      verifier: { verify: () => Promise.resolve({ error: 'invalid_token', description: 'not this one' }) },
-      resource: 'http://127.0.0.1/mcp',
-      authorizationServers: ['https://auth.example.com'],
-    },
-  });
-  try {
-    const before = sdk.spans().length;
-    assert.equal(await post(open.url, '{"jsonrpc":"2.0","id":1,'), 400);
-    assert.equal(await post(gated.url, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), 401);
-    assert.equal(
-      await post(gated.url, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', {
-        authorization: 'Bearer nope',
-      }),
-      401,
-    );
-    const spans = sdk
-      .spans()
-      .slice(before)
-      .filter((s) => s.kind === SpanKind.SERVER);
-    assert.equal(spans.length, 3, spans.map((s) => s.name).join(' '));
-    const [notJson, noToken, badToken] = spans;
-    for (const span of spans) {
-      assert.equal(span.name, '_OTHER');
-      assert.equal(span.attributes['mcp.method.name'], '_OTHER');
-      assert.equal(span.attributes['network.transport'], 'tcp');
-      assert.equal(span.attributes['client.address'], '127.0.0.1');
-      assert.equal(span.attributes['mcp.protocol.version'], '2025-11-25');
-      assert.equal(span.status.code, SpanStatusCode.ERROR);
-    }
-    assert.equal(notJson?.attributes['error.type'], '-32700');
-    assert.equal(notJson?.attributes['rpc.response.status_code'], '-32700');
-    assert.match(String(notJson?.status.message), /Parse error/);
-    assert.equal(noToken?.attributes['error.type'], '401');
-    assert.equal(badToken?.attributes['error.type'], '401');
-    const metrics = await sdk.metrics();
-    const points = metrics.find((m) => m.name === 'mcp.server.operation.duration')?.points ?? [];
-    assert.ok(points.some((p) => p.attributes['error.type'] === '-32700'));
-    assert.ok(points.some((p) => p.attributes['error.type'] === '401'));
-  } finally {
-    await open.close();
-    await gated.close();
-  }
-});
 
 test("the server's notifications get CLIENT spans, under the handler's span, continued by the client", async () => {
   const server = instrumentServer(backend(), providers);

@@ -19,7 +19,7 @@ import {
 } from '@opentelemetry/api';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc/types.js';
 import type { IncomingRequest } from '../protocol/peer.js';
-import type { Answer, HttpRefusal } from '../server/handler/middleware.js';
+import type { Answer } from '../server/handler/middleware.js';
 import type { McpServer } from '../server/server.js';
 import { ATTR, METRIC } from './conventions.js';
 import { failureOf, isToolError, TOOL_ERROR } from './errors.js';
@@ -34,6 +34,7 @@ import {
   secondsOf,
   traceFields,
 } from './instruments.js';
+import { refusedSpan } from './refusals.js';
 
 /**
  * Instruments a server (an `McpServer`, a proxy, a host's gateway): adds the tracing middleware, in front of any
@@ -309,30 +310,4 @@ function sentSpan(
       throw e;
     },
   );
-}
-
-/** `mcp.method.name` of an HTTP request refused before its body was read or understood (OpenTelemetry's "other"). */
-const UNKNOWN_METHOD = '_OTHER';
-
-/**
- * An HTTP request refused before any of its messages reached the server (a body that is not JSON, the auth gate's 401
- * or 403): a SERVER span `_OTHER`, ended at once, with `error.type` the JSON-RPC code of a 400 (a body the endpoint
- * could not take as JSON-RPC: `-32700` for one that is not JSON) and the HTTP status otherwise (the refusal is
- * HTTP's: `401`, `403`, `413`…), `rpc.response.status_code` the reply's JSON-RPC code.
- */
-function refusedSpan(o: Instruments, refusal: HttpRefusal): void {
-  const attributes: Attributes = {
-    [ATTR.method]: UNKNOWN_METHOD,
-    [ATTR.networkTransport]: o.networkTransport ?? 'tcp',
-  };
-  if (refusal.protocolVersion !== undefined) attributes[ATTR.protocolVersion] = refusal.protocolVersion;
-  if (refusal.remoteAddress !== undefined) attributes[ATTR.clientAddress] = refusal.remoteAddress;
-  const at = performance.now();
-  const span = o.tracer.startSpan(UNKNOWN_METHOD, { kind: SpanKind.SERVER, attributes }, context.active());
-  const code = refusal.code === undefined ? undefined : String(refusal.code);
-  o.end(span, attributes, at, METRIC.serverOperation, {
-    type: refusal.status === 400 && code !== undefined ? code : String(refusal.status),
-    statusCode: code,
-    message: refusal.message,
-  });
 }

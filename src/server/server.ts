@@ -389,8 +389,8 @@ export class McpServer {
    * Sets the one hook around every request the server is given, in front of everything else (what `mcpkit/otel`
    * traces, requests refused before the middleware included), the one that sees every client notification, the one
    * that sees every notification the server sends (`sent`), and the one that sees every HTTP request its Streamable
-   * HTTP endpoints refuse before any message reaches it (`refused`: a body that is not JSON, the auth gate's 401 and
-   * 403). Setting them again replaces all four; none set costs one `undefined` check per message.
+   * HTTP endpoints refuse before any message reaches it (`refused`: an Origin or Host not allowed, a body that is not
+   * JSON, the auth gate's 401 and 403). Setting them again replaces all four; none set costs one `undefined` check per message.
    */
   observe(hooks: {
     readonly requests?: RequestHook;

@@ -64,9 +64,9 @@ export type SentNotificationHook = (
   send: (params: JsonObject | undefined) => Promise<void>,
 ) => Promise<void>;
 
-/** An HTTP request the Streamable HTTP endpoint refused before any of its messages reached the server. */
+/** An HTTP request a Streamable HTTP endpoint (or relay) refused before any of its messages reached the server. */
 export interface HttpRefusal {
-  /** The reply's HTTP status (400 a body that is not JSON-RPC, 401/403 the auth gate, 406, 413, 415…). */
+  /** The reply's HTTP status (400 a body that is not JSON-RPC, 401/403 the auth gate, 403 an Origin or Host, 406, 413…). */
   readonly status: number;
   /** The JSON-RPC error code of the reply's body (`-32700` for a body that is not JSON). */
   readonly code: number | undefined;
@@ -78,7 +78,7 @@ export interface HttpRefusal {
   readonly protocolVersion: string | undefined;
 }
 
-/** Sees each HTTP request the Streamable HTTP endpoint refuses before any of its messages reaches the server. */
+/** Sees each HTTP request a Streamable HTTP endpoint (or relay) refuses before any of its messages reaches the server. */
 export type RefusalHook = (refusal: HttpRefusal) => void;
 
 /**

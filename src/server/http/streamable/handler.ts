@@ -253,7 +253,7 @@ export function createStreamableHttpHandler(
   async function authenticated(req: HttpRequestLike, auth: AuthGate): Promise<HttpReply> {
     if (auth.isMetadataPath(req.path)) return auth.metadata(req);
     const refused = checkRequestOrigin(req, options);
-    if (refused) return httpError(refused.status, refused.message);
+    if (refused) return refusing(req, httpError(refused.status, refused.message));
     const checked = auth.authenticate(req);
     if (checked !== undefined) {
       const unauthorized = 'then' in checked ? await checked : checked;
@@ -268,7 +268,7 @@ export function createStreamableHttpHandler(
       if (gate) return authenticated(req, gate);
       try {
         const refused = checkRequestOrigin(req, options);
-        if (refused) return Promise.resolve(httpError(refused.status, refused.message));
+        if (refused) return Promise.resolve(refusing(req, httpError(refused.status, refused.message)));
         return route(req);
       } catch (e) {
         return Promise.reject(e);

@@ -5,6 +5,7 @@ import { isModernRevision } from '../../../spec/modern.js';
 import { MemoryEventStore } from '../../../store/event-store.js';
 import { type SharedTransport, shareTransport } from '../../../transport/share.js';
 import { principalOf } from '../../handler/auth.js';
+import type { RefusalHook } from '../../handler/middleware.js';
 import { BodyReader, DEFAULT_BODY_TIMEOUT_MS } from '../core/body-deadline.js';
 import { httpError } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';
@@ -18,6 +19,7 @@ import {
   namedSession,
   postToSession,
   readPost,
+  refusalOf,
   routePost,
   type SessionSide,
 } from './prelude.js';
@@ -49,6 +51,12 @@ export interface StreamableHttpRelayOptions
   openStateless?: () => Transport;
   /** Problems that end no session: an upstream that sends garbage, a message no stream could carry. */
   onerror?: (error: Error) => void;
+  /**
+   * Sees each HTTP request the relay refuses before any of its messages goes upstream (an Origin or Host not allowed,
+   * a wrong `Content-Type` or `Accept`, a body too large, too slow or not JSON-RPC), as a server's `refused` hook
+   * does (`McpServer.observe`); `refusalSpans()` of `mcpkit/otel` traces them. Costs nothing when absent.
+   */
+  refused?: RefusalHook;
 }
 
 /**
@@ -99,11 +107,18 @@ export function createStreamableHttpRelay(
       return shared.channel();
     });
 
+  const hook = options.refused;
+  /** A refusal before any message went upstream, told to the `refused` hook when there is one. */
+  const refusing = (req: HttpRequestLike, reply: HttpReply): HttpReply => {
+    if (hook !== undefined) hook(refusalOf(req, reply, req.remoteAddress));
+    return reply;
+  };
+
   async function post(req: HttpRequestLike): Promise<HttpReply> {
     const text = await readPost(req, maxBody, bodies);
-    if (typeof text !== 'string') return text;
+    if (typeof text !== 'string') return refusing(req, text);
     const routed = routePost(req, text);
-    if (isRefusal(routed)) return routed;
+    if (isRefusal(routed)) return refusing(req, routed);
     if (routed.modern) return relayOnce(routed.body.messages, req, request, openStateless);
     return postToSession(sessions, req, routed.body, contextOf(req));
   }
@@ -194,7 +209,7 @@ export function createStreamableHttpRelay(
   return {
     async handle(req) {
       const refused = checkRequestOrigin(req, options);
-      if (refused) return httpError(refused.status, refused.message);
+      if (refused) return refusing(req, httpError(refused.status, refused.message));
       switch (req.method) {
         case 'POST':
           return post(req);
