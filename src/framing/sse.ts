@@ -26,6 +26,14 @@ export function formatSseEvent(event: SseEvent): string {
   return out;
 }
 
+/**
+ * Formats an event carrying JSON text (one line: JSON.stringify escapes every line break), with an optional id: what
+ * {@link formatSseEvent} writes for it, without scanning the text for line breaks.
+ */
+export function formatJsonEvent(data: string, id: string | undefined): string {
+  return id === undefined ? `data: ${data}\n\n` : `id: ${oneLine(id)}\ndata: ${data}\n\n`;
+}
+
 /** A comment line (keep-alive); ignored by every SSE parser. */
 export const SSE_KEEPALIVE = ': keep-alive\n\n';
 

@@ -65,3 +65,33 @@ test('an event appended with its JSON text is replayed as that message, not the 
     [note(1)],
   );
 });
+
+test('past the stream limit a finished stream goes first, then the oldest live one; past the event limit, the oldest events', () => {
+  const store = new MemoryEventStore({ maxStreamsPerSession: 2, maxEventsPerStream: 2 });
+  const a = store.append('s', 'A', note(1), 10);
+  const b = store.append('s', 'B', note(2), 10);
+  store.append('s', 'B', note(3), 10);
+  store.streamEnded('s', 'B');
+  const c = store.append('s', 'C', note(4), 10);
+  assert.equal(store.replayAfter('s', b), undefined, 'the finished stream went, though written after A');
+  assert.deepEqual(store.replayAfter('s', a), []);
+  store.append('s', 'D', note(5), 10);
+  assert.equal(store.replayAfter('s', a), undefined, 'then the oldest live stream');
+  const c2 = store.append('s', 'C', note(6), 10);
+  store.append('s', 'C', note(7), 10);
+  assert.equal(
+    store.replayAfter('s', 'C.0'),
+    undefined,
+    'its first event dropped: resuming before it is a gap',
+  );
+  assert.deepEqual(
+    store.replayAfter('s', c)?.map((e) => e.message),
+    [note(6), note(7)],
+  );
+  store.append('s', 'C', note(8), 10);
+  assert.equal(store.replayAfter('s', c), undefined);
+  assert.deepEqual(
+    store.replayAfter('s', c2)?.map((e) => e.message),
+    [note(7), note(8)],
+  );
+});

@@ -52,23 +52,25 @@ export interface MemoryEventStoreOptions {
 }
 
 /**
- * One kept event: its message's JSON text when the transport gave it (one string, not the message's objects, lives on
- * until the stream is dropped: far less for the garbage collector to copy and mark), else the message.
+ * One kept event: its sequence (its id is made again on the rare replay), its message's JSON text when the transport
+ * gave it (one string, not the message's objects, lives on until the stream is dropped: far less for the garbage
+ * collector to copy and mark), else the message; and the text's size as reported (what the byte budget counts).
  */
 interface KeptEvent {
-  id: string;
+  seq: number;
   message: JsonRpcMessage | undefined;
   data: string | undefined;
+  size: number;
 }
 
 interface StreamLog {
+  /** The stream's id (its key in the session's map). */
+  id: string;
   /** Sequence of the newest event dropped to stay within bounds (0: none dropped). */
   dropped: number;
   /** The stream got its last event. */
   ended: boolean;
   events: KeptEvent[];
-  /** Text size of each event, in the order of `events`. */
-  sizes: number[];
 }
 
 interface SessionLog {
@@ -112,23 +114,27 @@ export class MemoryEventStore implements EventStore {
       this.#sessions.set(sessionKey, session);
       dropOldest(this.#sessions, this.#maxSessions);
     }
-    let log = session.streams.get(streamId);
+    const seq = session.next++;
+    const event: KeptEvent =
+      data === undefined ? { seq, message, data: undefined, size } : { seq, message: undefined, data, size };
+    const streams = session.streams;
+    let log = streams.get(streamId);
     if (log) {
       // Least recently written last: a stream still being written is never the one dropped.
-      session.streams.delete(streamId);
+      streams.delete(streamId);
+      streams.set(streamId, log);
+      log.events.push(event);
     } else {
-      log = { dropped: 0, ended: false, events: [], sizes: [] };
+      // Most streams carry one event (a POST's response): its log is made with it, one array of one.
+      log = { id: streamId, dropped: 0, ended: false, events: [event] };
+      streams.set(streamId, log);
+      dropStreams(session, this.#maxStreams);
     }
-    session.streams.set(streamId, log);
-    dropStreams(session, this.#maxStreams);
-    const id = eventId(streamId, session.next++);
-    log.events.push(data === undefined ? { id, message, data: undefined } : { id, message: undefined, data });
-    log.sizes.push(size);
     session.bytes += size;
     if (log.events.length > this.#maxEvents)
       dropOldestEvents(session, log, log.events.length - this.#maxEvents);
     if (session.bytes > this.#maxBytes) trimBytes(session, this.#maxBytes);
-    return id;
+    return eventId(streamId, seq);
   }
 
   streamOf(id: string): string | undefined {
@@ -146,8 +152,11 @@ export class MemoryEventStore implements EventStore {
     if (seq >= session.next || seq < log.dropped) return undefined;
     const after: StoredEvent[] = [];
     for (const e of log.events) {
-      if (seqOf(e.id) > seq)
-        after.push({ id: e.id, message: e.message ?? (JSON.parse(e.data as string) as JsonRpcMessage) });
+      if (e.seq > seq)
+        after.push({
+          id: eventId(stream, e.seq),
+          message: e.message ?? (JSON.parse(e.data as string) as JsonRpcMessage),
+        });
     }
     return after;
   }
@@ -166,38 +175,36 @@ export class MemoryEventStore implements EventStore {
 function dropStreams(session: SessionLog, max: number): void {
   const streams = session.streams;
   while (streams.size > max) {
-    let victim: string | undefined;
-    for (const [id, log] of streams) {
+    let victim: StreamLog | undefined;
+    for (const log of streams.values()) {
       if (log.ended) {
-        victim = id;
+        victim = log;
         break;
       }
     }
-    victim ??= streams.keys().next().value;
+    victim ??= streams.values().next().value;
     if (victim === undefined) return;
     dropStream(session, victim);
   }
 }
 
-function dropStream(session: SessionLog, streamId: string): void {
-  const log = session.streams.get(streamId);
-  if (!log) return;
-  for (const size of log.sizes) session.bytes -= size;
-  session.streams.delete(streamId);
+function dropStream(session: SessionLog, log: StreamLog): void {
+  for (const event of log.events) session.bytes -= event.size;
+  session.streams.delete(log.id);
 }
 
 /** Drops the first `count` events of a stream; a resume point before them becomes a gap (refused). */
 function dropOldestEvents(session: SessionLog, log: StreamLog, count: number): void {
   const gone = log.events.splice(0, count);
-  for (const size of log.sizes.splice(0, count)) session.bytes -= size;
-  log.dropped = seqOf(gone[gone.length - 1]?.id ?? '');
+  for (const event of gone) session.bytes -= event.size;
+  log.dropped = gone[gone.length - 1]?.seq ?? 0;
 }
 
 /** Over the byte budget: finished streams go first (oldest first), then the oldest events, oldest stream first. */
 function trimBytes(session: SessionLog, max: number): void {
-  for (const [id, log] of session.streams) {
+  for (const log of session.streams.values()) {
     if (session.bytes <= max) return;
-    if (log.ended) dropStream(session, id);
+    if (log.ended) dropStream(session, log);
   }
   for (const log of session.streams.values()) {
     while (session.bytes > max && log.events.length > 1) dropOldestEvents(session, log, 1);

@@ -188,9 +188,20 @@ describe("responseMode 'sse'", () => {
       assert.equal(res.headers['content-length'], String(Buffer.byteLength(res.body)));
       assert.equal(parseSse(res.body)[0]?.data, '', 'the priming event comes first');
       assert.equal(resultText(responseOf(res, 9)), 'echo: whole');
+      // Whole, it has a JSON reply's headers: nothing about buffering or transforming a stream that goes on.
+      assert.ok(isSse(res.headers['content-type']));
+      assert.equal(res.headers['mcp-session-id'], sessionId);
+      assert.equal(res.headers['x-accel-buffering'], undefined);
+      assert.equal(res.headers['cache-control'], undefined);
       // A handler still at work when the stream is attached: its events are written as they come.
       const slow = await post(url, sessionId, toolCall(10, 'slow_progress', { steps: 2, delayMs: 5 }, 't'));
       assert.equal(slow.headers['transfer-encoding'], 'chunked');
+      assert.equal(
+        slow.headers['x-accel-buffering'],
+        'no',
+        'a proxy must not hold back a stream that goes on',
+      );
+      assert.equal(slow.headers['cache-control'], 'no-cache, no-transform');
       assert.equal(slow.complete, true);
       assert.equal(resultText(responseOf(slow, 10)), 'done after 2 steps');
     },

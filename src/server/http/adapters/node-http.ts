@@ -183,6 +183,20 @@ function writeWhole(
   res.writeHead(status, headers).end(body);
 }
 
+/** Headers that matter only to a stream that goes on (no proxy buffering or transforming it, a kept connection). */
+const STREAMING_HEADERS: ReadonlySet<string> = new Set(['cache-control', 'connection', 'x-accel-buffering']);
+
+/**
+ * The headers of an SSE reply whose stream ended before its head went out: a JSON reply's, with its content type.
+ * Each header costs node:http a validation and a lower-casing per reply; these three say nothing about a body sent
+ * whole with its length (node:http adds its own `Connection: keep-alive`, as for a JSON reply).
+ */
+function wholeSseHeaders(headers: Record<string, string>): Record<string, string> {
+  const whole: Record<string, string> = {};
+  for (const name in headers) if (!STREAMING_HEADERS.has(name)) whole[name] = headers[name] as string;
+  return whole;
+}
+
 /**
  * The connection of an SSE reply. Until `begin` it collects what the core writes; then a stream that has ended is
  * written whole, and one that goes on is written as it comes (a client that never reads is cut off past
@@ -221,7 +235,7 @@ class NodeSseSink implements SseSink {
     const early = this.#early as string;
     this.#early = undefined;
     if (this.closed) {
-      writeWhole(res, status, headers, early);
+      writeWhole(res, status, wholeSseHeaders(headers), early);
       return;
     }
     res.writeHead(status, headers);

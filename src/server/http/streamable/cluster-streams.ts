@@ -171,8 +171,5 @@ function followed(stream: OutStream, event: StoredEvent | undefined): void {
   }
   if (remote !== undefined && !('method' in event.message) && event.message.id !== null)
     remote.answered.add(event.message.id);
-  stream.write({
-    seq: seqOf(event.id),
-    text: formatSseEvent({ id: event.id, data: encodeMessage(event.message) }),
-  });
+  stream.write({ id: event.id, text: formatSseEvent({ id: event.id, data: encodeMessage(event.message) }) });
 }

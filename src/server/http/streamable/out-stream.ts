@@ -1,9 +1,12 @@
 import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
 import type { HttpReply, SseSink } from '../core/http.js';
 
-/** One formatted SSE event waiting for a connection, with its sequence number (for de-duplication). */
+/**
+ * One formatted SSE event waiting for a connection, with its id (its sequence is read from it only where a replay
+ * must be de-duplicated, which a fresh stream never needs).
+ */
 export interface QueuedEvent {
-  seq: number | undefined;
+  id: string | undefined;
   text: string;
 }
 

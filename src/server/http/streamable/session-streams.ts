@@ -1,5 +1,5 @@
 import { randomBase64url } from '../../../framing/base64url.js';
-import { formatSseEvent, SSE_KEEPALIVE } from '../../../framing/sse.js';
+import { formatJsonEvent, formatSseEvent, SSE_KEEPALIVE } from '../../../framing/sse.js';
 import { toError } from '../../../jsonrpc/errors.js';
 import { encodeMessage } from '../../../jsonrpc/parse.js';
 import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
@@ -13,6 +13,12 @@ import type { StreamSettings } from './stream-settings.js';
 
 /** The replay of a fresh stream: nothing (one array for all of them). */
 const NO_REPLAY: readonly QueuedEvent[] = Object.freeze([]);
+
+/** True for an event not yet replayed: its sequence is past `last` (or it has none). */
+function isAfter(id: string | undefined, last: number): boolean {
+  const seq = seqOf(id);
+  return seq === undefined || seq > last;
+}
 
 /** A short random tag per session: stream ids of other sessions never match it. */
 function streamTag(): string {
@@ -117,10 +123,7 @@ export class SessionStreams {
         : undefined;
     const last = isResponse && stream.pending.size === 0;
     if (typeof id !== 'object' && stream.tail === undefined) {
-      stream.write({
-        seq: seqOf(id),
-        text: formatSseEvent(id === undefined ? { data } : { id, data }),
-      });
+      stream.write({ id, text: formatJsonEvent(data, id) });
       if (last) this.finish(stream);
       return;
     }
@@ -135,10 +138,7 @@ export class SessionStreams {
     );
     stream.tail = (stream.tail ?? Promise.resolve()).then(async () => {
       const eid = await recorded;
-      stream.write({
-        seq: seqOf(eid),
-        text: formatSseEvent(eid === undefined ? { data } : { id: eid, data }),
-      });
+      stream.write({ id: eid, text: formatJsonEvent(data, eid) });
       if (last) this.finish(stream);
     });
     stream.tail.catch((e: unknown) => this.error(e));
@@ -169,9 +169,11 @@ export class SessionStreams {
     }
     stream.backlog = [];
     const early = stream.json;
-    stream.json = Array.of();
     if (stream.undecided)
       stream.settle(this.sseReplySync((sink) => this.attach(stream, sink, NO_REPLAY, true)));
+    // Most streams are SSE from the start ('sse' mode): nothing was collected, nothing to hand over.
+    if (early.length === 0) return;
+    stream.json = Array.of();
     for (const m of early) this.emit(stream, m, false);
   }
 
@@ -197,9 +199,11 @@ export class SessionStreams {
     let last = -1;
     for (const e of replay) {
       sink.write(e.text);
-      last = e.seq ?? last;
+      last = seqOf(e.id) ?? last;
     }
-    for (const e of stream.backlog ?? []) if (e.seq === undefined || e.seq > last) sink.write(e.text);
+    const backlog = stream.backlog;
+    if (backlog !== undefined)
+      for (const e of backlog) if (last < 0 || isAfter(e.id, last)) sink.write(e.text);
     stream.backlog = undefined;
     const finished =
       stream.remote !== undefined

@@ -1,4 +1,4 @@
-import { formatSseEvent } from '../../../framing/sse.js';
+import { formatJsonEvent } from '../../../framing/sse.js';
 import { encodeMessage } from '../../../jsonrpc/parse.js';
 import type { StoredEvent } from '../../../store/event-store.js';
 import { httpError } from '../core/errors.js';
@@ -13,10 +13,7 @@ export function unknownLastEventId(): HttpReply {
 
 /** Stored events as SSE events ready to replay. */
 export function replayOf(events: readonly StoredEvent[]): QueuedEvent[] {
-  return events.map((e) => ({
-    seq: seqOf(e.id),
-    text: formatSseEvent({ id: e.id, data: encodeMessage(e.message) }),
-  }));
+  return events.map((e) => ({ id: e.id, text: formatJsonEvent(encodeMessage(e.message), e.id) }));
 }
 
 /** The GET of one instance: opens the standalone stream, or resumes a stream after `lastEventId`. */
