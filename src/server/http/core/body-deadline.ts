@@ -5,9 +5,13 @@ import { payloadTooLarge } from './post-body.js';
 /** The default of the endpoints' `bodyTimeoutMs`: a JSON-RPC body arrives in well under a second on any network. */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** A body still awaited, as the sweeper sees it. */
+/** A body still awaited, as the sweeper sees it: a link of the reader's list, in order of deadlines. */
 interface Waiting {
   readonly due: number;
+  prev: Waiting | undefined;
+  next: Waiting | undefined;
+  /** True while in the list (not yet arrived, not yet answered 408). */
+  listed: boolean;
   answer(body: string | HttpReply): void;
 }
 
@@ -17,6 +21,10 @@ interface Waiting {
  * request read with callbacks makes no promise of its own.
  */
 class Reading<A, R> implements BodyReading, Waiting {
+  prev: Waiting | undefined = undefined;
+  next: Waiting | undefined = undefined;
+  listed = false;
+
   constructor(
     readonly owner: BodyReader,
     readonly due: number,
@@ -60,8 +68,12 @@ export class BodyReader {
   readonly #timeoutMs: number;
   readonly #maxBody: number;
   readonly #timeout: HttpReply;
-  /** In order of their deadlines (one timeout for all, so insertion order). */
-  readonly #reading = new Set<Waiting>();
+  /**
+   * The bodies being read, in order of their deadlines (one timeout for all, so insertion order): a list linked
+   * through the entries themselves, not a Set, which would hash each entry and shrink its table as it empties.
+   */
+  #first: Waiting | undefined;
+  #last: Waiting | undefined;
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /** `timeoutMs`: 0 for no deadline. */
@@ -96,7 +108,7 @@ export class BodyReader {
         reject,
       );
       if (timed) {
-        this.#reading.add(entry);
+        this.#append(entry);
         this.#sweeper ??= this.#startSweeping();
       }
       try {
@@ -114,7 +126,29 @@ export class BodyReader {
 
   /** Whether `entry` is still waiting for its body (then it no longer is): not answered 408 already. */
   settle(entry: Waiting): boolean {
-    return this.#timeoutMs === 0 || this.#reading.delete(entry);
+    if (this.#timeoutMs === 0) return true;
+    if (!entry.listed) return false;
+    this.#unlink(entry);
+    return true;
+  }
+
+  #append(entry: Waiting): void {
+    entry.listed = true;
+    entry.prev = this.#last;
+    if (this.#last === undefined) this.#first = entry;
+    else this.#last.next = entry;
+    this.#last = entry;
+  }
+
+  #unlink(entry: Waiting): void {
+    entry.listed = false;
+    const { prev, next } = entry;
+    if (prev === undefined) this.#first = next;
+    else prev.next = next;
+    if (next === undefined) this.#last = prev;
+    else next.prev = prev;
+    entry.prev = undefined;
+    entry.next = undefined;
   }
 
   /** 413: the body passed the size limit. */
@@ -131,12 +165,11 @@ export class BodyReader {
 
   readonly #sweep = (): void => {
     const now = performance.now();
-    for (const entry of this.#reading) {
-      if (entry.due > now) break;
-      this.#reading.delete(entry);
+    for (let entry = this.#first; entry !== undefined && entry.due <= now; entry = this.#first) {
+      this.#unlink(entry);
       entry.answer({ ...this.#timeout, headers: { ...this.#timeout.headers } });
     }
-    if (this.#reading.size === 0 && this.#sweeper !== undefined) {
+    if (this.#first === undefined && this.#sweeper !== undefined) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }
