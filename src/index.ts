@@ -141,7 +141,7 @@ export {
 } from './server/http/adapters/web.js';
 export { PRM_PREFIX, type ResourceAuthOptions } from './server/http/core/auth-gate.js';
 export type { ClientAddressOptions } from './server/http/core/client-address.js';
-export type { HttpReply, HttpRequestLike, SseSink } from './server/http/core/http.js';
+export type { BodyReading, HttpReply, HttpRequestLike, SseSink } from './server/http/core/http.js';
 export type { OverloadOptions } from './server/http/core/overload.js';
 export type { SecurityOptions } from './server/http/core/security.js';
 export {

@@ -1,7 +1,9 @@
 // A stateful-era POST to a Streamable HTTP endpoint without sessions (`sessions: false`) is answered the way a
 // 2026-07-28 request is: dispatched directly, with no session, transport or Peer made for it (issue 23).
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, test } from 'node:test';
+import { z } from 'zod';
 import { createStreamableHttpHandler, McpServer, type SessionInfo, toFetchHandler } from '../../src/index.js';
 import { type RunningServer, serve } from '../../src/node.js';
 import { eventually, post, responseOf, resultOf, resultText, rpcBody, TEST_TIMEOUT } from './helpers.js';
@@ -147,4 +149,43 @@ test('closing the endpoint ends a request still at work: 503, its handler aborte
   // The handler saw its signal abort; its late answer went nowhere.
   await eventually(() => server.waited.length === 1, 'the handler to end');
   assert.deepEqual(server.waited, ['aborted: server closing']);
+});
+
+test('a body that arrives in pieces, a character split between two of them, is read whole', T, async () => {
+  const server = new McpServer({ name: 'pieces', version: '1' });
+  server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
+  const served = await serve(server, { sessions: false, legacySse: false, responseMode: 'json' });
+  running.push(served);
+  const text = `piece ✓ ${'x'.repeat(3000)} ✓ end`;
+  const body = Buffer.from(rpcBody(1, 'tools/call', { name: 'echo', arguments: { text } }));
+  const tick = body.indexOf('✓'); // its 3 bytes go out in two writes
+  const port = new URL(served.url).port;
+  const socket = connect({ host: '127.0.0.1', port: Number(port) });
+  socket.on('error', () => undefined);
+  let heard = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    heard += chunk;
+  });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  try {
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
+    for (const piece of [body.subarray(0, tick + 1), body.subarray(tick + 1, 2000), body.subarray(2000)]) {
+      socket.write(piece);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    await closed;
+  } finally {
+    socket.destroy();
+  }
+  assert.match(heard, /^HTTP\/1\.1 200 /);
+  const reply = JSON.parse(heard.slice(heard.indexOf('\r\n\r\n') + 4)) as {
+    result?: { content?: { text?: string }[] };
+  };
+  assert.equal(reply.result?.content?.[0]?.text, text);
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, toError } from '../../../jsonrpc/errors.js';
 import { httpError } from '../core/errors.js';
-import type { HttpReply, HttpRequestLike, SseSink } from '../core/http.js';
+import type { BodyReading, HttpReply, HttpRequestLike, SseSink } from '../core/http.js';
 import { type ExchangeHandler, MAX_SSE_BACKLOG_BYTES } from './web.js';
 
 /** A node:http request handler that also fits Express/Connect-style middleware (`next` for other paths). */
@@ -116,39 +116,75 @@ class NodeRequest implements HttpRequestLike {
     return Array.isArray(v) ? v.join(', ') : v;
   }
 
-  /** Body-parsing middleware may have consumed the stream already: use what it parsed. */
   text(limit: number): Promise<string | undefined> {
-    const preParsed = (this.#req as { body?: unknown }).body;
-    return preParsed !== undefined ? Promise.resolve(JSON.stringify(preParsed)) : readBody(this.#req, limit);
+    return new Promise((resolve, reject) => this.readText(limit, { done: resolve, fail: reject }));
+  }
+
+  /** Body-parsing middleware may have consumed the stream already: use what it parsed. */
+  readText(limit: number, reading: BodyReading): void {
+    const req = this.#req as BodyStream;
+    const preParsed = (req as { body?: unknown }).body;
+    if (preParsed !== undefined) {
+      reading.done(JSON.stringify(preParsed));
+      return;
+    }
+    req[BODY] = new BodyRead(reading, limit);
+    req.on('data', onBodyData);
+    req.on('end', onBodyEnd);
+    req.on('error', onBodyError);
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
-      if (over) return;
-      total += chunk.length;
-      if (total > limit) {
-        over = true;
-        chunks.length = 0;
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!over)
-        resolve(
-          chunks.length === 1
-            ? (chunks[0] as Buffer).toString('utf8')
-            : Buffer.concat(chunks).toString('utf8'),
-        );
-    });
-    req.on('error', reject);
-  });
+/** The body of a request being read: its chunks so far (most bodies are one). */
+class BodyRead {
+  first: Buffer | undefined = undefined;
+  rest: Buffer[] | undefined = undefined;
+  total = 0;
+
+  constructor(
+    readonly reading: BodyReading,
+    readonly limit: number,
+  ) {}
+}
+
+const BODY = Symbol('mcpkit.body');
+/** A request whose body is being read: the listeners below are shared by all (no closures per request). */
+type BodyStream = IncomingMessage & { [BODY]?: BodyRead | undefined };
+
+function onBodyData(this: BodyStream, chunk: Buffer): void {
+  const read = this[BODY];
+  if (read === undefined) return;
+  read.total += chunk.length;
+  if (read.total > read.limit) {
+    // The rest flows on unread; node closes the connection once the 413 is out.
+    this[BODY] = undefined;
+    read.reading.done(undefined);
+    return;
+  }
+  if (read.first === undefined) read.first = chunk;
+  else if (read.rest === undefined) read.rest = [chunk];
+  else read.rest.push(chunk);
+}
+
+function onBodyEnd(this: BodyStream): void {
+  const read = this[BODY];
+  if (read === undefined) return;
+  this[BODY] = undefined;
+  const { first, rest } = read;
+  const text =
+    first === undefined
+      ? ''
+      : rest === undefined
+        ? first.toString('utf8')
+        : Buffer.concat([first, ...rest]).toString('utf8');
+  read.reading.done(text);
+}
+
+function onBodyError(this: BodyStream, error: Error): void {
+  const read = this[BODY];
+  if (read === undefined) return;
+  this[BODY] = undefined;
+  read.reading.fail(error);
 }
 
 function writeReply(res: ServerResponse, reply: HttpReply): void {

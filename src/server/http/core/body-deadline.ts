@@ -1,16 +1,55 @@
 import { httpError } from './errors.js';
-import type { HttpReply, HttpRequestLike } from './http.js';
+import type { BodyReading, HttpReply, HttpRequestLike } from './http.js';
 import { payloadTooLarge } from './post-body.js';
 
 /** The default of the endpoints' `bodyTimeoutMs`: a JSON-RPC body arrives in well under a second on any network. */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** A body being read, and when it must have arrived by. */
-class Reading {
+/** A body still awaited, as the sweeper sees it: a link of the reader's list, in order of deadlines. */
+interface Waiting {
+  readonly due: number;
+  prev: Waiting | undefined;
+  next: Waiting | undefined;
+  /** True while in the list (not yet arrived, not yet answered 408). */
+  listed: boolean;
+  answer(body: string | HttpReply): void;
+}
+
+/**
+ * A body being read (when it must have arrived by, when there is a deadline) and what follows it: `then(a, body)`,
+ * whose answer settles the one promise of the whole (`BodyReader.readThen`). It is the adapter's `BodyReading`, so a
+ * request read with callbacks makes no promise of its own.
+ */
+class Reading<A, R> implements BodyReading, Waiting {
+  prev: Waiting | undefined = undefined;
+  next: Waiting | undefined = undefined;
+  listed = false;
+
   constructor(
+    readonly owner: BodyReader,
     readonly due: number,
-    readonly answer: (reply: HttpReply) => void,
+    readonly then: (a: A, body: string | HttpReply) => R | Promise<R>,
+    readonly a: A,
+    readonly resolve: (value: R | Promise<R>) => void,
+    readonly reject: (error: unknown) => void,
   ) {}
+
+  done(text: string | undefined): void {
+    if (this.owner.settle(this)) this.answer(text ?? this.owner.tooLarge());
+  }
+
+  fail(error: unknown): void {
+    if (this.owner.settle(this)) this.reject(error);
+  }
+
+  /** Hands the body (or the refusal) on; what `then` throws rejects the promise. */
+  answer(body: string | HttpReply): void {
+    try {
+      this.resolve(this.then(this.a, body));
+    } catch (e) {
+      this.reject(e);
+    }
+  }
 }
 
 /** Validates a time limit option (ms, ≥ 0, 0 meaning none). */
@@ -29,8 +68,12 @@ export class BodyReader {
   readonly #timeoutMs: number;
   readonly #maxBody: number;
   readonly #timeout: HttpReply;
-  /** In order of their deadlines (one timeout for all, so insertion order). */
-  readonly #reading = new Set<Reading>();
+  /**
+   * The bodies being read, in order of their deadlines (one timeout for all, so insertion order): a list linked
+   * through the entries themselves, not a Set, which would hash each entry and shrink its table as it empties.
+   */
+  #first: Waiting | undefined;
+  #last: Waiting | undefined;
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /** `timeoutMs`: 0 for no deadline. */
@@ -42,25 +85,76 @@ export class BodyReader {
 
   /** The body of `req` as text, or the reply refusing it: 413 past the size limit, 408 past the deadline. */
   read(req: HttpRequestLike): Promise<string | HttpReply> {
-    const reading = req.text(this.#maxBody);
-    if (this.#timeoutMs === 0) return reading.then(this.#orTooLarge);
-    return new Promise((resolve, reject) => {
-      const entry = new Reading(performance.now() + this.#timeoutMs, resolve);
-      this.#reading.add(entry);
-      this.#sweeper ??= this.#startSweeping();
-      reading.then(
-        (text) => {
-          if (this.#reading.delete(entry)) resolve(this.#orTooLarge(text));
-        },
-        (e: unknown) => {
-          if (this.#reading.delete(entry)) reject(e);
-        },
+    return this.readThen(req, passOn, undefined);
+  }
+
+  /**
+   * `then(a, body)` once the body of `req` has arrived (its text, or the reply refusing it: 413 past the size limit,
+   * 408 past the deadline), as one promise: none for the reading itself when the request reads with callbacks.
+   */
+  readThen<A, R>(
+    req: HttpRequestLike,
+    then: (a: A, body: string | HttpReply) => R | Promise<R>,
+    a: A,
+  ): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      const timed = this.#timeoutMs > 0;
+      const entry = new Reading(
+        this,
+        timed ? performance.now() + this.#timeoutMs : 0,
+        then,
+        a,
+        resolve,
+        reject,
       );
+      if (timed) {
+        this.#append(entry);
+        this.#sweeper ??= this.#startSweeping();
+      }
+      try {
+        if (req.readText) req.readText(this.#maxBody, entry);
+        else
+          req.text(this.#maxBody).then(
+            (text) => entry.done(text),
+            (e: unknown) => entry.fail(e),
+          );
+      } catch (e) {
+        entry.fail(e);
+      }
     });
   }
 
-  readonly #orTooLarge = (text: string | undefined): string | HttpReply =>
-    text ?? payloadTooLarge(this.#maxBody);
+  /** Whether `entry` is still waiting for its body (then it no longer is): not answered 408 already. */
+  settle(entry: Waiting): boolean {
+    if (this.#timeoutMs === 0) return true;
+    if (!entry.listed) return false;
+    this.#unlink(entry);
+    return true;
+  }
+
+  #append(entry: Waiting): void {
+    entry.listed = true;
+    entry.prev = this.#last;
+    if (this.#last === undefined) this.#first = entry;
+    else this.#last.next = entry;
+    this.#last = entry;
+  }
+
+  #unlink(entry: Waiting): void {
+    entry.listed = false;
+    const { prev, next } = entry;
+    if (prev === undefined) this.#first = next;
+    else prev.next = next;
+    if (next === undefined) this.#last = prev;
+    else next.prev = prev;
+    entry.prev = undefined;
+    entry.next = undefined;
+  }
+
+  /** 413: the body passed the size limit. */
+  tooLarge(): HttpReply {
+    return payloadTooLarge(this.#maxBody);
+  }
 
   #startSweeping(): ReturnType<typeof setInterval> {
     // A quarter of the limit (at most a second) late at worst.
@@ -71,14 +165,17 @@ export class BodyReader {
 
   readonly #sweep = (): void => {
     const now = performance.now();
-    for (const entry of this.#reading) {
-      if (entry.due > now) break;
-      this.#reading.delete(entry);
+    for (let entry = this.#first; entry !== undefined && entry.due <= now; entry = this.#first) {
+      this.#unlink(entry);
       entry.answer({ ...this.#timeout, headers: { ...this.#timeout.headers } });
     }
-    if (this.#reading.size === 0 && this.#sweeper !== undefined) {
+    if (this.#first === undefined && this.#sweeper !== undefined) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }
   };
+}
+
+function passOn(_: undefined, body: string | HttpReply): string | HttpReply {
+  return body;
 }

@@ -16,6 +16,11 @@ export interface HttpRequestLike {
   /** Reads the body as text, refusing more than `limit` bytes (resolves `undefined` when over). */
   text(limit: number): Promise<string | undefined>;
   /**
+   * Reads the body as `text` does, calling `reading` back instead of making a promise (the node:http adapter has it;
+   * the endpoints use `text` when it is absent).
+   */
+  readText?(limit: number, reading: BodyReading): void;
+  /**
    * Transport-level authentication information: set by the endpoint's `auth` gate once the bearer token is
    * verified (an `AuthInfo`), or handed in by host middleware (`req.auth` on node:http, `toFetchHandler`'s argument).
    */
@@ -30,6 +35,12 @@ export interface HttpRequestLike {
    * `signal`).
    */
   onGone?(listener: () => void): void;
+}
+
+/** Where `HttpRequestLike.readText` hands the body: `done` with its text (`undefined` past the limit), or `fail`. */
+export interface BodyReading {
+  done(text: string | undefined): void;
+  fail(error: unknown): void;
 }
 
 /** Calls `listener` once if the client of `req` goes away before its reply is complete (see `onGone`). */

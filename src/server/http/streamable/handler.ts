@@ -11,7 +11,7 @@ import { addressReader, type ClientAddressOptions } from '../core/client-address
 import { httpError, isRateLimited, unavailable } from '../core/errors.js';
 import type { HttpReply, HttpRequestLike } from '../core/http.js';
 import { LoadShedder, type OverloadOptions } from '../core/overload.js';
-import type { PostBody } from '../core/post-body.js';
+import { type PostBody, refusePostHeaders } from '../core/post-body.js';
 import { checkRequestOrigin, type SecurityOptions } from '../core/security.js';
 import { ClusteredSessions } from './clustered-sessions.js';
 import { contextOf } from './connect.js';
@@ -21,7 +21,6 @@ import {
   isRefusal,
   namedSession,
   postToSession,
-  readPost,
   refusalOf,
   routePost,
 } from './prelude.js';
@@ -177,8 +176,15 @@ export function createStreamableHttpHandler(
    * A POST: content negotiation, its body read within the size and time limits, then (admitted by the load shedder
    * only now: a body still arriving costs the server nothing but its connection) the rest.
    */
-  async function post(req: HttpRequestLike): Promise<HttpReply> {
-    const text = await readPost(req, maxBody, bodies);
+  function post(req: HttpRequestLike): Promise<HttpReply> {
+    const refused = refusePostHeaders(req, maxBody);
+    if (refused) return Promise.resolve(refusing(req, refused));
+    // One promise for the whole POST, settled by the rest once the body is in (none per step).
+    return bodies.readThen(req, arrived, req);
+  }
+
+  /** A POST's body has arrived (or was refused: too large, too late). */
+  function arrived(req: HttpRequestLike, text: string | HttpReply): HttpReply | Promise<HttpReply> {
     if (typeof text !== 'string') return refusing(req, text);
     return shedder ? shedder.admit(dispatch, req, text) : dispatch(req, text);
   }
