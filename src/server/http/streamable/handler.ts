@@ -16,14 +16,7 @@ import { checkRequestOrigin, type SecurityOptions } from '../core/security.js';
 import { ClusteredSessions } from './clustered-sessions.js';
 import { contextOf } from './connect.js';
 import { refuseUnknownVersion } from './era-routing.js';
-import {
-  getSessionStream,
-  isRefusal,
-  namedSession,
-  postToSession,
-  refusalOf,
-  routePost,
-} from './prelude.js';
+import { getSessionStream, isRefusal, namedSession, postToSession, refusalOf, routePost } from './prelude.js';
 import { statusOfError } from './request-headers.js';
 import { serverSessions } from './session-post.js';
 import { SessionTable } from './session-table.js';
