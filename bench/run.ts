@@ -2,7 +2,7 @@
 // interleaving implementations (a rotated order each round), then prints markdown tables with medians, spreads and
 // ratios, checks the targets of issue 5, and writes bench/RESULTS.md.
 //
-//   npm run bench                       full run (about 11 minutes on 2 cores)
+//   npm run bench                       full run (about 16 minutes on 2 cores)
 //   npm run bench -- --quick            shorter phases, 2 rounds (about two minutes)
 //   npm run bench -- --only stdio,inproc   groups: stdio, payload, coldstart, inproc, http (or workload ids)
 //   npm run bench -- --rounds 3 --impl mcpkit,raw --no-write
