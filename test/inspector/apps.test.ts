@@ -177,6 +177,18 @@ async function appFrame(): Promise<Frame> {
   return frame;
 }
 
+/**
+ * Waits until the App shows a server time other than `before`. A locator, not `waitForFunction`: the App's CSP has
+ * no 'unsafe-eval', and Playwright evaluates a string predicate with `eval` on every poll after the first.
+ */
+async function newTime(frame: Frame, before: string | null): Promise<void> {
+  const exactly = new RegExp(`^${(before ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await frame
+    .locator('#server-time', { hasText: /^\d{4}-/ })
+    .filter({ hasNotText: exactly })
+    .waitFor();
+}
+
 test('renders the ext-apps basic-vanillajs App from npm with the tool result it was sent', async () => {
   await page.goto(npmInspector.url);
   await page.locator('[data-status="connected"]').waitFor();
@@ -203,9 +215,7 @@ test("the App's button calls a tool only after the person allows it, and a denia
   assert.equal(await frame.locator('#server-time').textContent(), before);
   await shot('02-app-tool-call-waiting-for-approval');
   await ask.locator('[data-approve]').click();
-  await frame.waitForFunction(
-    `(() => { const t = document.getElementById('server-time').textContent; return t !== ${JSON.stringify(before)} && /^\\d{4}-/.test(t); })()`,
-  );
+  await newTime(frame, before);
   const snapshot = npmInspector.session.snapshot();
   assert.ok(
     snapshot.calls.some((c) => c.callId.startsWith('app-') && c.name === 'get-time' && c.status === 'ok'),
@@ -308,9 +318,7 @@ test('renders the ext-apps budget-allocator App from npm from its structured res
   assert.match(before, /\$[\d,.]+K?/);
   // Its own controls work inside the sandbox: a larger budget scales every allocation.
   await frame.selectOption('#budget-selector', '500000');
-  await frame.waitForFunction(
-    `document.querySelector('.slider-row[data-category-id="marketing"] .amount').textContent !== ${JSON.stringify(before)}`,
-  );
+  await marketing.filter({ hasNotText: before }).waitFor();
   assert.equal(budgetInspector.session.asks.pending().length, 0);
   await shot('05-budget-allocator');
 });
@@ -340,9 +348,7 @@ test("on the configured host, an App's tool call goes to its own server's tool, 
   await ask.locator('[data-approve]').click();
   // ...then the host asks again, as for the model's calls, about its qualified tool (nothing was allowed for longer).
   await hostApproval(/Allow the tool basic__get-time/, 'Allow once');
-  await frame.waitForFunction(
-    `(() => { const t = document.getElementById('server-time').textContent; return t !== ${JSON.stringify(before)} && /^\\d{4}-/.test(t); })()`,
-  );
+  await newTime(frame, before);
   assert.ok(
     hostInspector.session
       .snapshot()

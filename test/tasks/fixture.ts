@@ -37,6 +37,8 @@ export const NAME_SCHEMA = {
 export interface Gate {
   promise: Promise<void>;
   release(): void;
+  /** The handler holding on this gate has begun. */
+  started: boolean;
   aborted: boolean;
   finished: boolean;
 }
@@ -54,7 +56,7 @@ export function gate(observed: Observed, key: string): Gate {
   const promise = new Promise<void>((r) => {
     release = r;
   });
-  const g: Gate = { promise, release, aborted: false, finished: false };
+  const g: Gate = { promise, release, started: false, aborted: false, finished: false };
   observed.gates.set(key, g);
   return g;
 }
@@ -123,6 +125,7 @@ export function createTaskServer(observed: Observed, options: ServerOptions = {}
     async (args, ctx) => {
       const key = String(args.key);
       const g = observed.gates.get(key) ?? gate(observed, key);
+      g.started = true;
       ctx.signal.addEventListener('abort', () => {
         g.aborted = true;
       });

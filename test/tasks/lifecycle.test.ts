@@ -226,12 +226,27 @@ describe('tasks: cancellation and failure', () => {
         },
       },
     );
-    await eventually(() => id !== '', 'the task');
+    await eventually(() => id !== '' && g.started, 'the task and its handler');
     controller.abort();
     await assert.rejects(call, isCancelled);
     await eventually(() => wire.requests('tasks/cancel').length === 1, 'tasks/cancel');
     await eventually(() => g.aborted, 'the handler to stop');
     assert.equal((await client.getTask(id)).status, 'cancelled');
+  });
+
+  test('a task cancelled before its handler began never runs it', async () => {
+    const { server: s, observed } = server();
+    const g = gate(observed, 'too-late');
+    const { client } = await connect(s, { capabilities: WITH_TASKS });
+    // The in-memory link answers within the same turn: the cancel lands before the handler's first turn.
+    const started = await client.callToolAsTask('hold', { key: 'too-late' });
+    const id = started.task?.taskId ?? '';
+    await client.cancelTask(id);
+    assert.equal(g.started, false, 'cancelled before its handler began');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(g.started, false, 'the handler of a cancelled task ran');
+    assert.equal((await client.getTask(id)).status, 'cancelled');
+    assert.deepEqual(observed.errors, []);
   });
 
   test('waitForTask stops waiting on abort without cancelling, unless asked to', async () => {

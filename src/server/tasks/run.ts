@@ -124,6 +124,11 @@ export async function runToolInTask(
   let mrtr: MrtrState = { inputResponses: {}, state: undefined };
   for (let round = 0; ; round++) {
     const ctx = context(mrtr);
+    // Stopped before this round began (cancelled before the handler's first turn, or while asking): it never runs.
+    if (ctx.signal.aborted) {
+      ctx.done();
+      throw ctx.signal.reason;
+    }
     let result: JsonObject;
     try {
       result = await callTool(def, args, ctx);
