@@ -1,3 +1,4 @@
+import { IdMap } from '../../../jsonrpc/id-map.js';
 import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
 import type { HttpReply, SseSink } from '../core/http.js';
 
@@ -13,7 +14,7 @@ export interface QueuedEvent {
 /** One logical stream of a session: the answer to a POST, or the standalone GET stream. */
 export class OutStream {
   /** Requests of the POST still waiting for their responses. */
-  readonly pending = new Set<RequestId>();
+  readonly pending = new IdMap<RequestId, true>();
   /** Events waiting while a connection is being attached (undefined when none is). */
   backlog: QueuedEvent[] | undefined;
   /** The connection currently carrying the stream, if any. */

@@ -1,6 +1,7 @@
 import { randomBase64url } from '../../../framing/base64url.js';
 import { formatJsonEvent, formatSseEvent, SSE_KEEPALIVE } from '../../../framing/sse.js';
 import { toError } from '../../../jsonrpc/errors.js';
+import { IdMap } from '../../../jsonrpc/id-map.js';
 import { encodeMessage } from '../../../jsonrpc/parse.js';
 import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
 import type { TransportReceiver } from '../../../protocol/transport.js';
@@ -43,9 +44,10 @@ export class SessionStreams {
   readonly #sseHeaders: Readonly<Record<string, string>>;
   /** The prefix of the session's stream ids. */
   readonly tag: string;
-  /** The POST streams still waiting for responses, by stream id. */
-  readonly streams = new Map<string, OutStream>();
-  readonly byRequest = new Map<RequestId, OutStream>();
+  /** The POST streams still waiting for responses, by stream id (usually one at a time: an `IdMap`). */
+  readonly streams = new IdMap<string, OutStream>();
+  /** The stream each request being answered is answered on. */
+  readonly byRequest = new IdMap<RequestId, OutStream>();
   /** The standalone (GET) stream; made when first needed (most sessions never open or use it). */
   standalone: OutStream | undefined;
   receiver: TransportReceiver | undefined;
@@ -164,7 +166,7 @@ export class SessionStreams {
     if (cluster !== undefined && stream.pending.size > 0) {
       // Recorded so that an instance resuming the stream can fail these requests if this instance dies.
       cluster.events
-        .streamOpened(this.key, stream.id, [...stream.pending])
+        .streamOpened(this.key, stream.id, stream.pending.keys())
         .catch((e: unknown) => this.error(e));
     }
     stream.backlog = [];

@@ -118,7 +118,7 @@ export class HttpSessionTransport implements Transport {
     }
     const stream = new OutStream(`${s.tag}${cluster?.instance ?? ''}${++s.nextStream}`, batch);
     for (const id of requests) {
-      stream.pending.add(id);
+      stream.pending.set(id, true);
       s.byRequest.set(id, stream);
     }
     s.streams.set(stream.id, stream);
@@ -132,7 +132,7 @@ export class HttpSessionTransport implements Transport {
     // Answered already (a handler that answers synchronously): nothing is left for a disconnect to cancel.
     if (exchange && stream.pending.size > 0) {
       whenGone(exchange, () => {
-        for (const id of [...stream.pending]) {
+        for (const id of stream.pending.keys()) {
           const params = { requestId: id, reason: 'client disconnected' };
           receiver.onmessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
           s.cancelled(id);
@@ -217,7 +217,7 @@ export class HttpSessionTransport implements Transport {
     const s = this.#s;
     if (s.closed) return;
     s.closed = true;
-    const streams = [...s.streams.values()];
+    const streams = s.streams.values();
     if (s.standalone) streams.push(s.standalone);
     for (const stream of streams) {
       stream.settle(httpError(404, 'Session terminated', SESSION_NOT_FOUND));
