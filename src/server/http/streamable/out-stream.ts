@@ -44,11 +44,24 @@ export class OutStream {
   remote: { requests: RequestId[]; answered: Set<RequestId>; ended: boolean; lost: boolean } | undefined;
   /** Cluster: checks that the instance writing a remote stream is alive. */
   watch: ReturnType<typeof setInterval> | undefined;
+  #id: string | undefined;
+  readonly #prefix: string;
 
+  /** `n`: the number of a POST stream, whose id (`prefix` and `n`) is made when first read (a JSON reply never does). */
   constructor(
-    readonly id: string,
+    prefix: string,
     readonly batch: boolean,
-  ) {}
+    readonly n = -1,
+  ) {
+    this.#id = n < 0 ? prefix : undefined;
+    this.#prefix = prefix;
+  }
+
+  /** The stream's id: the prefix of its event ids, what a client resumes it by. */
+  get id(): string {
+    this.#id ??= `${this.#prefix}${this.n}`;
+    return this.#id;
+  }
 
   /** The POST's HTTP reply is decided (once): to whoever waits for it, or kept for `replied()`. */
   settle(reply: HttpReply): void {

@@ -44,8 +44,10 @@ export class SessionStreams {
   readonly #sseHeaders: Readonly<Record<string, string>>;
   /** The prefix of the session's stream ids. */
   readonly tag: string;
-  /** The POST streams still waiting for responses, by stream id (usually one at a time: an `IdMap`). */
-  readonly streams = new IdMap<string, OutStream>();
+  /** The POST streams still waiting for responses, by number (usually one at a time: an `IdMap`); see `streamOf`. */
+  readonly streams = new IdMap<number, OutStream>();
+  /** The prefix of the ids of the session's POST streams (its tag, and the instance of a cluster). */
+  readonly streamPrefix: string;
   /** The stream each request being answered is answered on. */
   readonly byRequest = new IdMap<RequestId, OutStream>();
   /** The standalone (GET) stream; made when first needed (most sessions never open or use it). */
@@ -69,6 +71,20 @@ export class SessionStreams {
     this.#sseHeaders = Object.freeze({ ...SSE_HEADERS, ...this.headers });
     // Only resumable streams need ids that other sessions cannot guess.
     this.tag = tag ?? (settings.resumable ? streamTag() : 's');
+    this.streamPrefix = settings.cluster !== undefined ? `${this.tag}${settings.cluster.instance}` : this.tag;
+  }
+
+  /** A new POST stream (its id is made only when something reads it: an SSE event, a resumption). */
+  newStream(batch: boolean): OutStream {
+    return new OutStream(this.streamPrefix, batch, ++this.nextStream);
+  }
+
+  /** The POST stream still waiting for responses whose id is `id`, if any. */
+  streamOf(id: string): OutStream | undefined {
+    const prefix = this.streamPrefix;
+    if (!id.startsWith(prefix)) return undefined;
+    const stream = this.streams.get(Number(id.slice(prefix.length)));
+    return stream !== undefined && stream.id === id ? stream : undefined;
   }
 
   standaloneStream(): OutStream {
@@ -156,7 +172,7 @@ export class SessionStreams {
     const status = stream.batch ? 200 : statusOf ? statusOf(first) : isRateLimited(first) ? 429 : 200;
     const headers = this.#jsonHeaders;
     stream.settle({ status, headers: status === 429 ? retryHeaders(first, headers) : headers, body });
-    this.streams.delete(stream.id);
+    this.streams.delete(stream.n);
     if (this.streams.size === 0) this.onidle?.();
   }
 
@@ -210,7 +226,7 @@ export class SessionStreams {
     const finished =
       stream.remote !== undefined
         ? stream.remote.ended || stream.remote.lost
-        : stream !== this.standalone && !this.streams.has(stream.id);
+        : stream !== this.standalone && this.streams.get(stream.n) !== stream;
     if (stream.remote?.lost) failLost(stream, sink);
     if (stream.closeRequested || finished || this.closed) {
       stream.closeRequested = false;
@@ -231,7 +247,7 @@ export class SessionStreams {
   }
 
   finish(stream: OutStream): void {
-    this.streams.delete(stream.id);
+    if (this.streams.get(stream.n) === stream) this.streams.delete(stream.n);
     const ended = this.settings.eventStore?.streamEnded?.(this.key, stream.id);
     if (ended instanceof Promise) ended.catch((e: unknown) => this.error(e));
     if (stream.sink) stream.detach(true);
