@@ -1,4 +1,3 @@
-import { IdMap } from '../../../jsonrpc/id-map.js';
 import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
 import type { HttpReply, SseSink } from '../core/http.js';
 
@@ -13,8 +12,11 @@ export interface QueuedEvent {
 
 /** One logical stream of a session: the answer to a POST, or the standalone GET stream. */
 export class OutStream {
-  /** Requests of the POST still waiting for their responses. */
-  readonly pending = new IdMap<RequestId, true>();
+  /**
+   * How many requests of the POST still wait for their responses (which they are: `SessionStreams.requestsOf`; the
+   * session's `byRequest` knows each request's stream, so the stream keeps no table of its own).
+   */
+  pending = 0;
   /** Events waiting while a connection is being attached (undefined when none is). */
   backlog: QueuedEvent[] | undefined;
   /** The connection currently carrying the stream, if any. */

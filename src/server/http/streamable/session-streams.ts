@@ -108,14 +108,31 @@ export class SessionStreams {
     this.receiver?.onerror(toError(e));
   }
 
+  /** The request `id` is answered on `stream` (once: a batch may name an id twice). */
+  awaits(id: RequestId, stream: OutStream): void {
+    if (this.byRequest.get(id) === stream) return;
+    this.byRequest.set(id, stream);
+    stream.pending++;
+  }
+
+  /** The request `id`, answered on `stream`, no longer waits (answered or cancelled). */
+  answered(id: RequestId, stream: OutStream): void {
+    this.byRequest.delete(id);
+    stream.pending--;
+  }
+
+  /** The requests still waiting for their responses on `stream`, in the order they arrived. */
+  requestsOf(stream: OutStream): RequestId[] {
+    return this.byRequest.keys().filter((id) => this.byRequest.get(id) === stream);
+  }
+
   /** A cancelled request gets no response: its stream stops waiting for one. */
   cancelled(requestId: unknown): void {
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const stream = this.byRequest.get(requestId);
     if (!stream) return;
-    this.byRequest.delete(requestId);
-    stream.pending.delete(requestId);
-    if (stream.pending.size > 0) return;
+    this.answered(requestId, stream);
+    if (stream.pending > 0) return;
     if (!stream.sse && stream.json.length > 0) this.replyJson(stream);
     else {
       if (!stream.sse) this.startSse(stream);
@@ -127,7 +144,7 @@ export class SessionStreams {
     if (!stream.sse) {
       if (isResponse) {
         stream.json.push(message);
-        if (stream.pending.size === 0) this.replyJson(stream);
+        if (stream.pending === 0) this.replyJson(stream);
         return;
       }
       this.startSse(stream);
@@ -139,7 +156,7 @@ export class SessionStreams {
       : this.settings.resumable
         ? `${stream.id}.${++stream.seq}`
         : undefined;
-    const last = isResponse && stream.pending.size === 0;
+    const last = isResponse && stream.pending === 0;
     if (typeof id !== 'object' && stream.tail === undefined) {
       stream.write({ id, text: formatJsonEvent(data, id) });
       if (last) this.finish(stream);
@@ -179,10 +196,10 @@ export class SessionStreams {
   startSse(stream: OutStream): void {
     stream.sse = true;
     const cluster = this.settings.cluster;
-    if (cluster !== undefined && stream.pending.size > 0) {
+    if (cluster !== undefined && stream.pending > 0) {
       // Recorded so that an instance resuming the stream can fail these requests if this instance dies.
       cluster.events
-        .streamOpened(this.key, stream.id, stream.pending.keys())
+        .streamOpened(this.key, stream.id, this.requestsOf(stream))
         .catch((e: unknown) => this.error(e));
     }
     stream.backlog = [];

@@ -121,8 +121,7 @@ export class HttpSessionTransport implements Transport {
     const stream = s.newStream(batch);
     for (const m of messages) {
       if (!('method' in m && 'id' in m)) continue;
-      stream.pending.set(m.id, true);
-      s.byRequest.set(m.id, stream);
+      s.awaits(m.id, stream);
     }
     s.streams.set(stream.n, stream);
     stream.undecided = true;
@@ -133,9 +132,9 @@ export class HttpSessionTransport implements Transport {
       if ('method' in m && m.method === 'notifications/cancelled') s.cancelled(m.params?.requestId);
     }
     // Answered already (a handler that answers synchronously): nothing is left for a disconnect to cancel.
-    if (exchange && stream.pending.size > 0) {
+    if (exchange && stream.pending > 0) {
       whenGone(exchange, () => {
-        for (const id of stream.pending.keys()) {
+        for (const id of s.requestsOf(stream)) {
           const params = { requestId: id, reason: 'client disconnected' };
           receiver.onmessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
           s.cancelled(id);
@@ -187,8 +186,7 @@ export class HttpSessionTransport implements Transport {
       const id = message.id;
       const stream = id === null ? undefined : s.byRequest.get(id);
       if (!stream || id === null) return; // The request's stream is gone (cancelled, or a stateless reply sent).
-      s.byRequest.delete(id);
-      stream.pending.delete(id);
+      s.answered(id, stream);
       s.emit(stream, message, true);
       return;
     }
