@@ -133,7 +133,7 @@ export class SessionStreams {
     if (!stream) return;
     this.answered(requestId, stream);
     if (stream.pending > 0) return;
-    if (!stream.sse && stream.json.length > 0) this.replyJson(stream);
+    if (!stream.sse && stream.first !== undefined) this.replyJson(stream);
     else {
       if (!stream.sse) this.startSse(stream);
       this.finish(stream);
@@ -143,7 +143,7 @@ export class SessionStreams {
   emit(stream: OutStream, message: JsonRpcMessage, isResponse: boolean): void {
     if (!stream.sse) {
       if (isResponse) {
-        stream.json.push(message);
+        stream.collect(message);
         if (stream.pending === 0) this.replyJson(stream);
         return;
       }
@@ -180,9 +180,12 @@ export class SessionStreams {
   }
 
   replyJson(stream: OutStream): void {
-    const first = stream.json[0] as JsonRpcMessage;
+    const first = stream.first as JsonRpcMessage;
     const body = stream.batch
-      ? `[${stream.json.map((m) => encodeMessage(m)).join(',')}]`
+      ? `[${stream
+          .takeCollected()
+          .map((m) => encodeMessage(m))
+          .join(',')}]`
       : encodeMessage(first);
     const statusOf = this.settings.statusOf;
     // One message answering the whole POST: a rate limit's refusal is a 429 (stateless-revision errors map further).
@@ -203,13 +206,11 @@ export class SessionStreams {
         .catch((e: unknown) => this.error(e));
     }
     stream.backlog = [];
-    const early = stream.json;
     if (stream.undecided)
       stream.settle(this.sseReplySync((sink) => this.attach(stream, sink, NO_REPLAY, true)));
     // Most streams are SSE from the start ('sse' mode): nothing was collected, nothing to hand over.
-    if (early.length === 0) return;
-    stream.json = Array.of();
-    for (const m of early) this.emit(stream, m, false);
+    if (stream.first === undefined) return;
+    for (const m of stream.takeCollected()) this.emit(stream, m, false);
   }
 
   sseReply(run: (sink: SseSink) => void): Promise<HttpReply> {
