@@ -2,7 +2,7 @@
 // valgrind's callgrind, which do not depend on how busy the machine is (issues 23 and 24):
 //
 //   npm run -s build && node dist/bench/http-callgrind.js [--impl mcpkit,raw] [--setups stateless,json,sse,modern]
-//     [--clients 1,8] [--warmup 4000] [--calls 2000] [--baseline DIR]
+//     [--clients 1,8] [--warmup 4000] [--calls 2000] [--baseline DIR] [--keep]
 //
 // Per implementation, HTTP setup and client count: the bench server (`servers/*-http.js`, the same files and modes as
 // `npm run bench`) runs under `valgrind --tool=callgrind --separate-threads=yes`; the load generator (`load/http.ts`,
@@ -42,6 +42,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '4000' },
     calls: { type: 'string', default: '2000' },
     baseline: { type: 'string' },
+    // Keeps each run's callgrind files (their folder printed on stderr) for `callgrind_annotate`.
+    keep: { type: 'boolean', default: false },
   },
 });
 const list = (s: string) => s.split(',').map((x) => x.trim());
@@ -108,7 +110,9 @@ async function measure(
   } finally {
     await load.close();
     await server.stop(5000);
-    rmSync(dir, { recursive: true, force: true });
+    if (values.keep)
+      process.stderr.write(`${impl.name} ${setup} ${clients}: callgrind files kept in ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

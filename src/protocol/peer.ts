@@ -1,4 +1,5 @@
 import { ErrorCode, JsonRpcError, McpkitError, toError } from '../jsonrpc/errors.js';
+import { IdMap } from '../jsonrpc/id-map.js';
 import { classify, errorResponse, type Parsed, resultResponse } from '../jsonrpc/parse.js';
 import type {
   JsonObject,
@@ -60,7 +61,8 @@ export class Peer {
   readonly #options: PeerOptions;
   /** Requests this side sent; made on the first one (most server sessions never send any). */
   #outgoing: OutgoingRequests | undefined;
-  readonly #incoming = new Map<RequestId, Cancellation>();
+  /** The requests being answered: usually one at a time, which an `IdMap` holds without a hash table. */
+  readonly #incoming = new IdMap<RequestId, Cancellation>();
   #closed = false;
   /** The other side will send nothing more: close once every request being answered has its answer sent. */
   #ended = false;

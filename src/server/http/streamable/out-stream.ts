@@ -12,8 +12,11 @@ export interface QueuedEvent {
 
 /** One logical stream of a session: the answer to a POST, or the standalone GET stream. */
 export class OutStream {
-  /** Requests of the POST still waiting for their responses. */
-  readonly pending = new Set<RequestId>();
+  /**
+   * How many requests of the POST still wait for their responses (which they are: `SessionStreams.requestsOf`; the
+   * session's `byRequest` knows each request's stream, so the stream keeps no table of its own).
+   */
+  pending = 0;
   /** Events waiting while a connection is being attached (undefined when none is). */
   backlog: QueuedEvent[] | undefined;
   /** The connection currently carrying the stream, if any. */
@@ -24,13 +27,17 @@ export class OutStream {
   undecided = false;
   /** The reply decided while the POST's messages were being delivered, before anything waited for it. */
   decided: HttpReply | undefined;
+  /** The first response collected while the answer may still be plain JSON (most POSTs have only this one). */
+  first: JsonRpcMessage | undefined;
   /**
-   * Responses collected while the answer may still be plain JSON. `Array.of()`, not `[]`: an array literal has an
-   * allocation site V8 may pretenure (see `RequestSetup` in server/dispatch/setup.ts), and this array, allocated old,
-   * kept every request's response and result alive through scavenges (0.3 MB promoted per scavenge on the guards
-   * bench server; 8 KB without). An array made by `Array.of` has no allocation site.
+   * The responses collected after the first (a batch). `Array.of()`, not `[]`: an array literal has an allocation site
+   * V8 may pretenure (see `RequestSetup` in server/dispatch/setup.ts), and this array, allocated old, kept every
+   * request's response and result alive through scavenges (0.3 MB promoted per scavenge on the guards bench server;
+   * 8 KB without). An array made by `Array.of` has no allocation site; it is made only for a second response, since
+   * `Array.of` sets the length through the generic property path (about 600 instructions per POST when every stream
+   * made one).
    */
-  json: JsonRpcMessage[] = Array.of();
+  rest: JsonRpcMessage[] | undefined;
   sse = false;
   closeRequested = false;
   keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -43,11 +50,24 @@ export class OutStream {
   remote: { requests: RequestId[]; answered: Set<RequestId>; ended: boolean; lost: boolean } | undefined;
   /** Cluster: checks that the instance writing a remote stream is alive. */
   watch: ReturnType<typeof setInterval> | undefined;
+  #id: string | undefined;
+  readonly #prefix: string;
 
+  /** `n`: the number of a POST stream, whose id (`prefix` and `n`) is made when first read (a JSON reply never does). */
   constructor(
-    readonly id: string,
+    prefix: string,
     readonly batch: boolean,
-  ) {}
+    readonly n = -1,
+  ) {
+    this.#id = n < 0 ? prefix : undefined;
+    this.#prefix = prefix;
+  }
+
+  /** The stream's id: the prefix of its event ids, what a client resumes it by. */
+  get id(): string {
+    this.#id ??= `${this.#prefix}${this.n}`;
+    return this.#id;
+  }
 
   /** The POST's HTTP reply is decided (once): to whoever waits for it, or kept for `replied()`. */
   settle(reply: HttpReply): void {
@@ -69,6 +89,25 @@ export class OutStream {
     return new Promise<HttpReply>((resolve) => {
       this.reply = resolve;
     });
+  }
+
+  /** Collects a response while the answer may still be plain JSON. */
+  collect(message: JsonRpcMessage): void {
+    if (this.first === undefined) this.first = message;
+    else if (this.rest === undefined) this.rest = Array.of(message);
+    else this.rest.push(message);
+  }
+
+  /** The collected responses, in order, handed over once (to a JSON reply, or to the stream turned SSE). */
+  takeCollected(): JsonRpcMessage[] {
+    const first = this.first;
+    const rest = this.rest;
+    this.first = undefined;
+    this.rest = undefined;
+    if (first === undefined) return [];
+    if (rest === undefined) return [first];
+    rest.unshift(first);
+    return rest;
   }
 
   /** True while a connection is attached or being attached. */

@@ -1,6 +1,7 @@
 import { randomBase64url } from '../../../framing/base64url.js';
 import { formatJsonEvent, formatSseEvent, SSE_KEEPALIVE } from '../../../framing/sse.js';
 import { toError } from '../../../jsonrpc/errors.js';
+import { IdMap } from '../../../jsonrpc/id-map.js';
 import { encodeMessage } from '../../../jsonrpc/parse.js';
 import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
 import type { TransportReceiver } from '../../../protocol/transport.js';
@@ -43,9 +44,12 @@ export class SessionStreams {
   readonly #sseHeaders: Readonly<Record<string, string>>;
   /** The prefix of the session's stream ids. */
   readonly tag: string;
-  /** The POST streams still waiting for responses, by stream id. */
-  readonly streams = new Map<string, OutStream>();
-  readonly byRequest = new Map<RequestId, OutStream>();
+  /** The POST streams still waiting for responses, by number (usually one at a time: an `IdMap`); see `streamOf`. */
+  readonly streams = new IdMap<number, OutStream>();
+  /** The prefix of the ids of the session's POST streams (its tag, and the instance of a cluster). */
+  readonly streamPrefix: string;
+  /** The stream each request being answered is answered on. */
+  readonly byRequest = new IdMap<RequestId, OutStream>();
   /** The standalone (GET) stream; made when first needed (most sessions never open or use it). */
   standalone: OutStream | undefined;
   receiver: TransportReceiver | undefined;
@@ -67,6 +71,20 @@ export class SessionStreams {
     this.#sseHeaders = Object.freeze({ ...SSE_HEADERS, ...this.headers });
     // Only resumable streams need ids that other sessions cannot guess.
     this.tag = tag ?? (settings.resumable ? streamTag() : 's');
+    this.streamPrefix = settings.cluster !== undefined ? `${this.tag}${settings.cluster.instance}` : this.tag;
+  }
+
+  /** A new POST stream (its id is made only when something reads it: an SSE event, a resumption). */
+  newStream(batch: boolean): OutStream {
+    return new OutStream(this.streamPrefix, batch, ++this.nextStream);
+  }
+
+  /** The POST stream still waiting for responses whose id is `id`, if any. */
+  streamOf(id: string): OutStream | undefined {
+    const prefix = this.streamPrefix;
+    if (!id.startsWith(prefix)) return undefined;
+    const stream = this.streams.get(Number(id.slice(prefix.length)));
+    return stream !== undefined && stream.id === id ? stream : undefined;
   }
 
   standaloneStream(): OutStream {
@@ -90,15 +108,32 @@ export class SessionStreams {
     this.receiver?.onerror(toError(e));
   }
 
+  /** The request `id` is answered on `stream` (once: a batch may name an id twice). */
+  awaits(id: RequestId, stream: OutStream): void {
+    if (this.byRequest.get(id) === stream) return;
+    this.byRequest.set(id, stream);
+    stream.pending++;
+  }
+
+  /** The request `id`, answered on `stream`, no longer waits (answered or cancelled). */
+  answered(id: RequestId, stream: OutStream): void {
+    this.byRequest.delete(id);
+    stream.pending--;
+  }
+
+  /** The requests still waiting for their responses on `stream`, in the order they arrived. */
+  requestsOf(stream: OutStream): RequestId[] {
+    return this.byRequest.keys().filter((id) => this.byRequest.get(id) === stream);
+  }
+
   /** A cancelled request gets no response: its stream stops waiting for one. */
   cancelled(requestId: unknown): void {
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const stream = this.byRequest.get(requestId);
     if (!stream) return;
-    this.byRequest.delete(requestId);
-    stream.pending.delete(requestId);
-    if (stream.pending.size > 0) return;
-    if (!stream.sse && stream.json.length > 0) this.replyJson(stream);
+    this.answered(requestId, stream);
+    if (stream.pending > 0) return;
+    if (!stream.sse && stream.first !== undefined) this.replyJson(stream);
     else {
       if (!stream.sse) this.startSse(stream);
       this.finish(stream);
@@ -108,8 +143,8 @@ export class SessionStreams {
   emit(stream: OutStream, message: JsonRpcMessage, isResponse: boolean): void {
     if (!stream.sse) {
       if (isResponse) {
-        stream.json.push(message);
-        if (stream.pending.size === 0) this.replyJson(stream);
+        stream.collect(message);
+        if (stream.pending === 0) this.replyJson(stream);
         return;
       }
       this.startSse(stream);
@@ -121,7 +156,7 @@ export class SessionStreams {
       : this.settings.resumable
         ? `${stream.id}.${++stream.seq}`
         : undefined;
-    const last = isResponse && stream.pending.size === 0;
+    const last = isResponse && stream.pending === 0;
     if (typeof id !== 'object' && stream.tail === undefined) {
       stream.write({ id, text: formatJsonEvent(data, id) });
       if (last) this.finish(stream);
@@ -145,36 +180,37 @@ export class SessionStreams {
   }
 
   replyJson(stream: OutStream): void {
-    const first = stream.json[0] as JsonRpcMessage;
+    const first = stream.first as JsonRpcMessage;
     const body = stream.batch
-      ? `[${stream.json.map((m) => encodeMessage(m)).join(',')}]`
+      ? `[${stream
+          .takeCollected()
+          .map((m) => encodeMessage(m))
+          .join(',')}]`
       : encodeMessage(first);
     const statusOf = this.settings.statusOf;
     // One message answering the whole POST: a rate limit's refusal is a 429 (stateless-revision errors map further).
     const status = stream.batch ? 200 : statusOf ? statusOf(first) : isRateLimited(first) ? 429 : 200;
     const headers = this.#jsonHeaders;
     stream.settle({ status, headers: status === 429 ? retryHeaders(first, headers) : headers, body });
-    this.streams.delete(stream.id);
+    this.streams.delete(stream.n);
     if (this.streams.size === 0) this.onidle?.();
   }
 
   startSse(stream: OutStream): void {
     stream.sse = true;
     const cluster = this.settings.cluster;
-    if (cluster !== undefined && stream.pending.size > 0) {
+    if (cluster !== undefined && stream.pending > 0) {
       // Recorded so that an instance resuming the stream can fail these requests if this instance dies.
       cluster.events
-        .streamOpened(this.key, stream.id, [...stream.pending])
+        .streamOpened(this.key, stream.id, this.requestsOf(stream))
         .catch((e: unknown) => this.error(e));
     }
     stream.backlog = [];
-    const early = stream.json;
     if (stream.undecided)
       stream.settle(this.sseReplySync((sink) => this.attach(stream, sink, NO_REPLAY, true)));
     // Most streams are SSE from the start ('sse' mode): nothing was collected, nothing to hand over.
-    if (early.length === 0) return;
-    stream.json = Array.of();
-    for (const m of early) this.emit(stream, m, false);
+    if (stream.first === undefined) return;
+    for (const m of stream.takeCollected()) this.emit(stream, m, false);
   }
 
   sseReply(run: (sink: SseSink) => void): Promise<HttpReply> {
@@ -208,7 +244,7 @@ export class SessionStreams {
     const finished =
       stream.remote !== undefined
         ? stream.remote.ended || stream.remote.lost
-        : stream !== this.standalone && !this.streams.has(stream.id);
+        : stream !== this.standalone && this.streams.get(stream.n) !== stream;
     if (stream.remote?.lost) failLost(stream, sink);
     if (stream.closeRequested || finished || this.closed) {
       stream.closeRequested = false;
@@ -229,7 +265,7 @@ export class SessionStreams {
   }
 
   finish(stream: OutStream): void {
-    this.streams.delete(stream.id);
+    if (this.streams.get(stream.n) === stream) this.streams.delete(stream.n);
     const ended = this.settings.eventStore?.streamEnded?.(this.key, stream.id);
     if (ended instanceof Promise) ended.catch((e: unknown) => this.error(e));
     if (stream.sink) stream.detach(true);

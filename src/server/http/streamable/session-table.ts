@@ -8,18 +8,29 @@ export interface SessionTableOptions {
   idleTimeoutMs: number;
 }
 
-interface Entry {
-  transport: HttpSessionTransport;
-  lastSeen: number;
+/** A session in the table, linked in least-recently-used order (oldest first). */
+class Entry {
+  older: Entry | undefined = undefined;
+  newer: Entry | undefined = undefined;
+  constructor(
+    readonly id: string,
+    readonly transport: HttpSessionTransport,
+    public lastSeen: number,
+  ) {}
 }
 
 /**
  * The bounded table of live HTTP sessions, in least-recently-used order: lookups move an entry to the
- * end, so expiry and eviction only look at the front.
+ * end, so expiry and eviction only look at the front. The order is a list linked through the entries, not the `Map`'s
+ * own: moving an entry is a few writes, where a delete and a set of the `Map` per lookup filled its table with holes
+ * that a rehash (a new table) cleared every few requests.
  */
 export class SessionTable {
   readonly #entries = new Map<string, Entry>();
   readonly #options: SessionTableOptions;
+  /** The least and the most recently used entries. */
+  #oldest: Entry | undefined;
+  #newest: Entry | undefined;
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: SessionTableOptions) {
@@ -35,14 +46,17 @@ export class SessionTable {
   get(id: string, now = Date.now()): HttpSessionTransport | undefined {
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
-    this.#entries.delete(id);
-    if (entry.transport.closed) return undefined;
+    if (entry.transport.closed) {
+      this.#remove(entry);
+      return undefined;
+    }
     if (now - entry.lastSeen >= this.#options.idleTimeoutMs && entry.transport.activeStreams === 0) {
+      this.#remove(entry);
       void entry.transport.close();
       return undefined;
     }
     entry.lastSeen = now;
-    this.#entries.set(id, entry);
+    this.#touch(entry);
     return entry.transport;
   }
 
@@ -57,31 +71,37 @@ export class SessionTable {
     if (this.#entries.size >= this.#options.maxSessions) {
       const victim = this.#oldestIdle();
       if (!victim) return false;
-      this.#entries.delete(victim[0]);
-      void victim[1].transport.close();
+      this.#remove(victim);
+      void victim.transport.close();
     }
-    this.#entries.set(id, { transport, lastSeen: Date.now() });
+    const known = this.#entries.get(id);
+    if (known) this.#remove(known);
+    const entry = new Entry(id, transport, Date.now());
+    this.#entries.set(id, entry);
+    this.#append(entry);
     this.#ensureSweeper();
     return true;
   }
 
   /** Removes a session without closing it (it closed itself). */
   delete(id: string): void {
-    this.#entries.delete(id);
+    const entry = this.#entries.get(id);
+    if (entry) this.#remove(entry);
   }
 
   /** Closes sessions idle past the timeout; a session with a request in progress is not idle. */
   sweep(now = Date.now()): void {
-    const busy: [string, Entry][] = [];
-    for (const [id, entry] of this.#entries) {
+    const busy: Entry[] = [];
+    for (let entry = this.#oldest; entry !== undefined; entry = this.#oldest) {
       if (now - entry.lastSeen < this.#options.idleTimeoutMs) break;
-      this.#entries.delete(id);
-      if (entry.transport.activeStreams > 0) busy.push([id, entry]);
+      this.#remove(entry);
+      if (entry.transport.activeStreams > 0) busy.push(entry);
       else void entry.transport.close();
     }
-    for (const [id, entry] of busy) {
+    for (const entry of busy) {
       entry.lastSeen = now;
-      this.#entries.set(id, entry);
+      this.#entries.set(entry.id, entry);
+      this.#append(entry);
     }
   }
 
@@ -91,12 +111,46 @@ export class SessionTable {
     this.#sweeper = undefined;
     const all = [...this.#entries.values()];
     this.#entries.clear();
+    this.#oldest = undefined;
+    this.#newest = undefined;
     await Promise.all(all.map((e) => e.transport.close()));
   }
 
-  #oldestIdle(): [string, Entry] | undefined {
-    for (const pair of this.#entries) if (pair[1].transport.activeStreams === 0) return pair;
+  #oldestIdle(): Entry | undefined {
+    for (let entry = this.#oldest; entry !== undefined; entry = entry.newer)
+      if (entry.transport.activeStreams === 0) return entry;
     return undefined;
+  }
+
+  /** Moves an entry to the most recently used end. */
+  #touch(entry: Entry): void {
+    if (entry === this.#newest) return;
+    this.#unlink(entry);
+    this.#append(entry);
+  }
+
+  /** Takes an entry out of the table and of the order. */
+  #remove(entry: Entry): void {
+    if (this.#entries.get(entry.id) === entry) this.#entries.delete(entry.id);
+    this.#unlink(entry);
+  }
+
+  #append(entry: Entry): void {
+    entry.older = this.#newest;
+    entry.newer = undefined;
+    if (this.#newest) this.#newest.newer = entry;
+    else this.#oldest = entry;
+    this.#newest = entry;
+  }
+
+  #unlink(entry: Entry): void {
+    const { older, newer } = entry;
+    if (older) older.newer = newer;
+    else if (this.#oldest === entry) this.#oldest = newer;
+    if (newer) newer.older = older;
+    else if (this.#newest === entry) this.#newest = older;
+    entry.older = undefined;
+    entry.newer = undefined;
   }
 
   #ensureSweeper(): void {

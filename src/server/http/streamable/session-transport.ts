@@ -1,5 +1,5 @@
 import { ErrorCode, McpkitError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/types.js';
+import type { JsonRpcMessage } from '../../../jsonrpc/types.js';
 import {
   type MessageContext,
   SENT,
@@ -11,7 +11,7 @@ import type { RevisionPolicy } from '../../../spec/revision.js';
 import { httpError, SESSION_NOT_FOUND } from '../core/errors.js';
 import { type HttpReply, type HttpRequestLike, whenGone } from '../core/http.js';
 import { deliverRemote, openShared, routeIncoming, sendShared, toWire } from './cluster-streams.js';
-import { OutStream } from './out-stream.js';
+import type { OutStream } from './out-stream.js';
 import { SessionStreams } from './session-streams.js';
 import { openOrResume } from './stream-resume.js';
 import type { StreamSettings } from './stream-settings.js';
@@ -101,27 +101,29 @@ export class HttpSessionTransport implements Transport {
     if (!receiver || s.closed) return gone();
     const cluster = s.settings.cluster;
     if (cluster !== undefined) messages = routeIncoming(s, cluster, messages);
-    const requests: RequestId[] = [];
-    for (const m of messages) if ('method' in m && 'id' in m) requests.push(m.id);
-    if (requests.length === 0) {
+    // The requests among the messages, counted and checked without an array of their ids (most POSTs carry one).
+    let requests = 0;
+    for (const m of messages) {
+      if (!('method' in m && 'id' in m)) continue;
+      requests++;
+      if (s.byRequest.has(m.id)) {
+        const message = `Duplicate request id ${JSON.stringify(m.id)}: a request with this id is in progress`;
+        return httpError(409, message, ErrorCode.InvalidRequest, m.id);
+      }
+    }
+    if (requests === 0) {
       for (const m of messages) {
         receiver.onmessage(m, context);
         if ('method' in m && m.method === 'notifications/cancelled') s.cancelled(m.params?.requestId);
       }
       return { status: 202, headers: { ...s.headers } };
     }
-    for (const id of requests) {
-      if (s.byRequest.has(id)) {
-        const message = `Duplicate request id ${JSON.stringify(id)}: a request with this id is in progress`;
-        return httpError(409, message, ErrorCode.InvalidRequest, id);
-      }
+    const stream = s.newStream(batch);
+    for (const m of messages) {
+      if (!('method' in m && 'id' in m)) continue;
+      s.awaits(m.id, stream);
     }
-    const stream = new OutStream(`${s.tag}${cluster?.instance ?? ''}${++s.nextStream}`, batch);
-    for (const id of requests) {
-      stream.pending.add(id);
-      s.byRequest.set(id, stream);
-    }
-    s.streams.set(stream.id, stream);
+    s.streams.set(stream.n, stream);
     stream.undecided = true;
     if (s.settings.responseMode === 'sse') s.startSse(stream);
     const ctx = new StreamContext(context, s, stream);
@@ -130,9 +132,9 @@ export class HttpSessionTransport implements Transport {
       if ('method' in m && m.method === 'notifications/cancelled') s.cancelled(m.params?.requestId);
     }
     // Answered already (a handler that answers synchronously): nothing is left for a disconnect to cancel.
-    if (exchange && stream.pending.size > 0) {
+    if (exchange && stream.pending > 0) {
       whenGone(exchange, () => {
-        for (const id of [...stream.pending]) {
+        for (const id of s.requestsOf(stream)) {
           const params = { requestId: id, reason: 'client disconnected' };
           receiver.onmessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
           s.cancelled(id);
@@ -150,7 +152,8 @@ export class HttpSessionTransport implements Transport {
     if (cluster !== undefined) {
       const streamId = lastEventId === undefined ? undefined : cluster.events.streamOf(lastEventId);
       // A POST stream of a request running here resumes as on a single instance.
-      if (streamId === undefined || !s.streams.has(streamId)) return openShared(s, cluster, lastEventId);
+      if (streamId === undefined || s.streamOf(streamId) === undefined)
+        return openShared(s, cluster, lastEventId);
     }
     return openOrResume(s, lastEventId);
   }
@@ -183,8 +186,7 @@ export class HttpSessionTransport implements Transport {
       const id = message.id;
       const stream = id === null ? undefined : s.byRequest.get(id);
       if (!stream || id === null) return; // The request's stream is gone (cancelled, or a stateless reply sent).
-      s.byRequest.delete(id);
-      stream.pending.delete(id);
+      s.answered(id, stream);
       s.emit(stream, message, true);
       return;
     }
@@ -217,7 +219,7 @@ export class HttpSessionTransport implements Transport {
     const s = this.#s;
     if (s.closed) return;
     s.closed = true;
-    const streams = [...s.streams.values()];
+    const streams = s.streams.values();
     if (s.standalone) streams.push(s.standalone);
     for (const stream of streams) {
       stream.settle(httpError(404, 'Session terminated', SESSION_NOT_FOUND));

@@ -27,7 +27,7 @@ export async function openOrResume(s: SessionStreams, lastEventId: string | unde
   const store = s.settings.eventStore;
   const streamId = store?.streamOf(lastEventId);
   if (!store || streamId === undefined || !streamId.startsWith(s.tag)) return unknownLastEventId();
-  const live = streamId === `${s.tag}_` ? s.standaloneStream() : s.streams.get(streamId);
+  const live = streamId === `${s.tag}_` ? s.standaloneStream() : s.streamOf(streamId);
   if (live?.connected) return httpError(409, 'Conflict: this stream is already connected');
   // Events sent while the store is read wait in the backlog, so nothing falls between replay and live.
   if (live) live.backlog = [];
