@@ -39,20 +39,18 @@ export class EndedStreams {
 
   /** Keeps an ended stream's events, with the sequence of its newest event dropped before (0 for none). */
   add(streamId: string, dropped: number, events: readonly EndedEvent[]): void {
-    const texts = events.map((e) => e.data ?? JSON.stringify(e.message));
     // At most 3 bytes of UTF-8 per UTF-16 code unit.
     let need = streamId.length * 3;
-    for (const text of texts) need += EVENT_HEAD + text.length * 3;
+    for (const e of events) need += EVENT_HEAD + (e.data ?? JSON.stringify(e.message)).length * 3;
     this.#room(need);
     const bytes = this.#bytes;
     const view = this.#view;
     const offset = this.#end;
-    const idBytes = encoder.encodeInto(streamId, bytes.subarray(offset)).written;
+    const idBytes = writeText(bytes, offset, streamId);
     let at = offset + idBytes;
     let size = 0;
-    for (let i = 0; i < texts.length; i++) {
-      const written = encoder.encodeInto(texts[i] as string, bytes.subarray(at + EVENT_HEAD)).written;
-      const e = events[i] as EndedEvent;
+    for (const e of events) {
+      const written = writeText(bytes, at + EVENT_HEAD, e.data ?? JSON.stringify(e.message));
       view.setFloat64(at, e.seq, true);
       view.setUint32(at + 8, written, true);
       at += EVENT_HEAD + written;
@@ -134,6 +132,24 @@ export class EndedStreams {
     this.#start = 0;
     this.#end = kept;
   }
+}
+
+/**
+ * Writes `text` as UTF-8 at `offset`; returns its byte length. Short ASCII text (stream ids) is copied by a loop: no
+ * view made, no call into the runtime.
+ */
+function writeText(bytes: Uint8Array, offset: number, text: string): number {
+  const n = text.length;
+  if (n <= 64) {
+    let i = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) break;
+      bytes[offset + i] = c;
+    }
+    if (i === n) return n;
+  }
+  return encoder.encodeInto(text, bytes.subarray(offset)).written;
 }
 
 /** True when the `length` bytes at `offset` of `bytes` are `id`. */

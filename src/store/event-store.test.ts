@@ -159,3 +159,13 @@ test('the byte budget counts ended streams and drops them oldest first', () => {
   assert.deepEqual(store.replayAfter('s', ended[1] as string), []);
   assert.deepEqual(store.replayAfter('s', ended[2] as string), []);
 });
+
+test('an ended stream whose id is not ASCII is found again, and not taken for another', () => {
+  const store = new MemoryEventStore();
+  const other = store.append('s', 'flux-é', note(1), 10);
+  store.streamEnded('s', 'flux-é');
+  const mine = store.append('s', 'flux-流', note(2), 10);
+  store.streamEnded('s', 'flux-流');
+  assert.deepEqual(store.replayAfter('s', 'flux-流.0'), [{ id: mine, message: note(2) }]);
+  assert.deepEqual(store.replayAfter('s', 'flux-é.0'), [{ id: other, message: note(1) }]);
+});

@@ -232,13 +232,11 @@ const wholeHeadersOf = new WeakMap<Record<string, string>, Record<string, string
  * headers (a session's replies share them, and they cannot change), else per reply.
  */
 function wholeSseHeaders(headers: Record<string, string>): Record<string, string> {
-  const frozen = Object.isFrozen(headers);
-  let whole = frozen ? wholeHeadersOf.get(headers) : undefined;
-  if (whole === undefined) {
-    whole = {};
-    for (const name in headers) if (!STREAMING_HEADERS.has(name)) whole[name] = headers[name] as string;
-    if (frozen) wholeHeadersOf.set(headers, whole);
-  }
+  let whole = wholeHeadersOf.get(headers);
+  if (whole !== undefined) return whole;
+  whole = {};
+  for (const name in headers) if (!STREAMING_HEADERS.has(name)) whole[name] = headers[name] as string;
+  if (Object.isFrozen(headers)) wholeHeadersOf.set(headers, whole);
   return whole;
 }
 
