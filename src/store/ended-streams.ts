@@ -1,5 +1,7 @@
 /** The smallest buffer of a session's ended streams (grown by doubling). */
 const FIRST_BYTES = 4096;
+/** A buffer larger than this is let go once it keeps nothing (after a large event, say). */
+const RELEASE_BYTES = 256 * 1024;
 /** Numbers per stream in the index: offset, id bytes, newest dropped sequence, events, reported size. */
 const STRIDE = 5;
 /** Bytes before each event's text: its sequence (float64) and the text's byte length (uint32). */
@@ -39,18 +41,26 @@ export class EndedStreams {
 
   /** Keeps an ended stream's events, with the sequence of its newest event dropped before (0 for none). */
   add(streamId: string, dropped: number, events: readonly EndedEvent[]): void {
-    // At most 3 bytes of UTF-8 per UTF-16 code unit.
-    let need = streamId.length * 3;
-    for (const e of events) need += EVENT_HEAD + (e.data ?? JSON.stringify(e.message)).length * 3;
+    // Room for one byte per UTF-16 code unit (exact for ASCII); text that takes more is written again with room for
+    // the most it can take (3 bytes per unit), so one large event does not make the buffer 3 times its size.
+    let need = streamId.length;
+    for (const e of events) need += EVENT_HEAD + (e.data ?? JSON.stringify(e.message)).length;
+    if (!this.#write(streamId, dropped, events, need)) this.#write(streamId, dropped, events, need * 3);
+  }
+
+  /** Writes a stream after `#end` with `need` bytes of room; false when its text took more (nothing is kept then). */
+  #write(streamId: string, dropped: number, events: readonly EndedEvent[], need: number): boolean {
     this.#room(need);
     const bytes = this.#bytes;
     const view = this.#view;
     const offset = this.#end;
     const idBytes = writeText(bytes, offset, streamId);
+    if (idBytes < 0) return false;
     let at = offset + idBytes;
     let size = 0;
     for (const e of events) {
       const written = writeText(bytes, at + EVENT_HEAD, e.data ?? JSON.stringify(e.message));
+      if (written < 0) return false;
       view.setFloat64(at, e.seq, true);
       view.setUint32(at + 8, written, true);
       at += EVENT_HEAD + written;
@@ -58,6 +68,7 @@ export class EndedStreams {
     }
     this.#end = at;
     this.#index.push(offset, idBytes, dropped, events.length, size);
+    return true;
   }
 
   /** Drops the oldest stream kept; returns its reported size (0 when none is kept). */
@@ -68,11 +79,15 @@ export class EndedStreams {
     const size = index[h + 4] as number;
     this.#head = h + STRIDE;
     if (this.#head === index.length) {
-      // Nothing left: start over at the front of both.
+      // Nothing left: start over at the front of both, and let a large buffer go.
       index.length = 0;
       this.#head = 0;
       this.#start = 0;
       this.#end = 0;
+      if (this.#bytes.length > RELEASE_BYTES) {
+        this.#bytes = new Uint8Array(0);
+        this.#view = new DataView(this.#bytes.buffer);
+      }
     } else {
       this.#start = index[this.#head] as number;
       // The dead slots go once they are most of the index (each slot is moved once on average).
@@ -116,8 +131,9 @@ export class EndedStreams {
     const old = this.#bytes;
     if (this.#end + need <= old.length) return;
     const kept = this.#end - this.#start;
-    let size = Math.max(old.length, FIRST_BYTES);
-    // At most half full after the move, so that moves stay rare (each byte is moved a bounded number of times).
+    // At most half full after the move, so that moves stay rare (each byte is moved a bounded number of times); a
+    // buffer made large by events since dropped shrinks back here.
+    let size = FIRST_BYTES;
     while ((kept + need) * 2 > size) size *= 2;
     if (size === old.length) old.copyWithin(0, this.#start, this.#end);
     else {
@@ -135,11 +151,12 @@ export class EndedStreams {
 }
 
 /**
- * Writes `text` as UTF-8 at `offset`; returns its byte length. Short ASCII text (stream ids) is copied by a loop: no
- * view made, no call into the runtime.
+ * Writes `text` as UTF-8 at `offset`; returns its byte length, or -1 when it did not fit. Short ASCII text (stream
+ * ids) is copied by a loop: no view made, no call into the runtime.
  */
 function writeText(bytes: Uint8Array, offset: number, text: string): number {
   const n = text.length;
+  if (offset + n > bytes.length) return -1;
   if (n <= 64) {
     let i = 0;
     for (; i < n; i++) {
@@ -149,7 +166,8 @@ function writeText(bytes: Uint8Array, offset: number, text: string): number {
     }
     if (i === n) return n;
   }
-  return encoder.encodeInto(text, bytes.subarray(offset)).written;
+  const done = encoder.encodeInto(text, bytes.subarray(offset));
+  return done.read === n ? done.written : -1;
 }
 
 /** True when the `length` bytes at `offset` of `bytes` are `id`. */

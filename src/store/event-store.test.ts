@@ -169,3 +169,15 @@ test('an ended stream whose id is not ASCII is found again, and not taken for an
   assert.deepEqual(store.replayAfter('s', 'flux-流.0'), [{ id: mine, message: note(2) }]);
   assert.deepEqual(store.replayAfter('s', 'flux-é.0'), [{ id: other, message: note(1) }]);
 });
+
+test('a large ended event of multi-byte text is kept whole, and the streams after it too', () => {
+  const store = new MemoryEventStore();
+  const big: JsonRpcMessage = { jsonrpc: '2.0', id: 1, result: { text: 'é✓𝄞'.repeat(50_000) } };
+  const data = JSON.stringify(big);
+  const id = store.append('s', 'L', big, data.length, data);
+  store.streamEnded('s', 'L');
+  const small = store.append('s', 'M', note(1), 10, JSON.stringify(note(1)));
+  store.streamEnded('s', 'M');
+  assert.deepEqual(store.replayAfter('s', 'L.0'), [{ id, message: big }]);
+  assert.deepEqual(store.replayAfter('s', 'M.0'), [{ id: small, message: note(1) }]);
+});
