@@ -95,3 +95,89 @@ test('past the stream limit a finished stream goes first, then the oldest live o
     [note(7), note(8)],
   );
 });
+
+test('an ended stream is kept as the text of its events: a message changed after the stream ended is replayed as sent', () => {
+  const store = new MemoryEventStore();
+  const message = note(1);
+  // Appended without its text (the cluster's shared store in one process): encoded when the stream ends.
+  const first = store.append('s', 'F', message, 10);
+  const second = store.append('s', 'F', note(2), 10);
+  store.streamEnded('s', 'F');
+  (message as unknown as { params: { n: number } }).params.n = 99;
+  assert.deepEqual(store.replayAfter('s', 'F.0'), [
+    { id: first, message: note(1) },
+    { id: second, message: note(2) },
+  ]);
+  assert.deepEqual(store.replayAfter('s', first), [{ id: second, message: note(2) }]);
+  assert.deepEqual(store.replayAfter('s', second), []);
+});
+
+test('the last 100 streams of a session stay resumable after they ended, through many more (text of any script)', () => {
+  const store = new MemoryEventStore();
+  const text = (i: number): JsonRpcMessage => ({
+    jsonrpc: '2.0',
+    id: i,
+    result: { content: [{ type: 'text', text: `réponse ${i} ✓ 𝄞 ${'x'.repeat(i % 300)}` }] },
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const stream = `tag${i}`;
+    const data = JSON.stringify(text(i));
+    ids.push(store.append('s', stream, text(i), data.length, data));
+    store.streamEnded('s', stream);
+  }
+  for (let i = 0; i < 1000; i++) {
+    const replay = store.replayAfter('s', `tag${i}.0`);
+    if (i < 900) assert.equal(replay, undefined, `stream ${i} is past the 100 kept`);
+    else assert.deepEqual(replay, [{ id: ids[i], message: text(i) }], `stream ${i}`);
+  }
+});
+
+test('a stream written again after it ended is replayed whole, and a gap in an ended stream is refused', () => {
+  const store = new MemoryEventStore({ maxEventsPerStream: 2 });
+  store.append('s', 'G', note(1), 10);
+  const g2 = store.append('s', 'G', note(2), 10);
+  const g3 = store.append('s', 'G', note(3), 10);
+  store.streamEnded('s', 'G');
+  assert.equal(store.replayAfter('s', 'G.0'), undefined, 'its first event was dropped: a gap');
+  const g4 = store.append('s', 'G', note(4), 10);
+  assert.deepEqual(
+    store.replayAfter('s', g2)?.map((e) => e.id),
+    [g3, g4],
+  );
+});
+
+test('the byte budget counts ended streams and drops them oldest first', () => {
+  const store = new MemoryEventStore({ maxBytesPerSession: 1000 });
+  const ended: string[] = [];
+  for (const stream of ['H', 'I', 'J']) {
+    ended.push(store.append('s', stream, note(1), 300));
+    store.streamEnded('s', stream);
+  }
+  store.append('s', 'K', note(2), 300);
+  assert.equal(store.replayAfter('s', ended[0] as string), undefined, 'the oldest ended stream went');
+  assert.deepEqual(store.replayAfter('s', ended[1] as string), []);
+  assert.deepEqual(store.replayAfter('s', ended[2] as string), []);
+});
+
+test('an ended stream whose id is not ASCII is found again, and not taken for another', () => {
+  const store = new MemoryEventStore();
+  const other = store.append('s', 'flux-é', note(1), 10);
+  store.streamEnded('s', 'flux-é');
+  const mine = store.append('s', 'flux-流', note(2), 10);
+  store.streamEnded('s', 'flux-流');
+  assert.deepEqual(store.replayAfter('s', 'flux-流.0'), [{ id: mine, message: note(2) }]);
+  assert.deepEqual(store.replayAfter('s', 'flux-é.0'), [{ id: other, message: note(1) }]);
+});
+
+test('a large ended event of multi-byte text is kept whole, and the streams after it too', () => {
+  const store = new MemoryEventStore();
+  const big: JsonRpcMessage = { jsonrpc: '2.0', id: 1, result: { text: 'é✓𝄞'.repeat(50_000) } };
+  const data = JSON.stringify(big);
+  const id = store.append('s', 'L', big, data.length, data);
+  store.streamEnded('s', 'L');
+  const small = store.append('s', 'M', note(1), 10, JSON.stringify(note(1)));
+  store.streamEnded('s', 'M');
+  assert.deepEqual(store.replayAfter('s', 'L.0'), [{ id, message: big }]);
+  assert.deepEqual(store.replayAfter('s', 'M.0'), [{ id: small, message: note(1) }]);
+});

@@ -1,4 +1,5 @@
 import type { JsonRpcMessage } from '../jsonrpc/types.js';
+import { EndedStreams } from './ended-streams.js';
 
 /**
  * Stores the events sent on SSE streams so a client that reconnects with `Last-Event-ID` gets exactly
@@ -63,20 +64,22 @@ interface KeptEvent {
   size: number;
 }
 
+/** A stream still being written. */
 interface StreamLog {
   /** The stream's id (its key in the session's map). */
   id: string;
   /** Sequence of the newest event dropped to stay within bounds (0: none dropped). */
   dropped: number;
-  /** The stream got its last event. */
-  ended: boolean;
   events: KeptEvent[];
 }
 
 interface SessionLog {
   /** Session-wide sequence: ids are never reused, even for a stream whose log was dropped. */
   next: number;
+  /** The streams still being written, least recently written first. */
   streams: Map<string, StreamLog>;
+  /** The streams that got their last event, oldest first, as text outside the heap (made with the first). */
+  ended: EndedStreams | undefined;
   /** Text size of every event kept. */
   bytes: number;
 }
@@ -110,7 +113,7 @@ export class MemoryEventStore implements EventStore {
   append(sessionKey: string, streamId: string, message: JsonRpcMessage, size = 0, data?: string): string {
     let session = this.#sessions.get(sessionKey);
     if (!session) {
-      session = { next: 1, streams: new Map(), bytes: 0 };
+      session = { next: 1, streams: new Map(), ended: undefined, bytes: 0 };
       this.#sessions.set(sessionKey, session);
       dropOldest(this.#sessions, this.#maxSessions);
     }
@@ -126,7 +129,7 @@ export class MemoryEventStore implements EventStore {
       log.events.push(event);
     } else {
       // Most streams carry one event (a POST's response): its log is made with it, one array of one.
-      log = { id: streamId, dropped: 0, ended: false, events: [event] };
+      log = { id: streamId, dropped: 0, events: [event] };
       streams.set(streamId, log);
       dropStreams(session, this.#maxStreams);
     }
@@ -145,19 +148,25 @@ export class MemoryEventStore implements EventStore {
     const stream = streamOfEventId(id);
     if (stream === undefined) return undefined;
     const session = this.#sessions.get(sessionKey);
-    const log = session?.streams.get(stream);
-    if (!session || !log) return undefined;
+    if (!session) return undefined;
     const seq = seqOf(id);
     // Unknown ids are refused, and so is a resume point whose following events were dropped (a gap).
-    if (seq >= session.next || seq < log.dropped) return undefined;
+    if (seq >= session.next) return undefined;
+    const ended = session.ended?.eventsAfter(stream, seq);
+    const log = session.streams.get(stream);
+    if (ended === null || (ended === undefined && !log) || (log && seq < log.dropped)) return undefined;
     const after: StoredEvent[] = [];
-    for (const e of log.events) {
-      if (e.seq > seq)
-        after.push({
-          id: eventId(stream, e.seq),
-          message: e.message ?? (JSON.parse(e.data as string) as JsonRpcMessage),
-        });
-    }
+    if (ended)
+      for (const e of ended)
+        after.push({ id: eventId(stream, e.seq), message: JSON.parse(e.text) as JsonRpcMessage });
+    if (log)
+      for (const e of log.events) {
+        if (e.seq > seq)
+          after.push({
+            id: eventId(stream, e.seq),
+            message: e.message ?? (JSON.parse(e.data as string) as JsonRpcMessage),
+          });
+      }
     return after;
   }
 
@@ -165,24 +174,27 @@ export class MemoryEventStore implements EventStore {
     this.#sessions.delete(sessionKey);
   }
 
+  /** The stream's log leaves the live ones for the session's ended streams, kept as text outside the heap. */
   streamEnded(sessionKey: string, streamId: string): void {
-    const log = this.#sessions.get(sessionKey)?.streams.get(streamId);
-    if (log) log.ended = true;
+    const session = this.#sessions.get(sessionKey);
+    const log = session?.streams.get(streamId);
+    if (!session || !log) return;
+    session.streams.delete(streamId);
+    session.ended ??= new EndedStreams();
+    session.ended.add(streamId, log.dropped, log.events);
   }
 }
 
-/** Over the limit, drops finished streams first (oldest first), then the oldest live one. */
+/** Over the limit, drops ended streams first (oldest first), then the oldest live one. */
 function dropStreams(session: SessionLog, max: number): void {
   const streams = session.streams;
-  while (streams.size > max) {
-    let victim: StreamLog | undefined;
-    for (const log of streams.values()) {
-      if (log.ended) {
-        victim = log;
-        break;
-      }
+  const ended = session.ended;
+  while (streams.size + (ended?.count ?? 0) > max) {
+    if (ended !== undefined && ended.count > 0) {
+      session.bytes -= ended.dropOldest();
+      continue;
     }
-    victim ??= streams.values().next().value;
+    const victim: StreamLog | undefined = streams.values().next().value;
     if (victim === undefined) return;
     dropStream(session, victim);
   }
@@ -202,10 +214,9 @@ function dropOldestEvents(session: SessionLog, log: StreamLog, count: number): v
 
 /** Over the byte budget: finished streams go first (oldest first), then the oldest events, oldest stream first. */
 function trimBytes(session: SessionLog, max: number): void {
-  for (const log of session.streams.values()) {
-    if (session.bytes <= max) return;
-    if (log.ended) dropStream(session, log);
-  }
+  const ended = session.ended;
+  while (session.bytes > max && ended !== undefined && ended.count > 0) session.bytes -= ended.dropOldest();
+  if (session.bytes <= max) return;
   for (const log of session.streams.values()) {
     while (session.bytes > max && log.events.length > 1) dropOldestEvents(session, log, 1);
     if (session.bytes <= max) return;

@@ -60,8 +60,14 @@ export class MemorySharedEventStore implements SharedEventStore {
     this.#events = new MemoryEventStore(options);
   }
 
-  async append(sessionKey: string, streamId: string, message: JsonRpcMessage, size = 0): Promise<string> {
-    const id = this.#events.append(sessionKey, streamId, message, size);
+  async append(
+    sessionKey: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    size = 0,
+    data?: string,
+  ): Promise<string> {
+    const id = this.#events.append(sessionKey, streamId, message, size, data);
     const key = keyOf(sessionKey, streamId);
     if (!this.#info.has(key)) this.#info.set(key, { ended: false, requests: [] });
     for (const listener of this.#followers.get(key) ?? []) listener({ id, message });

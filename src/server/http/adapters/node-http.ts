@@ -222,14 +222,21 @@ function writeWhole(
 /** Headers that matter only to a stream that goes on (no proxy buffering or transforming it, a kept connection). */
 const STREAMING_HEADERS: ReadonlySet<string> = new Set(['cache-control', 'connection', 'x-accel-buffering']);
 
+/** The headers of a whole SSE reply, by the frozen headers of its stream (a session's, shared by its replies). */
+const wholeHeadersOf = new WeakMap<Record<string, string>, Record<string, string>>();
+
 /**
  * The headers of an SSE reply whose stream ended before its head went out: a JSON reply's, with its content type.
  * Each header costs node:http a validation and a lower-casing per reply; these three say nothing about a body sent
- * whole with its length (node:http adds its own `Connection: keep-alive`, as for a JSON reply).
+ * whole with its length (node:http adds its own `Connection: keep-alive`, as for a JSON reply). Made once for frozen
+ * headers (a session's replies share them, and they cannot change), else per reply.
  */
 function wholeSseHeaders(headers: Record<string, string>): Record<string, string> {
-  const whole: Record<string, string> = {};
+  let whole = wholeHeadersOf.get(headers);
+  if (whole !== undefined) return whole;
+  whole = {};
   for (const name in headers) if (!STREAMING_HEADERS.has(name)) whole[name] = headers[name] as string;
+  if (Object.isFrozen(headers)) wholeHeadersOf.set(headers, whole);
   return whole;
 }
 

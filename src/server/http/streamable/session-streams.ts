@@ -1,5 +1,5 @@
 import { randomBase64url } from '../../../framing/base64url.js';
-import { formatJsonEvent, formatSseEvent, SSE_KEEPALIVE } from '../../../framing/sse.js';
+import { formatJsonEvent, SSE_KEEPALIVE } from '../../../framing/sse.js';
 import { toError } from '../../../jsonrpc/errors.js';
 import { IdMap } from '../../../jsonrpc/id-map.js';
 import { encodeMessage } from '../../../jsonrpc/parse.js';
@@ -42,6 +42,8 @@ export class SessionStreams {
   /** The headers of a JSON reply and of an SSE reply, made once per session (replies share them, never change them). */
   readonly #jsonHeaders: Readonly<Record<string, string>>;
   readonly #sseHeaders: Readonly<Record<string, string>>;
+  /** What follows a fresh stream's id in its priming event (what `formatSseEvent` writes for it), made once. */
+  readonly #primingTail: string;
   /** The prefix of the session's stream ids. */
   readonly tag: string;
   /** The POST streams still waiting for responses, by number (usually one at a time: an `IdMap`); see `streamOf`. */
@@ -69,6 +71,7 @@ export class SessionStreams {
       this.headers['mcpkit-instance'] = settings.cluster.instance;
     this.#jsonHeaders = Object.freeze({ 'content-type': 'application/json', ...this.headers });
     this.#sseHeaders = Object.freeze({ ...SSE_HEADERS, ...this.headers });
+    this.#primingTail = `\nretry: ${Math.max(0, Math.floor(settings.retryMs))}\ndata: \n\n`;
     // Only resumable streams need ids that other sessions cannot guess.
     this.tag = tag ?? (settings.resumable ? streamTag() : 's');
     this.streamPrefix = settings.cluster !== undefined ? `${this.tag}${settings.cluster.instance}` : this.tag;
@@ -226,11 +229,7 @@ export class SessionStreams {
     // Priming events (SEP-1699) came with 2025-11-25: older clients may read the empty data as a broken message.
     if (this.pollable) {
       // A new stream is primed with an id to resume from; a resumed one only gets the retry interval.
-      sink.write(
-        fresh
-          ? formatSseEvent({ id: `${stream.id}.0`, retry: this.settings.retryMs, data: '' })
-          : `retry: ${this.settings.retryMs}\n\n`,
-      );
+      sink.write(fresh ? `id: ${stream.id}.0${this.#primingTail}` : `retry: ${this.settings.retryMs}\n\n`);
     }
     let last = -1;
     for (const e of replay) {
