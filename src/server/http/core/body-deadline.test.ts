@@ -63,3 +63,25 @@ test('a body past the size limit is 413; what follows a body may throw and rejec
   );
   await assert.rejects(thrown, /boom/);
 });
+
+test('a body arriving after its 408 is not answered again, and bodies still awaited keep their deadline', async () => {
+  const reader = new BodyReader(1024, 40);
+  const hold = setInterval(() => undefined, 1000);
+  try {
+    let answered = 0;
+    const late = pending();
+    const count = (_a: undefined, body: string | HttpReply) => {
+      answered++;
+      return statusOf(body);
+    };
+    assert.equal(await reader.readThen(late.req, count, undefined), 408);
+    const waiting = pending();
+    const next = reader.readThen(waiting.req, count, undefined);
+    late.arrive('late');
+    assert.equal(answered, 1, 'the late body is dropped');
+    assert.equal(await next, 408);
+    assert.equal(answered, 2);
+  } finally {
+    clearInterval(hold);
+  }
+});

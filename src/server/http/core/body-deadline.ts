@@ -1,3 +1,4 @@
+import { AgeLink, AgeList } from './age-list.js';
 import { httpError } from './errors.js';
 import type { BodyReading, HttpReply, HttpRequestLike } from './http.js';
 import { payloadTooLarge } from './post-body.js';
@@ -5,13 +6,12 @@ import { payloadTooLarge } from './post-body.js';
 /** The default of the endpoints' `bodyTimeoutMs`: a JSON-RPC body arrives in well under a second on any network. */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** A body still awaited, as the sweeper sees it: a link of the reader's list, in order of deadlines. */
-interface Waiting {
+/**
+ * A body still awaited, as the sweeper sees it: an entry of the reader's list, in order of deadlines, while it has
+ * neither arrived nor been answered 408.
+ */
+interface Waiting extends AgeLink<Waiting> {
   readonly due: number;
-  prev: Waiting | undefined;
-  next: Waiting | undefined;
-  /** True while in the list (not yet arrived, not yet answered 408). */
-  listed: boolean;
   answer(body: string | HttpReply): void;
 }
 
@@ -20,11 +20,7 @@ interface Waiting {
  * whose answer settles the one promise of the whole (`BodyReader.readThen`). It is the adapter's `BodyReading`, so a
  * request read with callbacks makes no promise of its own.
  */
-class Reading<A, R> implements BodyReading, Waiting {
-  prev: Waiting | undefined = undefined;
-  next: Waiting | undefined = undefined;
-  listed = false;
-
+class Reading<A, R> extends AgeLink<Waiting> implements BodyReading, Waiting {
   constructor(
     readonly owner: BodyReader,
     readonly due: number,
@@ -32,7 +28,9 @@ class Reading<A, R> implements BodyReading, Waiting {
     readonly a: A,
     readonly resolve: (value: R | Promise<R>) => void,
     readonly reject: (error: unknown) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   done(text: string | undefined): void {
     if (this.owner.settle(this)) this.answer(text ?? this.owner.tooLarge());
@@ -72,8 +70,7 @@ export class BodyReader {
    * The bodies being read, in order of their deadlines (one timeout for all, so insertion order): a list linked
    * through the entries themselves, not a Set, which would hash each entry and shrink its table as it empties.
    */
-  #first: Waiting | undefined;
-  #last: Waiting | undefined;
+  readonly #waiting = new AgeList<Waiting>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /** `timeoutMs`: 0 for no deadline. */
@@ -108,7 +105,7 @@ export class BodyReader {
         reject,
       );
       if (timed) {
-        this.#append(entry);
+        this.#waiting.append(entry);
         this.#sweeper ??= this.#startSweeping();
       }
       try {
@@ -127,28 +124,7 @@ export class BodyReader {
   /** Whether `entry` is still waiting for its body (then it no longer is): not answered 408 already. */
   settle(entry: Waiting): boolean {
     if (this.#timeoutMs === 0) return true;
-    if (!entry.listed) return false;
-    this.#unlink(entry);
-    return true;
-  }
-
-  #append(entry: Waiting): void {
-    entry.listed = true;
-    entry.prev = this.#last;
-    if (this.#last === undefined) this.#first = entry;
-    else this.#last.next = entry;
-    this.#last = entry;
-  }
-
-  #unlink(entry: Waiting): void {
-    entry.listed = false;
-    const { prev, next } = entry;
-    if (prev === undefined) this.#first = next;
-    else prev.next = next;
-    if (next === undefined) this.#last = prev;
-    else next.prev = prev;
-    entry.prev = undefined;
-    entry.next = undefined;
+    return this.#waiting.unlink(entry);
   }
 
   /** 413: the body passed the size limit. */
@@ -165,11 +141,12 @@ export class BodyReader {
 
   readonly #sweep = (): void => {
     const now = performance.now();
-    for (let entry = this.#first; entry !== undefined && entry.due <= now; entry = this.#first) {
-      this.#unlink(entry);
+    const waiting = this.#waiting;
+    for (let entry = waiting.oldest; entry !== undefined && entry.due <= now; entry = waiting.oldest) {
+      waiting.unlink(entry);
       entry.answer({ ...this.#timeout, headers: { ...this.#timeout.headers } });
     }
-    if (this.#first === undefined && this.#sweeper !== undefined) {
+    if (waiting.oldest === undefined && this.#sweeper !== undefined) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }

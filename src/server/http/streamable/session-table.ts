@@ -1,3 +1,4 @@
+import { AgeLink, AgeList } from '../core/age-list.js';
 import type { HttpSessionTransport } from './session-transport.js';
 
 /** Limits of the session table. */
@@ -9,14 +10,14 @@ export interface SessionTableOptions {
 }
 
 /** A session in the table, linked in least-recently-used order (oldest first). */
-class Entry {
-  older: Entry | undefined = undefined;
-  newer: Entry | undefined = undefined;
+class Entry extends AgeLink<Entry> {
   constructor(
     readonly id: string,
     readonly transport: HttpSessionTransport,
     public lastSeen: number,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 /**
@@ -28,9 +29,8 @@ class Entry {
 export class SessionTable {
   readonly #entries = new Map<string, Entry>();
   readonly #options: SessionTableOptions;
-  /** The least and the most recently used entries. */
-  #oldest: Entry | undefined;
-  #newest: Entry | undefined;
+  /** The entries, least recently used first. */
+  readonly #order = new AgeList<Entry>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: SessionTableOptions) {
@@ -78,7 +78,7 @@ export class SessionTable {
     if (known) this.#remove(known);
     const entry = new Entry(id, transport, Date.now());
     this.#entries.set(id, entry);
-    this.#append(entry);
+    this.#order.append(entry);
     this.#ensureSweeper();
     return true;
   }
@@ -92,7 +92,7 @@ export class SessionTable {
   /** Closes sessions idle past the timeout; a session with a request in progress is not idle. */
   sweep(now = Date.now()): void {
     const busy: Entry[] = [];
-    for (let entry = this.#oldest; entry !== undefined; entry = this.#oldest) {
+    for (let entry = this.#order.oldest; entry !== undefined; entry = this.#order.oldest) {
       if (now - entry.lastSeen < this.#options.idleTimeoutMs) break;
       this.#remove(entry);
       if (entry.transport.activeStreams > 0) busy.push(entry);
@@ -101,7 +101,7 @@ export class SessionTable {
     for (const entry of busy) {
       entry.lastSeen = now;
       this.#entries.set(entry.id, entry);
-      this.#append(entry);
+      this.#order.append(entry);
     }
   }
 
@@ -111,46 +111,27 @@ export class SessionTable {
     this.#sweeper = undefined;
     const all = [...this.#entries.values()];
     this.#entries.clear();
-    this.#oldest = undefined;
-    this.#newest = undefined;
+    this.#order.clear();
     await Promise.all(all.map((e) => e.transport.close()));
   }
 
   #oldestIdle(): Entry | undefined {
-    for (let entry = this.#oldest; entry !== undefined; entry = entry.newer)
+    for (let entry = this.#order.oldest; entry !== undefined; entry = entry.newer)
       if (entry.transport.activeStreams === 0) return entry;
     return undefined;
   }
 
   /** Moves an entry to the most recently used end. */
   #touch(entry: Entry): void {
-    if (entry === this.#newest) return;
-    this.#unlink(entry);
-    this.#append(entry);
+    if (entry === this.#order.newest) return;
+    this.#order.unlink(entry);
+    this.#order.append(entry);
   }
 
   /** Takes an entry out of the table and of the order. */
   #remove(entry: Entry): void {
     if (this.#entries.get(entry.id) === entry) this.#entries.delete(entry.id);
-    this.#unlink(entry);
-  }
-
-  #append(entry: Entry): void {
-    entry.older = this.#newest;
-    entry.newer = undefined;
-    if (this.#newest) this.#newest.newer = entry;
-    else this.#oldest = entry;
-    this.#newest = entry;
-  }
-
-  #unlink(entry: Entry): void {
-    const { older, newer } = entry;
-    if (older) older.newer = newer;
-    else if (this.#oldest === entry) this.#oldest = newer;
-    if (newer) newer.older = older;
-    else if (this.#newest === entry) this.#newest = older;
-    entry.older = undefined;
-    entry.newer = undefined;
+    this.#order.unlink(entry);
   }
 
   #ensureSweeper(): void {
