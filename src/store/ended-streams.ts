@@ -48,27 +48,54 @@ export class EndedStreams {
     if (!this.#write(streamId, dropped, events, need)) this.#write(streamId, dropped, events, need * 3);
   }
 
+  /** Keeps a stream of one event (its JSON text), none dropped before: `add` without an array or object for it. */
+  addOne(streamId: string, seq: number, text: string, size: number): void {
+    const need = streamId.length + EVENT_HEAD + text.length;
+    if (!this.#writeOne(streamId, seq, text, size, need)) this.#writeOne(streamId, seq, text, size, need * 3);
+  }
+
   /** Writes a stream after `#end` with `need` bytes of room; false when its text took more (nothing is kept then). */
   #write(streamId: string, dropped: number, events: readonly EndedEvent[], need: number): boolean {
     this.#room(need);
-    const bytes = this.#bytes;
-    const view = this.#view;
     const offset = this.#end;
-    const idBytes = writeText(bytes, offset, streamId);
+    const idBytes = writeText(this.#bytes, offset, streamId);
     if (idBytes < 0) return false;
     let at = offset + idBytes;
     let size = 0;
     for (const e of events) {
-      const written = writeText(bytes, at + EVENT_HEAD, e.data ?? JSON.stringify(e.message));
-      if (written < 0) return false;
-      view.setFloat64(at, e.seq, true);
-      view.setUint32(at + 8, written, true);
-      at += EVENT_HEAD + written;
+      at = this.#event(at, e.seq, e.data ?? JSON.stringify(e.message));
+      if (at < 0) return false;
       size += e.size;
     }
-    this.#end = at;
-    this.#index.push(offset, idBytes, dropped, events.length, size);
+    this.#keep(offset, at, idBytes, dropped, events.length, size);
     return true;
+  }
+
+  /** `#write` for one event. */
+  #writeOne(streamId: string, seq: number, text: string, size: number, need: number): boolean {
+    this.#room(need);
+    const offset = this.#end;
+    const idBytes = writeText(this.#bytes, offset, streamId);
+    if (idBytes < 0) return false;
+    const at = this.#event(offset + idBytes, seq, text);
+    if (at < 0) return false;
+    this.#keep(offset, at, idBytes, 0, 1, size);
+    return true;
+  }
+
+  /** Writes one event at `at`: its head and its text; returns the offset after it, or -1 when it did not fit. */
+  #event(at: number, seq: number, text: string): number {
+    const written = writeText(this.#bytes, at + EVENT_HEAD, text);
+    if (written < 0) return -1;
+    this.#view.setFloat64(at, seq, true);
+    this.#view.setUint32(at + 8, written, true);
+    return at + EVENT_HEAD + written;
+  }
+
+  /** Indexes the stream just written from `offset` to `end`. */
+  #keep(offset: number, end: number, idBytes: number, dropped: number, events: number, size: number): void {
+    this.#end = end;
+    this.#index.push(offset, idBytes, dropped, events, size);
   }
 
   /** Drops the oldest stream kept; returns its reported size (0 when none is kept). */

@@ -181,3 +181,34 @@ test('a large ended event of multi-byte text is kept whole, and the streams afte
   assert.deepEqual(store.replayAfter('s', 'L.0'), [{ id, message: big }]);
   assert.deepEqual(store.replayAfter('s', 'M.0'), [{ id: small, message: note(1) }]);
 });
+
+test('appendLast keeps what append then streamEnded keep: every id replays the same, under every bound', () => {
+  const options = [{}, { maxStreamsPerSession: 3 }, { maxBytesPerSession: 2000 }, { maxEventsPerStream: 1 }];
+  for (const bounds of options) {
+    const one = new MemoryEventStore(bounds);
+    const two = new MemoryEventStore(bounds);
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const stream = i % 7 === 0 ? `流${i}` : `t${i}`;
+      // Some streams have events before their last (progress), some of many bytes, some given without their text.
+      for (let k = 0; k < i % 3; k++) {
+        const id = one.append('s', stream, note(k), 50);
+        assert.equal(two.append('s', stream, note(k), 50), id);
+        ids.push(id);
+      }
+      const last: JsonRpcMessage = { jsonrpc: '2.0', id: i, result: { text: 'é𝄞x'.repeat(i * 7) } };
+      const data = i % 5 === 0 ? undefined : JSON.stringify(last);
+      const size = data?.length ?? 40;
+      const id = one.appendLast('s', stream, last, size, data);
+      assert.equal(two.append('s', stream, last, size, data), id);
+      two.streamEnded('s', stream);
+      ids.push(id, `${stream}.0`);
+      // A live stream between them, still being written when the others end.
+      if (i % 11 === 0) {
+        assert.equal(one.append('s', 'live', note(i), 30), two.append('s', 'live', note(i), 30));
+      }
+    }
+    for (const id of [...ids, 'live.0'])
+      assert.deepEqual(one.replayAfter('s', id), two.replayAfter('s', id), `${id} ${JSON.stringify(bounds)}`);
+  }
+});

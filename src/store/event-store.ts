@@ -29,6 +29,17 @@ export interface EventStore {
   dropSession(sessionKey: string): Promise<void> | void;
   /** Optional: the stream got its last event (bounded stores drop finished streams before live ones). */
   streamEnded?(sessionKey: string, streamId: string): Promise<void> | void;
+  /**
+   * Optional: records the last event of `streamId` and ends the stream in one step, as `append` then `streamEnded`
+   * would (the transport uses it when the store has it: most streams carry one event, a POST's response).
+   */
+  appendLast?(
+    sessionKey: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    size?: number,
+    data?: string,
+  ): Promise<string> | string;
 }
 
 /** One stored event. */
@@ -111,12 +122,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   append(sessionKey: string, streamId: string, message: JsonRpcMessage, size = 0, data?: string): string {
-    let session = this.#sessions.get(sessionKey);
-    if (!session) {
-      session = { next: 1, streams: new Map(), ended: undefined, bytes: 0 };
-      this.#sessions.set(sessionKey, session);
-      dropOldest(this.#sessions, this.#maxSessions);
-    }
+    const session = this.#session(sessionKey);
     const seq = session.next++;
     const event: KeptEvent =
       data === undefined ? { seq, message, data: undefined, size } : { seq, message: undefined, data, size };
@@ -138,6 +144,37 @@ export class MemoryEventStore implements EventStore {
       dropOldestEvents(session, log, log.events.length - this.#maxEvents);
     if (session.bytes > this.#maxBytes) trimBytes(session, this.#maxBytes);
     return eventId(streamId, seq);
+  }
+
+  /**
+   * A stream with no event before its last (a POST's one response, most streams) goes straight to the session's ended
+   * streams: no log, no entry in the live streams' map, no object kept.
+   */
+  appendLast(sessionKey: string, streamId: string, message: JsonRpcMessage, size = 0, data?: string): string {
+    const session = this.#session(sessionKey);
+    if (session.streams.size > 0 && session.streams.has(streamId)) {
+      const id = this.append(sessionKey, streamId, message, size, data);
+      this.streamEnded(sessionKey, streamId);
+      return id;
+    }
+    const seq = session.next++;
+    session.ended ??= new EndedStreams();
+    session.ended.addOne(streamId, seq, data ?? JSON.stringify(message), size);
+    session.bytes += size;
+    dropStreams(session, this.#maxStreams);
+    if (session.bytes > this.#maxBytes) trimBytes(session, this.#maxBytes);
+    return eventId(streamId, seq);
+  }
+
+  /** The log of a session, made (and the oldest session dropped past the limit) when first written. */
+  #session(sessionKey: string): SessionLog {
+    let session = this.#sessions.get(sessionKey);
+    if (!session) {
+      session = { next: 1, streams: new Map(), ended: undefined, bytes: 0 };
+      this.#sessions.set(sessionKey, session);
+      dropOldest(this.#sessions, this.#maxSessions);
+    }
+    return session;
   }
 
   streamOf(id: string): string | undefined {

@@ -392,7 +392,93 @@ class SlowReplayStore implements EventStore {
   }
 }
 
+/** A memory store that records which of its methods the transport called, per stream. */
+class CallLog implements EventStore {
+  readonly inner = new MemoryEventStore();
+  readonly calls = new Map<string, string[]>();
+  appendLast(
+    sessionKey: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    size?: number,
+    data?: string,
+  ): string {
+    this.#log(streamId, 'appendLast');
+    return this.inner.appendLast(sessionKey, streamId, message, size, data);
+  }
+  #log(streamId: string, call: string): void {
+    this.calls.set(streamId, [...(this.calls.get(streamId) ?? []), call]);
+  }
+  append(
+    sessionKey: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    size?: number,
+    data?: string,
+  ): string {
+    this.#log(streamId, 'append');
+    return this.inner.append(sessionKey, streamId, message, size, data);
+  }
+  streamEnded(sessionKey: string, streamId: string): void {
+    this.#log(streamId, 'streamEnded');
+    this.inner.streamEnded(sessionKey, streamId);
+  }
+  streamOf(eventId: string): string | undefined {
+    return this.inner.streamOf(eventId);
+  }
+  replayAfter(sessionKey: string, eventId: string): StoredEvent[] | undefined {
+    return this.inner.replayAfter(sessionKey, eventId);
+  }
+  dropSession(sessionKey: string): void {
+    this.inner.dropSession(sessionKey);
+  }
+}
+
 describe('event stores', () => {
+  test(
+    "a stream's last event and its end are recorded in one step by a store that has appendLast, else in two",
+    T,
+    async () => {
+      for (const last of [true, false]) {
+        const store = new CallLog();
+        // Without appendLast: the store's other methods only.
+        const eventStore: EventStore = last
+          ? store
+          : {
+              append: (...a) => store.append(...a),
+              streamEnded: (...a) => store.streamEnded(...a),
+              streamOf: (...a) => store.streamOf(...a),
+              replayAfter: (...a) => store.replayAfter(...a),
+              dropSession: (...a) => store.dropSession(...a),
+            };
+        const { url } = await servers.start({ responseMode: 'sse', eventStore });
+        const { sessionId } = await initSession(url);
+        const echo = await openPost(url, sessionId, toolCall(1, 'echo', { text: 'one' }));
+        await echo.waitEnd();
+        const progress = await openPost(
+          url,
+          sessionId,
+          toolCall(2, 'slow_progress', { steps: 2, delayMs: 1 }, 'tok'),
+        );
+        await progress.waitEnd();
+        const streamOf = (events: readonly SseEvent[]) => store.streamOf(lastId(events)) as string;
+        const end = last ? ['appendLast'] : ['append', 'streamEnded'];
+        assert.deepEqual(store.calls.get(streamOf(echo.events)), end, `appendLast: ${last}`);
+        assert.deepEqual(
+          store.calls.get(streamOf(progress.events)),
+          ['append', 'append', ...end],
+          `appendLast: ${last}`,
+        );
+        // Either way the ended streams replay whole from their priming ids.
+        for (const call of [echo, progress]) {
+          const resumed = await resume(url, sessionId, `${streamOf(call.events)}.0`);
+          await resumed.waitEnd();
+          assert.deepEqual(resumed.messages, call.messages, `appendLast: ${last}`);
+        }
+      }
+    },
+  );
+
   test('with an asynchronous event store the response still arrives on the live POST stream', T, async () => {
     const { url } = await servers.start({ eventStore: new AsyncEventStore() });
     const { sessionId } = await initSession(url);

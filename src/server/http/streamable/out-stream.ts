@@ -44,6 +44,8 @@ export class OutStream {
   /** Orders writes behind an asynchronous event store. */
   tail: Promise<void> | undefined;
   seq = 0;
+  /** The store recorded the stream's end with its last event (`EventStore.appendLast`). */
+  endRecorded = false;
   /** Cluster: stops following the shared store (set while the stream's events come from there). */
   unfollow: (() => void) | undefined;
   /** Cluster: a stream another instance writes, resumed here (its requests, and those answered so far). */

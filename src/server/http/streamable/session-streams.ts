@@ -154,12 +154,14 @@ export class SessionStreams {
     }
     const store = this.settings.eventStore;
     const data = encodeMessage(message);
-    const id = store
-      ? store.append(this.key, stream.id, message, data.length, data)
-      : this.settings.resumable
-        ? `${stream.id}.${++stream.seq}`
-        : undefined;
     const last = isResponse && stream.pending === 0;
+    let id: Promise<string> | string | undefined;
+    if (store === undefined) id = this.settings.resumable ? `${stream.id}.${++stream.seq}` : undefined;
+    else if (last && store.appendLast !== undefined) {
+      // The last event and the stream's end recorded in one step: `finish` has no end left to record.
+      stream.endRecorded = true;
+      id = store.appendLast(this.key, stream.id, message, data.length, data);
+    } else id = store.append(this.key, stream.id, message, data.length, data);
     if (typeof id !== 'object' && stream.tail === undefined) {
       stream.write({ id, text: formatJsonEvent(data, id) });
       if (last) this.finish(stream);
@@ -265,8 +267,10 @@ export class SessionStreams {
 
   finish(stream: OutStream): void {
     if (this.streams.get(stream.n) === stream) this.streams.delete(stream.n);
-    const ended = this.settings.eventStore?.streamEnded?.(this.key, stream.id);
-    if (ended instanceof Promise) ended.catch((e: unknown) => this.error(e));
+    if (!stream.endRecorded) {
+      const ended = this.settings.eventStore?.streamEnded?.(this.key, stream.id);
+      if (ended instanceof Promise) ended.catch((e: unknown) => this.error(e));
+    }
     if (stream.sink) stream.detach(true);
     if (this.streams.size === 0) this.onidle?.();
   }
