@@ -2,7 +2,7 @@
 // valgrind's callgrind, which do not depend on how busy the machine is (issues 23 and 24):
 //
 //   npm run -s build && node dist/bench/http-callgrind.js [--impl mcpkit,raw] [--setups stateless,json,sse,modern]
-//     [--clients 1,8] [--warmup 4000] [--calls 2000] [--baseline DIR] [--keep]
+//     [--clients 1,8] [--warmup 12000] [--calls 4000] [--baseline DIR] [--keep]
 //
 // Per implementation, HTTP setup and client count: the bench server (`servers/*-http.js`, the same files and modes as
 // `npm run bench`) runs under `valgrind --tool=callgrind --separate-threads=yes`; the load generator (`load/http.ts`,
@@ -39,8 +39,10 @@ const { values } = parseArgs({
     impl: { type: 'string', default: 'mcpkit,raw' },
     setups: { type: 'string', default: 'stateless,json,sse,modern' },
     clients: { type: 'string', default: '1,8' },
-    warmup: { type: 'string', default: '4000' },
-    calls: { type: 'string', default: '2000' },
+    // 12,000 calls: TurboFan is done compiling before the count (at 4,000 it still was, on every thread, and the main
+    // thread's count moved by several thousand instructions between runs); 4,000 counted ones span several scavenges.
+    warmup: { type: 'string', default: '12000' },
+    calls: { type: 'string', default: '4000' },
     baseline: { type: 'string' },
     // Keeps each run's callgrind files (their folder printed on stderr) for `callgrind_annotate`.
     keep: { type: 'boolean', default: false },
