@@ -12,9 +12,9 @@ export interface RedisEventStoreOptions {
   ttlMs?: number;
 }
 
-// KEYS: stream, sequence, meta, index. ARGV: message, max events, ttl, channel, stream id.
-// One atomic step: a session-wide sequence number (the event id), the entry, the trim, the publication to followers
-// (in sequence order, since scripts run one at a time).
+// KEYS: stream, sequence, meta, index. ARGV: message, max events, ttl, channel, stream id, '1' for the stream's last
+// event. One atomic step: a session-wide sequence number (the event id), the entry, the trim, the publication to
+// followers (in sequence order, since scripts run one at a time); for a last event, the end too.
 const APPEND = script(`
 local seq = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], '0-' .. seq, 'm', ARGV[1])
@@ -25,11 +25,13 @@ if len > max then
   redis.call('HSET', KEYS[3], 'dropped', string.sub(old[#old][1], 3))
   redis.call('XTRIM', KEYS[1], 'MAXLEN', max)
 end
-redis.call('HSETNX', KEYS[3], 'ended', '0')
+local last = ARGV[6] == '1'
+if last then redis.call('HSET', KEYS[3], 'ended', '1') else redis.call('HSETNX', KEYS[3], 'ended', '0') end
 redis.call('SADD', KEYS[4], ARGV[5])
 local ttl = tonumber(ARGV[3])
 for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
 redis.call('PUBLISH', ARGV[4], seq .. '\\n' .. ARGV[1])
+if last then redis.call('PUBLISH', ARGV[4], 'end') end
 return seq
 `);
 
@@ -90,7 +92,21 @@ export class RedisEventStore implements SharedEventStore {
     return `${this.#redis.prefix}ef:${sessionKey}:${streamId}`;
   }
 
-  async append(sessionKey: string, streamId: string, message: JsonRpcMessage): Promise<string> {
+  append(sessionKey: string, streamId: string, message: JsonRpcMessage): Promise<string> {
+    return this.#append(sessionKey, streamId, message, '0');
+  }
+
+  /** The last event and the stream's end in one script: one round trip, followers get the event, then the end. */
+  appendLast(sessionKey: string, streamId: string, message: JsonRpcMessage): Promise<string> {
+    return this.#append(sessionKey, streamId, message, '1');
+  }
+
+  async #append(
+    sessionKey: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    last: '0' | '1',
+  ): Promise<string> {
     const base = this.#base(sessionKey);
     const keys = [`${base}x:${streamId}`, `${base}seq`, `${base}m:${streamId}`, `${base}index`];
     const args = [
@@ -99,6 +115,7 @@ export class RedisEventStore implements SharedEventStore {
       this.#ttl,
       this.#channel(sessionKey, streamId),
       streamId,
+      last,
     ];
     const seq = await APPEND(this.#redis.command, keys, args);
     return eventId(streamId, Number(seq));

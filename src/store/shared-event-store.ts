@@ -26,6 +26,14 @@ export interface SharedEventStore extends EventStore {
   replayAfter(sessionKey: string, eventId: string): Promise<StoredEvent[] | undefined>;
   dropSession(sessionKey: string): Promise<void>;
   streamEnded(sessionKey: string, streamId: string): Promise<void>;
+  /** Optional: the stream's last event and its end in one step (followers get the event, then `undefined`). */
+  appendLast?(
+    sessionKey: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    size?: number,
+    data?: string,
+  ): Promise<string>;
   /** Records the requests a POST stream answers (so a follower can fail them if their instance dies). */
   streamOpened(sessionKey: string, streamId: string, requests: readonly RequestId[]): Promise<void>;
   /** What is known of a stream, or undefined when nothing is. */
@@ -95,6 +103,26 @@ export class MemorySharedEventStore implements SharedEventStore {
     info.ended = true;
     this.#info.set(key, info);
     for (const listener of this.#followers.get(key) ?? []) listener(undefined);
+  }
+
+  /** The last event and the end together: followers get the event, then `undefined`. */
+  async appendLast(
+    sessionKey: string,
+    streamId: string,
+    message: JsonRpcMessage,
+    size = 0,
+    data?: string,
+  ): Promise<string> {
+    const id = this.#events.appendLast(sessionKey, streamId, message, size, data);
+    const key = keyOf(sessionKey, streamId);
+    const info = this.#info.get(key) ?? { ended: false, requests: [] };
+    info.ended = true;
+    this.#info.set(key, info);
+    for (const listener of this.#followers.get(key) ?? []) {
+      listener({ id, message });
+      listener(undefined);
+    }
+    return id;
   }
 
   async streamOpened(sessionKey: string, streamId: string, requests: readonly RequestId[]): Promise<void> {

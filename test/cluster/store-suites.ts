@@ -159,6 +159,32 @@ export function sharedEventStoreSuite(
       await eventually(async () => (await a.followers(session, 'T1')) === 0, 'unfollowed');
     });
 
+    test(
+      "a stream's last event and its end in one step: followed, known ended everywhere, replayed",
+      T,
+      async () => {
+        const { a, b } = make();
+        const session = fresh('e');
+        assert.ok(a.appendLast, 'the store records a last event with its end');
+        const first = await a.append(session, 'T1', msg(1));
+        const seen: (StoredEvent | undefined)[] = [];
+        const stop = await b.follow(session, 'T1', (e) => seen.push(e));
+        const last = await a.appendLast(session, 'T1', msg(2));
+        await eventually(() => seen.length === 2, 'the event and the end');
+        assert.deepEqual(seen, [{ id: last, message: msg(2) }, undefined]);
+        stop();
+        assert.deepEqual(await b.streamInfo(session, 'T1'), { ended: true, requests: [] });
+        assert.deepEqual(await b.replayAfter(session, first), [{ id: last, message: msg(2) }]);
+        // A stream whose only event is its last.
+        assert.ok(b.appendLast);
+        const only = await b.appendLast(session, 'T2', msg(3));
+        assert.deepEqual(await a.streamInfo(session, 'T2'), { ended: true, requests: [] });
+        assert.deepEqual(await a.replayAfter(session, `${a.streamOf(only)}.0`), [
+          { id: only, message: msg(3) },
+        ]);
+      },
+    );
+
     test('what a stream answers and whether it ended is known to every instance', T, async () => {
       const { a, b } = make();
       const session = fresh('e');
