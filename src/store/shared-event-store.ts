@@ -26,14 +26,6 @@ export interface SharedEventStore extends EventStore {
   replayAfter(sessionKey: string, eventId: string): Promise<StoredEvent[] | undefined>;
   dropSession(sessionKey: string): Promise<void>;
   streamEnded(sessionKey: string, streamId: string): Promise<void>;
-  /** Optional: the stream's last event and its end in one step (followers get the event, then `undefined`). */
-  appendLast?(
-    sessionKey: string,
-    streamId: string,
-    message: JsonRpcMessage,
-    size?: number,
-    data?: string,
-  ): Promise<string>;
   /** Records the requests a POST stream answers (so a follower can fail them if their instance dies). */
   streamOpened(sessionKey: string, streamId: string, requests: readonly RequestId[]): Promise<void>;
   /** What is known of a stream, or undefined when nothing is. */
@@ -77,7 +69,7 @@ export class MemorySharedEventStore implements SharedEventStore {
   ): Promise<string> {
     const id = this.#events.append(sessionKey, streamId, message, size, data);
     const key = keyOf(sessionKey, streamId);
-    if (!this.#info.has(key)) this.#info.set(key, { ended: false, requests: [] });
+    this.#infoOf(key);
     for (const listener of this.#followers.get(key) ?? []) listener({ id, message });
     return id;
   }
@@ -99,9 +91,7 @@ export class MemorySharedEventStore implements SharedEventStore {
   async streamEnded(sessionKey: string, streamId: string): Promise<void> {
     this.#events.streamEnded(sessionKey, streamId);
     const key = keyOf(sessionKey, streamId);
-    const info = this.#info.get(key) ?? { ended: false, requests: [] };
-    info.ended = true;
-    this.#info.set(key, info);
+    this.#infoOf(key).ended = true;
     for (const listener of this.#followers.get(key) ?? []) listener(undefined);
   }
 
@@ -115,9 +105,7 @@ export class MemorySharedEventStore implements SharedEventStore {
   ): Promise<string> {
     const id = this.#events.appendLast(sessionKey, streamId, message, size, data);
     const key = keyOf(sessionKey, streamId);
-    const info = this.#info.get(key) ?? { ended: false, requests: [] };
-    info.ended = true;
-    this.#info.set(key, info);
+    this.#infoOf(key).ended = true;
     for (const listener of this.#followers.get(key) ?? []) {
       listener({ id, message });
       listener(undefined);
@@ -126,10 +114,17 @@ export class MemorySharedEventStore implements SharedEventStore {
   }
 
   async streamOpened(sessionKey: string, streamId: string, requests: readonly RequestId[]): Promise<void> {
-    const key = keyOf(sessionKey, streamId);
-    const info = this.#info.get(key) ?? { ended: false, requests: [] };
-    info.requests = [...requests];
-    this.#info.set(key, info);
+    this.#infoOf(keyOf(sessionKey, streamId)).requests = [...requests];
+  }
+
+  /** What is known of a stream, made when first needed. */
+  #infoOf(key: string): StreamInfo {
+    let info = this.#info.get(key);
+    if (info === undefined) {
+      info = { ended: false, requests: [] };
+      this.#info.set(key, info);
+    }
+    return info;
   }
 
   async streamInfo(sessionKey: string, streamId: string): Promise<StreamInfo | undefined> {
